@@ -40,6 +40,8 @@ static std::optional<spdlog::level::level_enum> parseLevel(std::string_view S) {
   return std::nullopt;
 }
 
+static bool applySpec(Registry &R, std::string_view Spec);
+
 static Registry &registry() {
   static Registry *R = [] {
     auto *Reg = new Registry(); // Leaked on purpose: loggers outlive statics.
@@ -62,13 +64,17 @@ static Registry &registry() {
       L->flush_on(spdlog::level::warn);
       Reg->Loggers[I] = L;
     }
+    const std::string &Spec = Settings::get().getString(SettingKey::Log);
+    if (!applySpec(*Reg, Spec))
+      std::fprintf(stderr, "ferry: ignoring malformed FERRY_LOG='%s'\n", Spec.c_str());
     return Reg;
   }();
   return *R;
 }
 
-bool configure(std::string_view Spec) {
-  auto &R = registry();
+bool configure(std::string_view Spec) { return applySpec(registry(), Spec); }
+
+static bool applySpec(Registry &R, std::string_view Spec) {
   std::array<spdlog::level::level_enum, size_t(Category::Count)> Levels;
   Levels.fill(spdlog::level::warn);
   size_t Pos = 0;
@@ -107,14 +113,6 @@ bool configure(std::string_view Spec) {
   return true;
 }
 
-spdlog::logger &get(Category C) {
-  static std::once_flag Once;
-  std::call_once(Once, [] {
-    const std::string &Spec = Settings::get().getString(SettingKey::Log);
-    if (!configure(Spec))
-      std::fprintf(stderr, "ferry: ignoring malformed FERRY_LOG='%s'\n", Spec.c_str());
-  });
-  return *registry().Loggers[size_t(C)];
-}
+spdlog::logger &get(Category C) { return *registry().Loggers[size_t(C)]; }
 
 } // namespace ferry::log
