@@ -1,0 +1,93 @@
+/// \file
+/// `ferry run [--backend host|hsa] [--] PROGRAM ARGS...`: runs an unmodified
+/// CUDA program on ferry. It puts ferry's library directory (the `lib`
+/// beside the `bin` holding this executable) first on LD_LIBRARY_PATH, so the
+/// program's `dlopen("libcuda.so.1")` (NVIDIA's cudart) and its
+/// `libcudart.so.13` dependency resolve to ferry's, then execs the program.
+#include "tools/Command.h"
+
+#include <cerrno>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <unistd.h>
+
+namespace ferry::tool {
+
+/// The directory holding ferry's libraries: <dir of this executable>/../lib.
+std::string ferryLibDir() {
+  char Buf[PATH_MAX];
+  ssize_t N = readlink("/proc/self/exe", Buf, sizeof(Buf) - 1);
+  if (N <= 0)
+    return "";
+  Buf[N] = 0;
+  std::string Exe(Buf);
+  std::string Bin = Exe.substr(0, Exe.rfind('/'));
+  return Bin.substr(0, Bin.rfind('/')) + "/lib";
+}
+
+static int usage(FILE *Out, int Code) {
+  std::fprintf(Out, "usage: ferry run [--backend host|hsa|auto] [--] PROGRAM [ARGS...]\n"
+                    "  Runs PROGRAM with ferry's libcuda.so.1 and libcudart.so.13.\n");
+  return Code;
+}
+
+/// Prepends ferry's library directory to LD_LIBRARY_PATH and applies the
+/// options; shared with `ferry trace`.
+bool prepareEnvironment(const std::string &Backend) {
+  std::string Lib = ferryLibDir();
+  if (Lib.empty() || access((Lib + "/libcuda.so.1").c_str(), R_OK) != 0) {
+    std::fprintf(stderr, "ferry run: cannot find libcuda.so.1 in '%s'\n", Lib.c_str());
+    return false;
+  }
+  const char *Old = std::getenv("LD_LIBRARY_PATH");
+  std::string Path = Lib + (Old && *Old ? ":" + std::string(Old) : "");
+  setenv("LD_LIBRARY_PATH", Path.c_str(), 1);
+  if (!Backend.empty())
+    setenv("FERRY_BACKEND", Backend.c_str(), 1);
+  return true;
+}
+
+static int runRun(const std::vector<std::string> &Args) {
+  std::string Backend;
+  size_t I = 0;
+  for (; I < Args.size(); ++I) {
+    const std::string &A = Args[I];
+    if (A == "--") {
+      ++I;
+      break;
+    }
+    if (A == "--help" || A == "-h")
+      return usage(stdout, 0);
+    if (A == "--backend" && I + 1 < Args.size()) {
+      Backend = Args[++I];
+      if (Backend != "host" && Backend != "hsa" && Backend != "auto") {
+        std::fprintf(stderr, "ferry run: unknown backend '%s'\n", Backend.c_str());
+        return 2;
+      }
+      continue;
+    }
+    if (!A.empty() && A[0] == '-') {
+      std::fprintf(stderr, "ferry run: unknown option '%s'\n", A.c_str());
+      return usage(stderr, 2);
+    }
+    break;
+  }
+  if (I >= Args.size())
+    return usage(stderr, 2);
+  if (!prepareEnvironment(Backend))
+    return 1;
+  std::vector<char *> Argv;
+  for (size_t J = I; J < Args.size(); ++J)
+    Argv.push_back(const_cast<char *>(Args[J].c_str()));
+  Argv.push_back(nullptr);
+  execvp(Argv[0], Argv.data());
+  std::fprintf(stderr, "ferry run: cannot execute '%s': %s\n", Argv[0], std::strerror(errno));
+  return 127;
+}
+
+FERRY_REGISTER_COMMAND(Run, "run", "run a CUDA program on ferry (--backend host|hsa)", runRun);
+
+} // namespace ferry::tool
