@@ -1,0 +1,254 @@
+/// \file
+/// The AMD compiler driver: parse SIMT IR into a private context, lower it
+/// (LowerSimt.cpp, LowerWarp.cpp, DeviceLibs.cpp), optimise with the O3
+/// pipeline plus the AMDGPU attributor (which drops the hidden kernel
+/// arguments a kernel never reads), emit an object with the AMDGPU backend
+/// and link it into a code object v5 (CodeObject.cpp).
+#include "hsa/Lowering.h"
+
+#include "support/Log.h"
+
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/IRReader/IRReader.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/TargetParser.h"
+#include "llvm/Transforms/IPO/AlwaysInliner.h"
+
+#include <mutex>
+
+extern "C" {
+void LLVMInitializeAMDGPUTargetInfo();
+void LLVMInitializeAMDGPUTarget();
+void LLVMInitializeAMDGPUTargetMC();
+void LLVMInitializeAMDGPUAsmPrinter();
+void LLVMInitializeAMDGPUAsmParser();
+void LLVMInitializeAMDGPUDisassembler();
+}
+
+using namespace llvm;
+
+namespace ferry::hsa {
+
+void initializeAMDGPUTarget() {
+  static std::once_flag Once;
+  std::call_once(Once, [] {
+    LLVMInitializeAMDGPUTargetInfo();
+    LLVMInitializeAMDGPUTarget();
+    LLVMInitializeAMDGPUTargetMC();
+    LLVMInitializeAMDGPUAsmPrinter();
+    LLVMInitializeAMDGPUAsmParser();
+    LLVMInitializeAMDGPUDisassembler();
+  });
+}
+
+static Error failure(const Twine &Msg) {
+  return createStringError(inconvertibleErrorCode(), Msg);
+}
+
+ArrayRef<TargetInfo> checkedTargets() {
+  static const std::vector<TargetInfo> Targets = {
+      {"gfx90a", 9010, 64, ""},
+      {"gfx942", 9402, 64, ""},
+      {"gfx1030", 10300, 32, "+wavefrontsize32"},
+      {"gfx1100", 11000, 32, "+wavefrontsize32"},
+      {"gfx1201", 12001, 32, "+wavefrontsize32"},
+  };
+  return Targets;
+}
+
+Expected<TargetInfo> resolveTarget(StringRef Name) {
+  StringRef Proc = Name;
+  if (size_t Dash = Proc.rfind("--"); Dash != StringRef::npos)
+    Proc = Proc.substr(Dash + 2); // "amdgcn-amd-amdhsa--gfx90a:xnack-"
+  Proc = Proc.take_until([](char C) { return C == ':'; });
+  for (const TargetInfo &T : checkedTargets())
+    if (T.Name == Proc)
+      return T;
+  if (!Proc.starts_with("gfx") || AMDGPU::parseArchAMDGCN(Proc) == AMDGPU::GK_NONE)
+    return failure("unknown AMD GPU target '" + Name + "' (expected e.g. gfx90a, gfx1100)");
+  AMDGPU::IsaVersion V = AMDGPU::getIsaVersion(Proc);
+  TargetInfo T;
+  T.Name = Proc.str();
+  T.IsaVersion = V.Major * 1000 + V.Minor * 100 + V.Stepping;
+  // Warps are 32 lanes; RDNA (gfx10+) can run wave32, older ISAs only wave64.
+  T.WavefrontSize = V.Major >= 10 ? 32 : 64;
+  T.Features = V.Major >= 10 ? "+wavefrontsize32" : "";
+  return T;
+}
+
+static Expected<std::unique_ptr<TargetMachine>> makeTargetMachine(const TargetInfo &T,
+                                                                  unsigned OptLevel) {
+  initializeAMDGPUTarget();
+  Triple TT("amdgcn-amd-amdhsa");
+  std::string Err;
+  const Target *Tgt = TargetRegistry::lookupTarget(TT.str(), Err);
+  if (!Tgt)
+    return failure("AMDGPU target unavailable in this LLVM: " + Err);
+  TargetOptions Options;
+  CodeGenOptLevel Level = OptLevel >= 3   ? CodeGenOptLevel::Aggressive
+                          : OptLevel == 2 ? CodeGenOptLevel::Default
+                          : OptLevel == 1 ? CodeGenOptLevel::Less
+                                          : CodeGenOptLevel::None;
+  std::unique_ptr<TargetMachine> TM(Tgt->createTargetMachine(
+      TT.str(), T.Name, T.Features, Options, Reloc::PIC_, std::nullopt, Level));
+  if (!TM)
+    return failure("cannot create an AMDGPU target machine for " + T.Name);
+  return std::move(TM);
+}
+
+static void runPipeline(Module &M, TargetMachine &TM, const char *Pipeline, unsigned OptLevel) {
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager FAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager MAM;
+  PassBuilder PB(&TM);
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  ModulePassManager MPM;
+  if (!Pipeline) {
+    OptimizationLevel L = OptLevel >= 3   ? OptimizationLevel::O3
+                          : OptLevel == 2 ? OptimizationLevel::O2
+                                          : OptimizationLevel::O1;
+    MPM = OptLevel ? PB.buildPerModuleDefaultPipeline(L) : PB.buildO0DefaultPipeline(L);
+    if (OptLevel)
+      cantFail(PB.parsePassPipeline(MPM, "amdgpu-attributor"));
+  } else {
+    cantFail(PB.parsePassPipeline(MPM, Pipeline));
+  }
+  MPM.run(M, MAM);
+}
+
+namespace {
+/// One compile, from IR text or bitcode to the requested stage.
+struct Compile {
+  LLVMContext Ctx;
+  std::unique_ptr<Module> M;
+  std::unique_ptr<TargetMachine> TM;
+  TargetInfo Target;
+
+  Error load(StringRef Input, StringRef TargetName, const CompileOptions &Opts);
+  Error lower(const CompileOptions &Opts);
+  Expected<SmallVector<char, 0>> emit(CodeGenFileType Type);
+};
+} // namespace
+
+Error Compile::load(StringRef Input, StringRef TargetName, const CompileOptions &Opts) {
+  Expected<TargetInfo> T = resolveTarget(TargetName);
+  if (!T)
+    return T.takeError();
+  Target = *T;
+  auto TMOr = makeTargetMachine(Target, Opts.OptLevel);
+  if (!TMOr)
+    return TMOr.takeError();
+  TM = std::move(*TMOr);
+  SMDiagnostic Diag;
+  M = parseIR(MemoryBufferRef(Input, "simt-ir"), Diag, Ctx);
+  if (!M) {
+    std::string Msg;
+    raw_string_ostream OS(Msg);
+    Diag.print("simt-ir", OS, /*ShowColors=*/false);
+    return failure("cannot parse SIMT IR: " + Msg);
+  }
+  std::string Broken;
+  raw_string_ostream OS(Broken);
+  if (verifyModule(*M, &OS))
+    return failure("invalid SIMT IR: " + Broken);
+  return Error::success();
+}
+
+Error Compile::lower(const CompileOptions &Opts) {
+  if (Error E = prepareSimtModule(*M, Target, *TM, Opts))
+    return E;
+  runPipeline(*M, *TM, "always-inline", Opts.OptLevel);
+  if (Error E = lowerSimtModule(*M, Target, *TM, Opts))
+    return E;
+  M->addModuleFlag(Module::Error, "amdhsa_code_object_version", 500);
+  std::string Broken;
+  raw_string_ostream OS(Broken);
+  if (verifyModule(*M, &OS))
+    return failure("internal error: the amdgcn lowering produced invalid IR: " + Broken);
+  return Error::success();
+}
+
+Expected<SmallVector<char, 0>> Compile::emit(CodeGenFileType Type) {
+  SmallVector<char, 0> Out;
+  raw_svector_ostream OS(Out);
+  legacy::PassManager PM;
+  if (TM->addPassesToEmitFile(PM, OS, nullptr, Type))
+    return failure("the AMDGPU backend cannot emit this file type");
+  PM.run(*M);
+  return std::move(Out);
+}
+
+static std::string printModule(const Module &M) {
+  std::string S;
+  raw_string_ostream OS(S);
+  M.print(OS, nullptr);
+  return S;
+}
+
+Expected<std::string> compileToText(StringRef Input, StringRef TargetName, Stage S,
+                                    const CompileOptions &Opts) {
+  Compile C;
+  if (Error E = C.load(Input, TargetName, Opts))
+    return std::move(E);
+  if (Error E = C.lower(Opts))
+    return std::move(E);
+  if (S == Stage::Lowered)
+    return printModule(*C.M);
+  runPipeline(*C.M, *C.TM, nullptr, Opts.OptLevel);
+  if (S == Stage::Optimized)
+    return printModule(*C.M);
+  auto Asm = C.emit(CodeGenFileType::AssemblyFile);
+  if (!Asm)
+    return Asm.takeError();
+  return std::string(Asm->begin(), Asm->end());
+}
+
+Expected<CodeObject> compileToCodeObject(StringRef Input, StringRef TargetName,
+                                         const CompileOptions &Opts) {
+  Compile C;
+  if (Error E = C.load(Input, TargetName, Opts))
+    return std::move(E);
+  if (Error E = C.lower(Opts))
+    return std::move(E);
+  runPipeline(*C.M, *C.TM, nullptr, Opts.OptLevel);
+  auto Obj = C.emit(CodeGenFileType::ObjectFile);
+  if (!Obj)
+    return Obj.takeError();
+  auto Linked = linkCodeObject(*Obj);
+  if (!Linked)
+    return Linked.takeError();
+  CodeObject CO;
+  CO.Bytes = std::move(*Linked);
+  CO.Target = C.Target.Name;
+  auto Kernels = readKernelInfo(CO.Bytes);
+  if (!Kernels)
+    return Kernels.takeError();
+  CO.Kernels = std::move(*Kernels);
+  log::hsa().debug("compiled {} kernel(s) for {}: {} bytes", CO.Kernels.size(), CO.Target,
+                    CO.Bytes.size());
+  return std::move(CO);
+}
+
+Expected<CodeObject> compileToCodeObject(const Module &M, StringRef TargetName,
+                                         const CompileOptions &Opts) {
+  SmallVector<char, 0> Bitcode;
+  raw_svector_ostream OS(Bitcode);
+  WriteBitcodeToFile(M, OS);
+  return compileToCodeObject(StringRef(Bitcode.data(), Bitcode.size()), TargetName, Opts);
+}
+
+} // namespace ferry::hsa
