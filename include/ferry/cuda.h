@@ -101,3 +101,4 @@
 
 #include "ferry/abi/cuda_1.h"
 #include "ferry/abi/cuda_2.h"
+#include "ferry/abi/cuda_legacy.h"

@@ -1,7 +1,7 @@
 /// \file
-/// Types of the graphics-interop and profiler corners of the driver API
-/// (OpenGL, EGL, VDPAU, cuProfiler*). libcuda.so.1 exports these functions,
-/// so the API table lists them and ferry answers NOT_SUPPORTED; only their
+/// Types of the graphics-interop and profiler corners of the runtime and
+/// driver APIs (OpenGL, EGL, VDPAU, profiler). libcudart.so.13 exports these
+/// functions, so the API table lists them and ferry answers NOT_SUPPORTED; only their
 /// parameter types are needed. The few window-system types they take are
 /// declared here with the same underlying types as the Khronos and VDPAU
 /// headers, so ferry never needs those headers installed.
@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "ferry/cuda.h"
+#include "ferry/cuda_runtime_types.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -34,6 +35,7 @@ typedef VdpStatus VdpGetProcAddress(VdpDevice device, VdpFuncId function_id,
 /// Passed as the timeout of cuEGLStreamConsumerAcquireFrame to wait forever.
 #define CUDA_EGL_INFINITE_TIMEOUT 0xFFFFFFFF
 
+// Driver API side.
 typedef enum CUGLDeviceList_enum {
   CU_GL_DEVICE_LIST_ALL = 1,
   CU_GL_DEVICE_LIST_CURRENT_FRAME = 2,
@@ -200,6 +202,168 @@ typedef enum CUoutput_mode_enum {
   CU_OUT_KEY_VALUE_PAIR = 0,
   CU_OUT_CSV = 1,
 } CUoutput_mode;
+
+// Runtime API side.
+enum cudaGLDeviceList {
+  cudaGLDeviceListAll = 1,
+  cudaGLDeviceListCurrentFrame = 2,
+  cudaGLDeviceListNextFrame = 3,
+};
+
+enum cudaGLMapFlags {
+  cudaGLMapFlagsNone = 0,
+  cudaGLMapFlagsReadOnly = 1,
+  cudaGLMapFlagsWriteDiscard = 2,
+};
+
+typedef enum cudaEglFrameType_enum {
+  cudaEglFrameTypeArray = 0,
+  cudaEglFrameTypePitch = 1,
+} cudaEglFrameType;
+
+typedef enum cudaEglResourceLocationFlags_enum {
+  cudaEglResourceLocationSysmem = 0,
+  cudaEglResourceLocationVidmem = 1,
+} cudaEglResourceLocationFlags;
+
+typedef enum cudaEglColorFormat_enum {
+  cudaEglColorFormatYUV420Planar = 0,
+  cudaEglColorFormatYUV420SemiPlanar = 1,
+  cudaEglColorFormatYUV422Planar = 2,
+  cudaEglColorFormatYUV422SemiPlanar = 3,
+  cudaEglColorFormatARGB = 6,
+  cudaEglColorFormatRGBA = 7,
+  cudaEglColorFormatL = 8,
+  cudaEglColorFormatR = 9,
+  cudaEglColorFormatYUV444Planar = 10,
+  cudaEglColorFormatYUV444SemiPlanar = 11,
+  cudaEglColorFormatYUYV422 = 12,
+  cudaEglColorFormatUYVY422 = 13,
+  cudaEglColorFormatABGR = 14,
+  cudaEglColorFormatBGRA = 15,
+  cudaEglColorFormatA = 16,
+  cudaEglColorFormatRG = 17,
+  cudaEglColorFormatAYUV = 18,
+  cudaEglColorFormatYVU444SemiPlanar = 19,
+  cudaEglColorFormatYVU422SemiPlanar = 20,
+  cudaEglColorFormatYVU420SemiPlanar = 21,
+  cudaEglColorFormatY10V10U10_444SemiPlanar = 22,
+  cudaEglColorFormatY10V10U10_420SemiPlanar = 23,
+  cudaEglColorFormatY12V12U12_444SemiPlanar = 24,
+  cudaEglColorFormatY12V12U12_420SemiPlanar = 25,
+  cudaEglColorFormatVYUY_ER = 26,
+  cudaEglColorFormatUYVY_ER = 27,
+  cudaEglColorFormatYUYV_ER = 28,
+  cudaEglColorFormatYVYU_ER = 29,
+  cudaEglColorFormatYUVA_ER = 31,
+  cudaEglColorFormatAYUV_ER = 32,
+  cudaEglColorFormatYUV444Planar_ER = 33,
+  cudaEglColorFormatYUV422Planar_ER = 34,
+  cudaEglColorFormatYUV420Planar_ER = 35,
+  cudaEglColorFormatYUV444SemiPlanar_ER = 36,
+  cudaEglColorFormatYUV422SemiPlanar_ER = 37,
+  cudaEglColorFormatYUV420SemiPlanar_ER = 38,
+  cudaEglColorFormatYVU444Planar_ER = 39,
+  cudaEglColorFormatYVU422Planar_ER = 40,
+  cudaEglColorFormatYVU420Planar_ER = 41,
+  cudaEglColorFormatYVU444SemiPlanar_ER = 42,
+  cudaEglColorFormatYVU422SemiPlanar_ER = 43,
+  cudaEglColorFormatYVU420SemiPlanar_ER = 44,
+  cudaEglColorFormatBayerRGGB = 45,
+  cudaEglColorFormatBayerBGGR = 46,
+  cudaEglColorFormatBayerGRBG = 47,
+  cudaEglColorFormatBayerGBRG = 48,
+  cudaEglColorFormatBayer10RGGB = 49,
+  cudaEglColorFormatBayer10BGGR = 50,
+  cudaEglColorFormatBayer10GRBG = 51,
+  cudaEglColorFormatBayer10GBRG = 52,
+  cudaEglColorFormatBayer12RGGB = 53,
+  cudaEglColorFormatBayer12BGGR = 54,
+  cudaEglColorFormatBayer12GRBG = 55,
+  cudaEglColorFormatBayer12GBRG = 56,
+  cudaEglColorFormatBayer14RGGB = 57,
+  cudaEglColorFormatBayer14BGGR = 58,
+  cudaEglColorFormatBayer14GRBG = 59,
+  cudaEglColorFormatBayer14GBRG = 60,
+  cudaEglColorFormatBayer20RGGB = 61,
+  cudaEglColorFormatBayer20BGGR = 62,
+  cudaEglColorFormatBayer20GRBG = 63,
+  cudaEglColorFormatBayer20GBRG = 64,
+  cudaEglColorFormatYVU444Planar = 65,
+  cudaEglColorFormatYVU422Planar = 66,
+  cudaEglColorFormatYVU420Planar = 67,
+  cudaEglColorFormatBayerIspRGGB = 68,
+  cudaEglColorFormatBayerIspBGGR = 69,
+  cudaEglColorFormatBayerIspGRBG = 70,
+  cudaEglColorFormatBayerIspGBRG = 71,
+  cudaEglColorFormatBayerBCCR = 72,
+  cudaEglColorFormatBayerRCCB = 73,
+  cudaEglColorFormatBayerCRBC = 74,
+  cudaEglColorFormatBayerCBRC = 75,
+  cudaEglColorFormatBayer10CCCC = 76,
+  cudaEglColorFormatBayer12BCCR = 77,
+  cudaEglColorFormatBayer12RCCB = 78,
+  cudaEglColorFormatBayer12CRBC = 79,
+  cudaEglColorFormatBayer12CBRC = 80,
+  cudaEglColorFormatBayer12CCCC = 81,
+  cudaEglColorFormatY = 82,
+  cudaEglColorFormatYUV420SemiPlanar_2020 = 83,
+  cudaEglColorFormatYVU420SemiPlanar_2020 = 84,
+  cudaEglColorFormatYUV420Planar_2020 = 85,
+  cudaEglColorFormatYVU420Planar_2020 = 86,
+  cudaEglColorFormatYUV420SemiPlanar_709 = 87,
+  cudaEglColorFormatYVU420SemiPlanar_709 = 88,
+  cudaEglColorFormatYUV420Planar_709 = 89,
+  cudaEglColorFormatYVU420Planar_709 = 90,
+  cudaEglColorFormatY10V10U10_420SemiPlanar_709 = 91,
+  cudaEglColorFormatY10V10U10_420SemiPlanar_2020 = 92,
+  cudaEglColorFormatY10V10U10_422SemiPlanar_2020 = 93,
+  cudaEglColorFormatY10V10U10_422SemiPlanar = 94,
+  cudaEglColorFormatY10V10U10_422SemiPlanar_709 = 95,
+  cudaEglColorFormatY_ER = 96,
+  cudaEglColorFormatY_709_ER = 97,
+  cudaEglColorFormatY10_ER = 98,
+  cudaEglColorFormatY10_709_ER = 99,
+  cudaEglColorFormatY12_ER = 100,
+  cudaEglColorFormatY12_709_ER = 101,
+  cudaEglColorFormatYUVA = 102,
+  cudaEglColorFormatYVYU = 104,
+  cudaEglColorFormatVYUY = 105,
+  cudaEglColorFormatY10V10U10_420SemiPlanar_ER = 106,
+  cudaEglColorFormatY10V10U10_420SemiPlanar_709_ER = 107,
+  cudaEglColorFormatY10V10U10_444SemiPlanar_ER = 108,
+  cudaEglColorFormatY10V10U10_444SemiPlanar_709_ER = 109,
+  cudaEglColorFormatY12V12U12_420SemiPlanar_ER = 110,
+  cudaEglColorFormatY12V12U12_420SemiPlanar_709_ER = 111,
+  cudaEglColorFormatY12V12U12_444SemiPlanar_ER = 112,
+  cudaEglColorFormatY12V12U12_444SemiPlanar_709_ER = 113,
+  cudaEglColorFormatUYVY709 = 114,
+  cudaEglColorFormatUYVY709_ER = 115,
+  cudaEglColorFormatUYVY2020 = 116,
+} cudaEglColorFormat;
+
+typedef struct cudaEglPlaneDesc_st {
+  unsigned int width;
+  unsigned int height;
+  unsigned int depth;
+  unsigned int pitch;
+  unsigned int numChannels;
+  struct cudaChannelFormatDesc channelDesc;
+  unsigned int reserved[4];
+} cudaEglPlaneDesc;
+
+typedef struct cudaEglFrame_st {
+  union {
+    cudaArray_t pArray[3];
+    struct cudaPitchedPtr pPitch[3];
+  } frame;
+  cudaEglPlaneDesc planeDesc[3];
+  unsigned int planeCount;
+  cudaEglFrameType frameType;
+  cudaEglColorFormat eglColorFormat;
+} cudaEglFrame;
+
+typedef struct CUeglStreamConnection_st *cudaEglStreamConnection;
 
 #ifdef __cplusplus
 } // extern "C"
