@@ -73,7 +73,11 @@ static Status readElf(FileImage &F, const Limits &L) {
     uint64_t Addr, Size, Offset;
   };
   std::vector<Mapped> Sections;
-  std::vector<std::pair<uint64_t, std::span<const uint8_t>>> Segments; // .nvFatBinSegment
+  struct Segment {
+    uint64_t Offset, Addr;
+    std::span<const uint8_t> Bytes;
+  };
+  std::vector<Segment> Segments; // .nvFatBinSegment
   for (const llvm::object::SectionRef &S : Elf->sections()) {
     llvm::object::ELFSectionRef ES(S);
     auto NameOr = S.getName();
@@ -97,16 +101,18 @@ static Status readElf(FileImage &F, const Limits &L) {
       for (Container &C : *Cs)
         F.Containers.push_back({NameOr->str(), std::move(C)});
     } else if (*NameOr == ".nvFatBinSegment") {
-      Segments.push_back({Off, Bytes});
+      Segments.push_back({Off, S.getAddress(), Bytes});
     }
   }
-  for (auto &[Off, Bytes] : Segments) {
+  for (const Segment &Seg : Segments) {
+    uint64_t Off = Seg.Offset;
+    std::span<const uint8_t> Bytes = Seg.Bytes;
     for (uint64_t At = 0; At + WrapperSize <= Bytes.size(); At += WrapperSize) {
       auto W = parseWrapper(Bytes.subspan(At, WrapperSize), Off + At);
       if (!W)
         return Error(W.error().code(),
                      F.Name + ": section .nvFatBinSegment: " + W.error().message());
-      FileWrapper FW{*W, std::nullopt};
+      FileWrapper FW{*W, Seg.Addr ? Seg.Addr + At : 0, std::nullopt};
       for (const Mapped &M : Sections)
         if (W->Data && W->Data >= M.Addr && W->Data - M.Addr < M.Size)
           FW.DataOffset = M.Offset + (W->Data - M.Addr);

@@ -29,7 +29,8 @@ struct FileContainer {
 };
 
 struct FileWrapper {
-  Wrapper W;
+  Wrapper W;          ///< W.Offset is the file offset
+  uint64_t Address;   ///< the wrapper's own virtual address (0 in objects)
   /// File offset of the container W.Data points at, if it could be resolved.
   std::optional<uint64_t> DataOffset;
 };

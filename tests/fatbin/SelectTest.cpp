@@ -1,0 +1,100 @@
+/// \file
+/// The PTX entry choice rule (ptx/fatbin/Select.h) on synthetic entry lists.
+#include "ptx/fatbin/Select.h"
+
+#include <gtest/gtest.h>
+
+using namespace ferry::fatbin;
+
+namespace {
+
+Entry ptx(unsigned Sm, uint16_t Major = 9, uint16_t Minor = 0, uint64_t Extra = 0) {
+  Entry E;
+  E.RawKind = 1;
+  E.SmArch = Sm;
+  E.VersionMajor = Major;
+  E.VersionMinor = Minor;
+  E.Flags = 0x11 | Extra;
+  return E;
+}
+
+Entry elf(unsigned Sm) {
+  Entry E;
+  E.RawKind = 2;
+  E.SmArch = Sm;
+  E.VersionMajor = 1;
+  E.VersionMinor = 8;
+  E.Flags = 0x11;
+  return E;
+}
+
+/// The chosen index, or -1 with the error's code checked.
+int pick(const std::vector<Entry> &Es, unsigned Sm, PtxVersion Max = MaxSupportedPtx) {
+  auto R = choosePtxEntry(Es, Sm, Max);
+  if (!R) {
+    EXPECT_EQ(R.error().code(), CUDA_ERROR_NO_BINARY_FOR_GPU);
+    return -1;
+  }
+  return int(*R);
+}
+
+} // namespace
+
+TEST(FatbinSelect, PlainTargetsAreForwardCompatible) {
+  std::vector<Entry> Es = {elf(75), ptx(75), ptx(80), ptx(86)};
+  EXPECT_EQ(pick(Es, 75), 1);
+  EXPECT_EQ(pick(Es, 80), 2);
+  EXPECT_EQ(pick(Es, 89), 3); // highest target <= device
+  EXPECT_EQ(pick(Es, 120), 3);
+  EXPECT_EQ(pick(Es, 70), -1); // every PTX needs a newer device
+}
+
+TEST(FatbinSelect, ElfIsNeverChosen) {
+  std::vector<Entry> Es = {elf(80), elf(90)};
+  auto R = choosePtxEntry(Es, 90);
+  ASSERT_FALSE(R);
+  EXPECT_EQ(R.error().code(), CUDA_ERROR_NO_BINARY_FOR_GPU);
+  // The message says what was there, so the user sees why.
+  EXPECT_NE(R.error().message().find("ELF sm_80, ELF sm_90"), std::string::npos)
+      << R.error().message();
+}
+
+TEST(FatbinSelect, ArchSpecificOnlyOnThatArch) {
+  std::vector<Entry> Es = {ptx(80), ptx(90, 9, 0, flags::ArchSpecific)};
+  EXPECT_EQ(pick(Es, 90), 1);
+  EXPECT_EQ(pick(Es, 89), 0);
+  EXPECT_EQ(pick(Es, 100), 0); // sm_90a features may be gone on sm_100
+  EXPECT_EQ(pick({ptx(90, 9, 0, flags::ArchSpecific)}, 100), -1);
+}
+
+TEST(FatbinSelect, FamilyWithinItsMajor) {
+  std::vector<Entry> Es = {ptx(75), ptx(100, 9, 0, flags::FamilySpecific)};
+  EXPECT_EQ(pick(Es, 100), 1);
+  EXPECT_EQ(pick(Es, 103), 1);
+  EXPECT_EQ(pick(Es, 120), 0); // another family
+  EXPECT_EQ(pick(Es, 90), 0);  // older than the target
+  EXPECT_EQ(pick({ptx(103, 9, 0, flags::FamilySpecific)}, 100), -1);
+}
+
+TEST(FatbinSelect, PtxVersionLimitAndTies) {
+  std::vector<Entry> Es = {ptx(80, 8, 5), ptx(80, 9, 0), ptx(86, 9, 1)};
+  EXPECT_EQ(pick(Es, 86), 1); // 9.1 is newer than we support
+  EXPECT_EQ(pick(Es, 86, PtxVersion{9, 1}), 2);
+  EXPECT_EQ(pick(Es, 86, PtxVersion{8, 7}), 0);
+  EXPECT_EQ(pick(Es, 86, PtxVersion{8, 0}), -1);
+  // Same target and version: the plain target beats the arch-specific one,
+  // then the earlier entry wins.
+  std::vector<Entry> Tie = {ptx(90, 9, 0, flags::ArchSpecific), ptx(90), ptx(90)};
+  EXPECT_EQ(pick(Tie, 90), 1);
+  // Target beats PTX version.
+  std::vector<Entry> Order = {ptx(86, 9, 0), ptx(80, 9, 0)};
+  EXPECT_EQ(pick(Order, 90), 0);
+  EXPECT_EQ(pick({}, 90), -1);
+}
+
+TEST(FatbinSelect, UsableRule) {
+  EXPECT_TRUE(ptxUsableOn(ptx(75), 75));
+  EXPECT_FALSE(ptxUsableOn(elf(75), 75));
+  EXPECT_FALSE(ptxUsableOn(ptx(75, 10, 0), 75));
+  EXPECT_TRUE(ptxUsableOn(ptx(75, 8, 9), 75));
+}
