@@ -9,6 +9,7 @@
 
 #include <sys/wait.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -17,12 +18,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Run {
+struct ToolRun {
   int Code;
   std::string Out, Err;
 };
 
-Run ferry(const std::string &Args, const fs::path &Dir) {
+ToolRun inspect(const std::string &Args, const fs::path &Dir) {
   fs::path Out = Dir / "stdout.txt", Err = Dir / "stderr.txt";
   std::string Cmd = std::string(FERRY_TOOL) + " inspect " + Args + " >" + Out.string() + " 2>" +
                     Err.string();
@@ -47,7 +48,7 @@ fs::path freshDir(const char *Name) {
 TEST(FerryInspect, DumpPtxWritesNvccPtx) {
   REQUIRE_SAMPLES();
   fs::path D = freshDir("dump");
-  Run R = ferry(samplePath("multi.o") + " --dump-ptx " + (D / "ptx").string(), D);
+  ToolRun R = inspect(samplePath("multi.o") + " --dump-ptx " + (D / "ptx").string(), D);
   ASSERT_EQ(R.Code, 0) << R.Err;
   // multi.o has one container; its PTX entries are named by arch.
   struct {
@@ -78,7 +79,7 @@ TEST(FerryInspect, DumpPtxWritesNvccPtx) {
 TEST(FerryInspect, JsonIsValidAndComplete) {
   REQUIRE_SAMPLES();
   fs::path D = freshDir("json");
-  Run R = ferry(samplePath("debug.o") + " --json --sm 75", D);
+  ToolRun R = inspect(samplePath("debug.o") + " --json --sm 75", D);
   ASSERT_EQ(R.Code, 0) << R.Err;
   if (std::system("python3 -c 'pass' 2>/dev/null") != 0)
     GTEST_SKIP() << "python3 not available to validate JSON";
@@ -104,14 +105,14 @@ TEST(FerryInspect, BadInputExitsOneWithOffset) {
   {
     std::ofstream(D / "cut.fatbin", std::ios::binary) << Full.substr(0, Full.size() - 100);
   }
-  Run R = ferry((D / "cut.fatbin").string(), D);
+  ToolRun R = inspect((D / "cut.fatbin").string(), D);
   EXPECT_EQ(R.Code, 1);
   EXPECT_NE(R.Err.find("offset 0x"), std::string::npos) << R.Err;
-  R = ferry((D / "missing").string(), D);
+  R = inspect((D / "missing").string(), D);
   EXPECT_EQ(R.Code, 1);
   EXPECT_FALSE(R.Err.empty());
   { std::ofstream(D / "junk.bin", std::ios::binary) << std::string("\x01\x02\x03\x04", 4); }
-  R = ferry((D / "junk.bin").string(), D);
+  R = inspect((D / "junk.bin").string(), D);
   EXPECT_EQ(R.Code, 1);
   EXPECT_NE(R.Err.find("not an ELF file, a fatbin or PTX"), std::string::npos) << R.Err;
 }
@@ -119,14 +120,14 @@ TEST(FerryInspect, BadInputExitsOneWithOffset) {
 TEST(FerryInspect, ChoiceAndCubin) {
   REQUIRE_SAMPLES();
   fs::path D = freshDir("choice");
-  Run R = ferry(samplePath("multi.o") + " --sm 90", D);
+  ToolRun R = inspect(samplePath("multi.o") + " --sm 90", D);
   ASSERT_EQ(R.Code, 0) << R.Err;
   size_t Chosen = R.Out.find("<- chosen");
   ASSERT_NE(Chosen, std::string::npos) << R.Out;
   size_t LineStart = R.Out.rfind('\n', Chosen);
   EXPECT_NE(R.Out.substr(LineStart, Chosen - LineStart).find("PTX sm_90a"), std::string::npos)
       << R.Out;
-  R = ferry(samplePath("kernels.cubin"), D);
+  R = inspect(samplePath("kernels.cubin"), D);
   ASSERT_EQ(R.Code, 0) << R.Err;
   EXPECT_NE(R.Out.find("sm_80 SASS only"), std::string::npos) << R.Out;
 }
