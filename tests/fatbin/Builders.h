@@ -24,6 +24,12 @@ struct EntrySpec {
   std::string Options;
 };
 
+/// memcpy that accepts empty (possibly null) sources.
+inline void copyBytes(std::vector<uint8_t> &B, size_t At, const void *Src, size_t N) {
+  if (N)
+    std::memcpy(&B[At], Src, N);
+}
+
 inline void put(std::vector<uint8_t> &B, size_t At, uint64_t V, int Bytes) {
   for (int I = 0; I < Bytes; ++I)
     B[At + I] = uint8_t(V >> (8 * I));
@@ -53,16 +59,16 @@ inline std::vector<uint8_t> buildEntry(const EntrySpec &S) {
   if (!S.Filename.empty()) {
     put(B, 0x20, NameAt, 4);
     put(B, 0x24, S.Filename.size(), 4);
-    std::memcpy(&B[NameAt], S.Filename.data(), S.Filename.size());
+    copyBytes(B, NameAt, S.Filename.data(), S.Filename.size());
   }
   put(B, 0x28, S.Flags, 8);
   put(B, 0x38, S.UncompressedSize, 8);
   if (HasPair) {
     put(B, PairAt, TextAt, 4);
     put(B, PairAt + 4, S.Options.size(), 4);
-    std::memcpy(&B[TextAt], S.Options.data(), S.Options.size());
+    copyBytes(B, TextAt, S.Options.data(), S.Options.size());
   }
-  std::memcpy(&B[HeaderSize], S.Payload.data(), S.Payload.size());
+  copyBytes(B, HeaderSize, S.Payload.data(), S.Payload.size());
   return B;
 }
 
