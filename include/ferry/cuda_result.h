@@ -7,7 +7,7 @@
 extern "C" {
 #endif
 
-typedef enum CUresult_enum {
+typedef enum cudaError_enum { // NVIDIA's tag, so C++ signatures mangle alike
   CUDA_SUCCESS = 0,
   CUDA_ERROR_INVALID_VALUE = 1,
   CUDA_ERROR_OUT_OF_MEMORY = 2,

@@ -63,7 +63,8 @@ typedef struct CUDA_RESOURCE_VIEW_DESC_st {
 typedef CUDA_RESOURCE_VIEW_DESC_v1 CUDA_RESOURCE_VIEW_DESC;
 
 typedef struct CUtensorMap_st {
-  cuuint64_t opaque[16];
+  // The hardware reads tensor maps as 128-byte aligned blocks.
+  __attribute__((aligned(128))) cuuint64_t opaque[16];
 } CUtensorMap;
 
 typedef enum CUtensorMapDataType_enum {
