@@ -12,6 +12,7 @@ target_compile_definitions(ferry_llvm INTERFACE ${LLVM_DEFINITIONS})
 target_link_libraries(ferry_llvm INTERFACE LLVM)
 set(FERRY_LLVM_TOOLS_DIR ${LLVM_TOOLS_BINARY_DIR})
 
+find_package(Python3 REQUIRED COMPONENTS Interpreter)
 find_package(spdlog REQUIRED)
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(LZ4 REQUIRED IMPORTED_TARGET liblz4)
