@@ -205,9 +205,9 @@ public:
   /// Allocates Bytes (> 0) of the given kind, aligned to at least 256 bytes.
   /// Out of memory is CUDA_ERROR_OUT_OF_MEMORY.
   virtual Expected<void *> allocate(MemoryKind Kind, size_t Bytes) = 0;
-  /// Frees what allocate returned with the same Kind. The core has already
-  /// waited for queued work that may touch it.
-  virtual Status release(MemoryKind Kind, void *Ptr) = 0;
+  /// Frees what allocate returned with the same Kind and Bytes. The core has
+  /// already waited for queued work that may touch it.
+  virtual Status release(MemoryKind Kind, void *Ptr, size_t Bytes) = 0;
   /// Makes existing host memory reachable by the device (cuMemHostRegister)
   /// and returns its device address (the same pointer under UVA).
   virtual Expected<void *> registerHost(void *Ptr, size_t Bytes) = 0;

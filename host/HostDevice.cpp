@@ -1,0 +1,394 @@
+/// \file
+/// The host device: this machine's CPU presented as one CUDA device. Memory
+/// is aligned host memory, queues are worker threads, copies are memcpy.
+/// The kernel executor plugs in through HostDevice::installExecutor.
+#include "host/HostDevice.h"
+
+#include "support/Hash.h"
+#include "support/Log.h"
+#include "support/Settings.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <unistd.h>
+
+namespace ferry::host {
+
+uint64_t nowNs() {
+  return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                      std::chrono::steady_clock::now().time_since_epoch())
+                      .count());
+}
+
+void HostSignal::wait() const {
+  if (isComplete())
+    return;
+  std::unique_lock<std::mutex> L(M);
+  Cv.wait(L, [&] { return isComplete(); });
+}
+
+void HostSignal::complete() {
+  {
+    std::lock_guard<std::mutex> L(M);
+    Stamp = nowNs();
+    Done.store(true, std::memory_order_release);
+  }
+  Cv.notify_all();
+}
+
+//===----------------------------------------------------------------------===//
+// Queue
+//===----------------------------------------------------------------------===//
+
+HostQueue::~HostQueue() {
+  drain();
+  {
+    std::lock_guard<std::mutex> L(M);
+    Stop = true;
+  }
+  Cv.notify_all();
+  if (Worker.joinable())
+    Worker.join();
+}
+
+void HostQueue::push(std::function<void()> Cmd) {
+  std::lock_guard<std::mutex> L(M);
+  Commands.push_back(std::move(Cmd));
+  ++Pending;
+  if (!Worker.joinable())
+    Worker = std::thread([this] { run(); });
+  Cv.notify_one();
+}
+
+void HostQueue::run() {
+  std::unique_lock<std::mutex> L(M);
+  for (;;) {
+    Cv.wait(L, [&] { return Stop || !Commands.empty(); });
+    if (Commands.empty())
+      return; // Stop with nothing left.
+    auto Cmd = std::move(Commands.front());
+    Commands.pop_front();
+    L.unlock();
+    Cmd();
+    L.lock();
+    if (--Pending == 0)
+      IdleCv.notify_all();
+  }
+}
+
+bool HostQueue::isIdle() const {
+  std::lock_guard<std::mutex> L(M);
+  return Pending == 0;
+}
+
+void HostQueue::drain() {
+  std::unique_lock<std::mutex> L(M);
+  IdleCv.wait(L, [&] { return Pending == 0; });
+}
+
+static void copyRect(const CopyRect &R) {
+  auto *D = static_cast<char *>(R.Dst);
+  auto *S = static_cast<const char *>(R.Src);
+  // A contiguous box is one memmove: the common 1-D case stays fast.
+  if (R.Depth == 1 && R.Height == 1) {
+    std::memmove(D, S, R.WidthBytes);
+    return;
+  }
+  for (size_t Z = 0; Z < R.Depth; ++Z)
+    for (size_t Y = 0; Y < R.Height; ++Y)
+      std::memmove(D + Z * R.DstSlicePitch + Y * R.DstPitch,
+                   S + Z * R.SrcSlicePitch + Y * R.SrcPitch, R.WidthBytes);
+}
+
+static void fillRect(const FillRect &R) {
+  for (size_t Y = 0; Y < R.Height; ++Y) {
+    char *Row = static_cast<char *>(R.Dst) + Y * R.Pitch;
+    switch (R.ElemBytes) {
+    case 1:
+      std::memset(Row, int(R.Value & 0xff), R.Width);
+      break;
+    case 2: {
+      uint16_t V = uint16_t(R.Value);
+      for (size_t X = 0; X < R.Width; ++X)
+        std::memcpy(Row + 2 * X, &V, 2);
+      break;
+    }
+    default: {
+      uint32_t V = R.Value;
+      for (size_t X = 0; X < R.Width; ++X)
+        std::memcpy(Row + 4 * X, &V, 4);
+      break;
+    }
+    }
+  }
+}
+
+// After a kernel fault, NVIDIA fails every later operation of the context;
+// here the queued data movement is skipped so a faulted program cannot
+// observe half-finished state as if it were valid.
+Status HostQueue::enqueueCopy(const CopyRect &R) {
+  push([this, R] {
+    if (!Dev.hasFault())
+      copyRect(R);
+  });
+  return Status::ok();
+}
+
+Status HostQueue::enqueueFill(const FillRect &R) {
+  if (R.ElemBytes != 1 && R.ElemBytes != 2 && R.ElemBytes != 4)
+    return makeError(CUDA_ERROR_INVALID_VALUE, "fill element size must be 1, 2 or 4");
+  push([this, R] {
+    if (!Dev.hasFault())
+      fillRect(R);
+  });
+  return Status::ok();
+}
+
+Status HostQueue::enqueueLaunch(const LaunchRequest &Req) {
+  push([this, Req] {
+    if (Dev.hasFault())
+      return;
+    Status S = Dev.launchKernel(Req);
+    if (!S)
+      Dev.setFault(S.code(), S.message());
+  });
+  return Status::ok();
+}
+
+Status HostQueue::enqueueHostFunction(std::function<void(CUresult)> Fn) {
+  push([this, Fn = std::move(Fn)] { Fn(Dev.fault().code()); });
+  return Status::ok();
+}
+
+Status HostQueue::enqueueWait(std::shared_ptr<Signal> S) {
+  if (!S)
+    return makeError(CUDA_ERROR_INVALID_VALUE, "wait on a null signal");
+  if (S->isComplete())
+    return Status::ok();
+  push([S = std::move(S)] { S->wait(); });
+  return Status::ok();
+}
+
+Expected<std::shared_ptr<Signal>> HostQueue::enqueueSignal() {
+  auto S = std::make_shared<HostSignal>();
+  {
+    // An idle queue completes the signal at once: no thread round trip for
+    // the frequent record-on-idle-stream case.
+    std::unique_lock<std::mutex> L(M);
+    if (Pending == 0) {
+      L.unlock();
+      S->complete();
+      return std::shared_ptr<Signal>(S);
+    }
+  }
+  push([S] { S->complete(); });
+  return std::shared_ptr<Signal>(S);
+}
+
+//===----------------------------------------------------------------------===//
+// Device
+//===----------------------------------------------------------------------===//
+
+static std::string cpuInfoField(const char *Key) {
+  std::ifstream In("/proc/cpuinfo");
+  std::string Line;
+  while (std::getline(In, Line)) {
+    if (Line.rfind(Key, 0) != 0)
+      continue;
+    auto Colon = Line.find(':');
+    if (Colon == std::string::npos)
+      continue;
+    auto V = Line.substr(Colon + 1);
+    while (!V.empty() && (V.front() == ' ' || V.front() == '\t'))
+      V.erase(V.begin());
+    return V;
+  }
+  return {};
+}
+
+DeviceProperties hostDeviceProperties() {
+  const Settings &S = Settings::get();
+  DeviceProperties P;
+  std::string Cpu = cpuInfoField("model name");
+  if (Cpu.empty())
+    Cpu = "unknown CPU";
+  P.Name = "ferry host (" + Cpu + ")";
+
+  // The UUID must be stable for this machine (cudart and programs key
+  // caches and device selection on it), so derive it from stable facts.
+  std::string Seed = "ferry-host-device-0:" + Cpu;
+  std::ifstream Mid("/etc/machine-id");
+  std::string MachineId;
+  if (std::getline(Mid, MachineId))
+    Seed += ":" + MachineId;
+  auto D = Sha256::of(Seed);
+  std::memcpy(P.Uuid.data(), D.data(), 16);
+  P.Uuid[6] = uint8_t((P.Uuid[6] & 0x0f) | 0x50); // RFC 4122 name-based layout.
+  P.Uuid[8] = uint8_t((P.Uuid[8] & 0x3f) | 0x80);
+
+  int64_t Sm = S.getInt(SettingKey::Sm);
+  if (Sm < 10 || Sm > 199) {
+    log::host().warn("FERRY_SM={} is not a compute capability; using 86", Sm);
+    Sm = 86;
+  }
+  P.CcMajor = int(Sm / 10);
+  P.CcMinor = int(Sm % 10);
+
+  long Pages = sysconf(_SC_PHYS_PAGES), PageSize = sysconf(_SC_PAGESIZE);
+  uint64_t Phys = (Pages > 0 && PageSize > 0) ? uint64_t(Pages) * uint64_t(PageSize) : (8ull << 30);
+  int64_t Forced = S.getInt(SettingKey::HostMemory);
+  P.TotalMemory = Forced > 0 ? uint64_t(Forced) : Phys;
+
+  long Cores = sysconf(_SC_NPROCESSORS_ONLN);
+  P.MultiprocessorCount = Cores > 0 ? int(Cores) : 1;
+  std::string Mhz = cpuInfoField("cpu MHz");
+  if (double V = std::atof(Mhz.c_str()); V > 0)
+    P.ClockRateKHz = int(V * 1000);
+  long L2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  P.L2CacheSize = L2 > 0 ? int(L2) : 1 << 20;
+  P.PciDomain = 0;
+  P.PciBus = 0;
+  P.PciDevice = 0;
+  // The CPU is the device: host memory is device memory, atomics are shared.
+  P.Integrated = true;
+  P.PageableMemoryAccess = true;
+  P.HostNativeAtomics = true;
+  P.AsyncEngineCount = 1;
+  return P;
+}
+
+HostDevice::HostDevice() : Props(hostDeviceProperties()) {}
+
+Expected<void *> HostDevice::allocate(MemoryKind Kind, size_t Bytes) {
+  if (Bytes == 0)
+    return makeError(CUDA_ERROR_INVALID_VALUE, "zero-byte allocation");
+  uint64_t Now = Used.load();
+  if (Bytes > Props.TotalMemory || Now + Bytes > Props.TotalMemory)
+    return makeError(CUDA_ERROR_OUT_OF_MEMORY,
+                     "host device: " + std::to_string(Bytes) + " bytes requested, " +
+                         std::to_string(Props.TotalMemory - Now) + " available");
+  // Big blocks are page-aligned so later vector code never straddles pages
+  // needlessly; small ones get CUDA's 256-byte guarantee.
+  size_t Align = Bytes >= (1u << 20) ? 4096 : 256;
+  size_t Rounded = (Bytes + Align - 1) / Align * Align;
+  void *P = std::aligned_alloc(Align, Rounded);
+  if (!P)
+    return makeError(CUDA_ERROR_OUT_OF_MEMORY,
+                     "host device: allocation of " + std::to_string(Bytes) + " bytes failed");
+  Used += Bytes;
+  (void)Kind;
+  return P;
+}
+
+Status HostDevice::release(MemoryKind Kind, void *Ptr, size_t Bytes) {
+  std::free(Ptr);
+  Used -= Bytes;
+  (void)Kind;
+  return Status::ok();
+}
+
+Expected<void *> HostDevice::registerHost(void *Ptr, size_t Bytes) {
+  if (!Ptr || Bytes == 0)
+    return makeError(CUDA_ERROR_INVALID_VALUE, "registering an empty host range");
+  return Ptr; // Host memory already is device memory here.
+}
+
+Status HostDevice::unregisterHost(void *Ptr) { return Status::ok(); }
+
+Device::MemoryInfo HostDevice::memoryInfo() const {
+  MemoryInfo I;
+  I.Total = Props.TotalMemory;
+  long Avail = sysconf(_SC_AVPHYS_PAGES), PageSize = sysconf(_SC_PAGESIZE);
+  uint64_t Free = (Avail > 0 && PageSize > 0) ? uint64_t(Avail) * uint64_t(PageSize) : I.Total;
+  I.Free = std::min(Free, I.Total);
+  return I;
+}
+
+Expected<std::unique_ptr<Queue>> HostDevice::createQueue(int Priority) {
+  return std::unique_ptr<Queue>(std::make_unique<HostQueue>(*this));
+}
+
+std::shared_ptr<Signal> HostDevice::completedSignal() {
+  auto S = std::make_shared<HostSignal>();
+  S->complete();
+  return S;
+}
+
+namespace {
+struct ExecutorHooks {
+  std::atomic<HostDevice::LaunchHook> Launch{nullptr};
+  std::atomic<HostDevice::LoadHook> Load{nullptr};
+};
+ExecutorHooks &hooks() {
+  static ExecutorHooks H;
+  return H;
+}
+} // namespace
+
+void HostDevice::installExecutor(LaunchHook Launch, LoadHook Load) {
+  hooks().Launch.store(Launch);
+  hooks().Load.store(Load);
+}
+
+Status HostDevice::launchKernel(const LaunchRequest &L) {
+  if (auto Hook = hooks().Launch.load())
+    return Hook(*this, L);
+  // KERNEL EXECUTOR HOOK: nothing installed yet.
+  return makeError(CUDA_ERROR_NOT_SUPPORTED, "host backend: kernel execution is not implemented yet");
+}
+
+Expected<std::unique_ptr<LoadedCode>> HostDevice::load(const CodeObject &Code) {
+  if (auto Hook = hooks().Load.load())
+    return Hook(*this, Code);
+  return makeError(CUDA_ERROR_NOT_SUPPORTED, "host backend: loading compiled kernels is not implemented yet");
+}
+
+Status HostDevice::fault() const {
+  if (!hasFault())
+    return Status::ok();
+  std::lock_guard<std::mutex> L(FaultM);
+  return makeError(FaultCode, FaultMessage);
+}
+
+void HostDevice::clearFault() {
+  std::lock_guard<std::mutex> L(FaultM);
+  FaultCode = CUDA_SUCCESS;
+  FaultMessage.clear();
+  Faulted.store(false, std::memory_order_release);
+}
+
+void HostDevice::setFault(CUresult Code, std::string Message) {
+  std::lock_guard<std::mutex> L(FaultM);
+  if (Faulted.load())
+    return;
+  FaultCode = Code;
+  FaultMessage = std::move(Message);
+  Faulted.store(true, std::memory_order_release);
+  log::host().error("device fault: {}", FaultMessage);
+}
+
+//===----------------------------------------------------------------------===//
+// Backend
+//===----------------------------------------------------------------------===//
+
+static std::atomic<CompilerBackend *> &compilerSlot() {
+  static std::atomic<CompilerBackend *> C{nullptr};
+  return C;
+}
+
+void HostBackend::setCompiler(CompilerBackend *C) { compilerSlot().store(C); }
+
+HostBackend::HostBackend() : DevicePtr(&Dev) {}
+
+CompilerBackend *HostBackend::compiler() { return compilerSlot().load(); }
+
+static Expected<std::unique_ptr<DeviceBackend>> createHostBackend() {
+  return std::unique_ptr<DeviceBackend>(std::make_unique<HostBackend>());
+}
+
+// Lowest preference: `auto` picks a GPU backend when one finds devices.
+static BackendRegistration RegisterHost("host", 0, createHostBackend);
+
+} // namespace ferry::host

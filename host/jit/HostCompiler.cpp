@@ -1,0 +1,319 @@
+/// \file
+/// HostCompiler: drives LowerHost, the O2/O3 pipeline for the host CPU and
+/// LLVM ORC LLJIT. One LLJIT serves every module; each compiled module lives
+/// in its own JITDylib, which links against a "ferry.runtime" dylib holding
+/// the executor's entry points (absolute symbols) and then the process, so
+/// libm and memcpy resolve too. Freeing a CompiledModule removes its dylib.
+#include "host/jit/HostCompiler.h"
+
+#include "host/jit/LowerHost.h"
+#include "support/Log.h"
+#include "support/Settings.h"
+
+#include "llvm/Analysis/CGSCCPassManager.h"
+#include "llvm/Analysis/LoopAnalysisManager.h"
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IRReader/IRReader.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+#include <mutex>
+
+using namespace llvm;
+
+namespace ferry::host {
+
+struct HostCompiler::Impl {
+  std::recursive_mutex M;
+  std::unique_ptr<orc::LLJIT> J;
+  orc::JITDylib *Runtime = nullptr;
+  std::optional<orc::JITTargetMachineBuilder> JTMB;
+  std::unique_ptr<TargetMachine> TM; ///< For the optimiser; guarded by M.
+  unsigned Counter = 0;
+};
+
+struct CompiledModule::Impl {
+  std::shared_ptr<HostCompiler::Impl> Owner;
+  orc::JITDylib *JD = nullptr;
+};
+
+namespace {
+
+std::string errText(llvm::Error E) {
+  std::string S;
+  handleAllErrors(std::move(E), [&](const ErrorInfoBase &EI) {
+    if (!S.empty())
+      S += "; ";
+    S += EI.message();
+  });
+  return S;
+}
+
+ferry::Error compileError(llvm::Error E, std::string_view What) {
+  std::string Msg = errText(std::move(E));
+  CUresult Code = CUDA_ERROR_INVALID_PTX;
+  if (StringRef(Msg).starts_with("unsupported:"))
+    Code = CUDA_ERROR_NOT_SUPPORTED;
+  else if (StringRef(Msg).starts_with("internal:"))
+    Code = CUDA_ERROR_UNKNOWN;
+  return makeError(Code, std::string(What) + ": " + Msg);
+}
+
+void initialiseTargets() {
+  static std::once_flag Once;
+  std::call_once(Once, [] {
+    InitializeNativeTarget();
+    InitializeNativeTargetAsmPrinter();
+    InitializeNativeTargetAsmParser();
+  });
+}
+
+/// Which FERRY_DUMP items are on.
+bool dumpWanted(StringRef Item) {
+  SmallVector<StringRef, 8> Parts;
+  StringRef(Settings::get().getString(SettingKey::Dump)).split(Parts, ',', -1, false);
+  for (StringRef P : Parts)
+    if (P.trim() == Item)
+      return true;
+  return false;
+}
+
+std::string dumpPath(StringRef Name, StringRef Ext) {
+  std::string Dir = Settings::get().getString(SettingKey::DumpDir);
+  if (Dir.empty())
+    Dir = "ferry-dump";
+  sys::fs::create_directories(Dir);
+  std::string Safe;
+  for (char Ch : Name.take_front(120))
+    Safe += isAlnum(static_cast<unsigned char>(Ch)) || Ch == '_' || Ch == '-' || Ch == '.' ? Ch : '_';
+  return Dir + "/" + Safe + Ext.str();
+}
+
+void writeFile(const std::string &Path, StringRef Text) {
+  std::error_code EC;
+  raw_fd_ostream OS(Path, EC);
+  if (EC) {
+    log::jit().warn("cannot write dump {}: {}", Path, EC.message());
+    return;
+  }
+  OS << Text;
+  log::jit().info("wrote {}", Path);
+}
+
+void optimise(Module &M, TargetMachine &TM, unsigned Level) {
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager FAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager MAM;
+  PipelineTuningOptions PTO;
+  PTO.LoopVectorization = Level >= 2;
+  PTO.SLPVectorization = Level >= 2;
+  PassBuilder PB(&TM, PTO);
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  OptimizationLevel L = Level == 0   ? OptimizationLevel::O0
+                        : Level == 1 ? OptimizationLevel::O1
+                        : Level == 2 ? OptimizationLevel::O2
+                                     : OptimizationLevel::O3;
+  ModulePassManager MPM = Level == 0 ? PB.buildO0DefaultPipeline(L) : PB.buildPerModuleDefaultPipeline(L);
+  MPM.run(M, MAM);
+}
+
+ferry::Expected<std::string> emitAssembly(const Module &M, orc::JITTargetMachineBuilder &JTMB) {
+  auto TM = JTMB.createTargetMachine();
+  if (!TM)
+    return makeError(CUDA_ERROR_UNKNOWN, errText(TM.takeError()));
+  std::unique_ptr<Module> Clone = CloneModule(M);
+  SmallString<0> Buf;
+  raw_svector_ostream OS(Buf);
+  legacy::PassManager PM;
+  if ((*TM)->addPassesToEmitFile(PM, OS, nullptr, CodeGenFileType::AssemblyFile))
+    return makeError(CUDA_ERROR_UNKNOWN, "the target cannot emit assembly");
+  PM.run(*Clone);
+  return std::string(Buf.str());
+}
+
+} // namespace
+
+HostCompiler::HostCompiler() : P(std::make_shared<Impl>()) {}
+HostCompiler::~HostCompiler() = default;
+
+Expected<std::unique_ptr<HostCompiler>> HostCompiler::create(std::vector<RuntimeSymbol> Runtime) {
+  initialiseTargets();
+  std::unique_ptr<HostCompiler> C(new HostCompiler());
+  auto JTMB = orc::JITTargetMachineBuilder::detectHost();
+  if (!JTMB)
+    return makeError(CUDA_ERROR_UNKNOWN, "host target: " + errText(JTMB.takeError()));
+  JTMB->setCodeGenOptLevel(CodeGenOptLevel::Aggressive);
+  C->P->JTMB = *JTMB;
+  auto TM = JTMB->createTargetMachine();
+  if (!TM)
+    return makeError(CUDA_ERROR_UNKNOWN, "host target machine: " + errText(TM.takeError()));
+  C->P->TM = std::move(*TM);
+  auto J = orc::LLJITBuilder().setJITTargetMachineBuilder(*JTMB).create();
+  if (!J)
+    return makeError(CUDA_ERROR_UNKNOWN, "LLJIT: " + errText(J.takeError()));
+  C->P->J = std::move(*J);
+  orc::LLJIT &Jit = *C->P->J;
+  orc::JITDylib &RT = Jit.getExecutionSession().createBareJITDylib("ferry.runtime");
+  orc::SymbolMap Syms;
+  for (const RuntimeSymbol &S : Runtime)
+    Syms[Jit.mangleAndIntern(S.Name)] = {orc::ExecutorAddr::fromPtr(S.Address),
+                                         JITSymbolFlags::Exported | JITSymbolFlags::Callable};
+  if (llvm::Error E = RT.define(orc::absoluteSymbols(std::move(Syms))))
+    return makeError(CUDA_ERROR_UNKNOWN, "runtime symbols: " + errText(std::move(E)));
+  C->P->Runtime = &RT;
+  log::jit().debug("host compiler for {} ({})", C->P->TM->getTargetCPU().str(),
+                   C->P->TM->getTargetFeatureString().str());
+  return C;
+}
+
+std::string HostCompiler::targetDescription() const {
+  return P->TM->getTargetCPU().str() + " " + P->TM->getTargetFeatureString().str();
+}
+
+Expected<std::unique_ptr<CompiledModule>>
+HostCompiler::compileIR(std::string_view IROrBitcode, std::string_view Name,
+                        const HostCompileOptions &Opts) {
+  auto Ctx = std::make_unique<LLVMContext>();
+  SMDiagnostic Diag;
+  auto Buf = MemoryBuffer::getMemBuffer(StringRef(IROrBitcode.data(), IROrBitcode.size()),
+                                        StringRef(Name.data(), Name.size()), false);
+  std::unique_ptr<Module> M = parseIR(Buf->getMemBufferRef(), Diag, *Ctx);
+  if (!M) {
+    std::string Msg;
+    raw_string_ostream OS(Msg);
+    Diag.print(std::string(Name).c_str(), OS, false);
+    return makeError(CUDA_ERROR_INVALID_PTX, "SIMT IR does not parse: " + OS.str());
+  }
+  return compile(std::move(Ctx), std::move(M), Opts);
+}
+
+Expected<std::unique_ptr<CompiledModule>>
+HostCompiler::compile(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> M,
+                      const HostCompileOptions &Opts) {
+  if (!Ctx || !M)
+    return makeError(CUDA_ERROR_INVALID_VALUE, "compile: null module or context");
+  std::lock_guard<std::recursive_mutex> Lock(P->M);
+  TargetMachine &TM = *P->TM;
+  DataLayout DL = TM.createDataLayout();
+  // Sizes of shared and module variables are host sizes.
+  M->setDataLayout(DL);
+  std::string ModuleName = M->getModuleIdentifier();
+  llvm::Expected<detail::LoweredModule> L =
+      detail::lowerForHost(*M, DL, TM.getTargetTriple().str(), Opts.AllowFastPath);
+  M.reset();
+  if (!L)
+    return compileError(L.takeError(), "host compile of '" + ModuleName + "'");
+  Module &NM = *L->M;
+  std::string CPU = TM.getTargetCPU().str(), Features = TM.getTargetFeatureString().str();
+  for (Function &F : NM) {
+    if (F.isDeclaration())
+      continue;
+    F.removeFnAttr("target-cpu");
+    F.removeFnAttr("target-features");
+    F.addFnAttr("target-cpu", CPU);
+    F.addFnAttr("target-features", Features);
+  }
+  optimise(NM, TM, Opts.OptLevel);
+
+  std::string DumpName = Opts.DumpName;
+  if (DumpName.empty())
+    DumpName = L->Kernels.empty() ? "module" + std::to_string(P->Counter) : L->Kernels[0].Name;
+  if (dumpWanted("ir")) {
+    std::string Text;
+    raw_string_ostream OS(Text);
+    NM.print(OS, nullptr);
+    writeFile(dumpPath(DumpName, ".host.ll"), OS.str());
+  }
+  if (dumpWanted("asm")) {
+    ferry::Expected<std::string> Asm = emitAssembly(NM, *P->JTMB);
+    if (Asm)
+      writeFile(dumpPath(DumpName, ".host.s"), *Asm);
+    else
+      log::jit().warn("assembly dump failed: {}", Asm.error().message());
+  }
+
+  orc::LLJIT &J = *P->J;
+  auto JD = J.createJITDylib("ferry.module." + std::to_string(P->Counter++));
+  if (!JD)
+    return makeError(CUDA_ERROR_UNKNOWN, "JITDylib: " + errText(JD.takeError()));
+  JD->addToLinkOrder(*P->Runtime);
+  auto Out = std::unique_ptr<CompiledModule>(new CompiledModule());
+  Out->P = std::make_unique<CompiledModule::Impl>();
+  Out->P->Owner = P;
+  Out->P->JD = &*JD;
+
+  std::vector<detail::LoweredKernel> Kernels = std::move(L->Kernels);
+  std::vector<detail::LoweredGlobal> Globals = std::move(L->Globals);
+  orc::ThreadSafeModule TSM(std::move(L->M), orc::ThreadSafeContext(std::move(Ctx)));
+  if (llvm::Error E = J.addIRModule(*JD, std::move(TSM)))
+    return makeError(CUDA_ERROR_UNKNOWN, "JIT add: " + errText(std::move(E)));
+
+  for (const detail::LoweredKernel &K : Kernels) {
+    auto Addr = J.lookup(*JD, K.Symbol);
+    if (!Addr)
+      return makeError(CUDA_ERROR_INVALID_PTX,
+                       "JIT link of kernel '" + K.Name + "': " + errText(Addr.takeError()));
+    HostKernel HK;
+    HK.Name = K.Name;
+    HK.StaticSharedBytes = K.StaticSharedBytes;
+    HK.ParamBytes = K.ParamBytes;
+    HK.MaxThreadsPerBlock = K.MaxThreadsPerBlock;
+    HK.UsesFibers = K.UsesFibers;
+    if (K.UsesFibers)
+      HK.Thread = Addr->toPtr<ThreadFn>();
+    else
+      HK.Block = Addr->toPtr<BlockFn>();
+    log::jit().debug("kernel {}: {} path, {} B static shared", K.Name,
+                     K.UsesFibers ? "fiber" : "block-loop", K.StaticSharedBytes);
+    Out->Kernels.push_back(std::move(HK));
+  }
+  for (const detail::LoweredGlobal &G : Globals) {
+    auto Addr = J.lookup(*JD, G.Name);
+    if (!Addr)
+      return makeError(CUDA_ERROR_INVALID_PTX,
+                       "JIT link of variable '" + G.Name + "': " + errText(Addr.takeError()));
+    Out->Globals.push_back({G.Name, CompiledModule::Global{Addr->toPtr<void *>(), G.Bytes}});
+  }
+  return Out;
+}
+
+CompiledModule::~CompiledModule() {
+  if (!P || !P->Owner || !P->JD)
+    return;
+  std::lock_guard<std::recursive_mutex> Lock(P->Owner->M);
+  if (llvm::Error E = P->Owner->J->getExecutionSession().removeJITDylib(*P->JD))
+    log::jit().warn("unloading a host module: {}", errText(std::move(E)));
+}
+
+const HostKernel *CompiledModule::kernel(std::string_view Name) const {
+  for (const HostKernel &K : Kernels)
+    if (K.Name == Name)
+      return &K;
+  return nullptr;
+}
+
+std::optional<CompiledModule::Global> CompiledModule::global(std::string_view Name) const {
+  for (const auto &[N, G] : Globals)
+    if (N == Name)
+      return G;
+  return std::nullopt;
+}
+
+} // namespace ferry::host

@@ -1,0 +1,136 @@
+/// \file
+/// The host compiler: SIMT IR (one CUDA thread's view, see
+/// ptx/lower/SimtIntrinsics.def) → native x86-64 code through LLVM ORC.
+///
+/// Input conventions (shared with the PTX lowering and the HSA backend):
+/// - Kernel entries are the functions listed in the named metadata
+///   `!ferry.kernels`, one node per entry whose first operand is the
+///   function: `!ferry.kernels = !{!0}` `!0 = !{ptr @vecadd}`.
+/// - An entry takes exactly one argument, `ptr noalias %params`; its size is
+///   read from `dereferenceable(N)` on that argument when present.
+/// - Address spaces 1 (global), 3 (shared), 4 (const), 5 (local) and 0
+///   (generic); atomics carry syncscope "block", "cluster", "device" or none.
+///
+/// What the compiler does (LowerHost.cpp): every address space becomes 0
+/// (all device memory is host memory); each addrspace(3) global becomes an
+/// offset into the block's shared arena (laid out by alignment; dynamic shared
+/// memory starts after them, 16-byte aligned); every defined function gains
+/// hidden trailing parameters (BlockCtx *, tid.x, tid.y, tid.z); `ferry.*`
+/// calls become loads from BlockCtx or calls into the executor runtime
+/// (KernelAbi.h). A kernel that can never yield (no barrier, warp collective,
+/// grid sync, nanosleep or exit from a callee) also gets a block function
+/// that loops over the block's threads, so LLVM vectorises across threads.
+/// The result is optimised at O3 for the host CPU (detectHost: AVX2/AVX-512
+/// as available) and JIT-linked. FERRY_DUMP=ir,asm writes the optimised IR
+/// and assembly under FERRY_DUMP_DIR.
+///
+/// Threading: a HostCompiler may be used from any thread (compiles are
+/// serialised). A CompiledModule is immutable after creation and may be read
+/// from any thread; it owns its code, which is freed with it.
+#pragma once
+
+#include "host/jit/KernelAbi.h"
+#include "support/Expected.h"
+
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace llvm {
+class LLVMContext;
+class Module;
+} // namespace llvm
+
+namespace ferry::host {
+
+/// One compiled kernel.
+struct HostKernel {
+  std::string Name;
+  uint32_t StaticSharedBytes = 0; ///< Static shared arena (dynamic starts at
+                                  ///< alignTo(StaticSharedBytes, 16)).
+  uint32_t ParamBytes = 0;        ///< From dereferenceable(N) on %params; 0 = unknown.
+  uint32_t MaxThreadsPerBlock = 1024;
+  /// True when the kernel needs one fiber per thread (barriers, warp ops...);
+  /// then Thread is set, otherwise Block is set.
+  bool UsesFibers = true;
+  ThreadFn Thread = nullptr;
+  BlockFn Block = nullptr;
+};
+
+/// A runtime entry point the compiled code may call (KernelAbi.h's
+/// FERRY_RUNTIME rows); the executor supplies the addresses.
+struct RuntimeSymbol {
+  const char *Name;
+  void *Address;
+};
+
+struct HostCompileOptions {
+  unsigned OptLevel = 3;
+  /// Allow the loop-over-threads block function for kernels that never yield.
+  bool AllowFastPath = true;
+  /// Label used in dump file names (defaults to the first kernel's name).
+  std::string DumpName;
+};
+
+class HostCompiler;
+
+/// The code of one SIMT IR module, ready to launch.
+class CompiledModule {
+public:
+  ~CompiledModule();
+  std::span<const HostKernel> kernels() const { return Kernels; }
+  const HostKernel *kernel(std::string_view Name) const;
+
+  struct Global {
+    void *Address = nullptr;
+    size_t Bytes = 0;
+  };
+  /// A module-scope variable (addrspace 1 or 4, i.e. .global/.const) by its
+  /// IR name; nullopt when absent. The storage lives as long as the module
+  /// and starts with the variable's initializer.
+  std::optional<Global> global(std::string_view Name) const;
+  std::span<const std::pair<std::string, Global>> globals() const { return Globals; }
+
+private:
+  friend class HostCompiler;
+  struct Impl;
+  std::unique_ptr<Impl> P;
+  std::vector<HostKernel> Kernels;
+  std::vector<std::pair<std::string, Global>> Globals;
+};
+
+class HostCompiler {
+public:
+  /// Builds the JIT for this machine's CPU. Runtime lists the executor's
+  /// entry points (HostExecutor::runtimeSymbols()); a symbol the code needs
+  /// but that is neither there nor in the process is a compile error.
+  static Expected<std::unique_ptr<HostCompiler>> create(std::vector<RuntimeSymbol> Runtime);
+  ~HostCompiler();
+
+  /// Compiles a SIMT IR module. Takes ownership of the module and of the
+  /// context it lives in (nothing else may use that context afterwards).
+  /// Bad input gives CUDA_ERROR_INVALID_PTX, unsupported features
+  /// CUDA_ERROR_NOT_SUPPORTED, each with a message naming the culprit.
+  Expected<std::unique_ptr<CompiledModule>>
+  compile(std::unique_ptr<llvm::LLVMContext> Ctx, std::unique_ptr<llvm::Module> M,
+          const HostCompileOptions &Opts = {});
+
+  /// The same from LLVM IR text or bitcode held in memory.
+  Expected<std::unique_ptr<CompiledModule>> compileIR(std::string_view IROrBitcode,
+                                                      std::string_view Name,
+                                                      const HostCompileOptions &Opts = {});
+
+  /// The CPU the code is generated for (e.g. "znver4") and its features.
+  std::string targetDescription() const;
+
+private:
+  friend class CompiledModule;
+  HostCompiler();
+  struct Impl;
+  std::shared_ptr<Impl> P;
+};
+
+} // namespace ferry::host

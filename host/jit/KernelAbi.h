@@ -1,0 +1,85 @@
+/// \file
+/// The binary contract between code the host compiler emits and the host
+/// executor that runs it. Compiled kernels read block geometry from a
+/// BlockCtx the executor fills in, and call the executor's runtime
+/// (FERRY_RUNTIME rows below) for everything that needs the scheduler:
+/// barriers, warp collectives, exit/trap/assert, printf, malloc. The compiler
+/// only knows these by name; the executor hands their addresses to
+/// HostCompiler, so neither library links the other for this contract.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace ferry::host {
+
+/// One block's view of its launch, shared by all its threads. The compiler
+/// reads the fields by byte offset (the static_asserts pin the layout), with
+/// invariant loads, so the executor must not change them while the block runs.
+struct BlockCtx {
+  uint32_t Ntid[3];     ///< blockDim.
+  uint32_t Nctaid[3];   ///< gridDim.
+  uint32_t Ctaid[3];    ///< blockIdx.
+  uint32_t DynSmemBytes;
+  char *Smem;           ///< The block's shared arena: static vars, then dynamic.
+  uint64_t GridId;
+  uint32_t SmId;
+  uint32_t NSmId;
+  uint32_t TotalSmemBytes;
+  uint32_t Pad;
+  void *Runner;         ///< The executor's scheduler state (opaque here).
+};
+static_assert(offsetof(BlockCtx, Ntid) == 0);
+static_assert(offsetof(BlockCtx, Nctaid) == 12);
+static_assert(offsetof(BlockCtx, Ctaid) == 24);
+static_assert(offsetof(BlockCtx, DynSmemBytes) == 36);
+static_assert(offsetof(BlockCtx, Smem) == 40);
+static_assert(offsetof(BlockCtx, GridId) == 48);
+static_assert(offsetof(BlockCtx, SmId) == 56);
+static_assert(offsetof(BlockCtx, NSmId) == 60);
+static_assert(offsetof(BlockCtx, TotalSmemBytes) == 64);
+static_assert(offsetof(BlockCtx, Runner) == 72);
+
+/// The thread function of a kernel: one CUDA thread, run on a fiber.
+using ThreadFn = void (*)(const void *Params, BlockCtx *Ctx, uint32_t Tx, uint32_t Ty,
+                          uint32_t Tz);
+/// The block function of a kernel without barriers or warp operations: runs
+/// every thread of the block in a loop (no fibers needed).
+using BlockFn = void (*)(const void *Params, BlockCtx *Ctx);
+
+/// Operation codes of ferry_rt_warp.
+enum class WarpOp : uint32_t {
+  Sync,       ///< bar.warp.sync
+  ShflUp, ShflDown, ShflBfly, ShflIdx,
+  VoteAll, VoteAny, VoteUni, Ballot,
+  MatchAny, MatchAll,
+  ReduxAdd, ReduxUMin, ReduxUMax, ReduxSMin, ReduxSMax, ReduxAnd, ReduxOr, ReduxXor,
+  ActiveMask,
+  Elect,
+};
+
+/// Operation codes of ferry_rt_bar.
+enum class BarOp : uint32_t { Sync, Arrive, RedPopc, RedAnd, RedOr };
+
+/// Fault kinds of ferry_rt_trap.
+enum class TrapKind : uint32_t { Trap, Breakpoint };
+
+} // namespace ferry::host
+
+// FERRY_RUNTIME(Name, "C signature for documentation")
+// Every function takes the BlockCtx first where it needs the scheduler.
+// ferry_rt_warp returns the lane's 32-bit result in bits 0..31 and the
+// predicate in bit 32.
+#ifdef FERRY_RUNTIME
+FERRY_RUNTIME(ferry_rt_bar, "i32 (ptr ctx, i32 op, i32 id, i32 count, i32 pred)")
+FERRY_RUNTIME(ferry_rt_grid_sync, "void (ptr ctx)")
+FERRY_RUNTIME(ferry_rt_warp, "i64 (ptr ctx, i32 op, i32 mask, i64 a, i32 b, i32 c)")
+FERRY_RUNTIME(ferry_rt_exit, "void (ptr ctx) noreturn")
+FERRY_RUNTIME(ferry_rt_trap, "void (ptr ctx, i32 kind) noreturn")
+FERRY_RUNTIME(ferry_rt_assert, "void (ptr ctx, ptr msg, ptr file, i32 line, ptr func, i64 charsize) noreturn")
+FERRY_RUNTIME(ferry_rt_printf, "i32 (ptr ctx, ptr fmt, ptr args)")
+FERRY_RUNTIME(ferry_rt_malloc, "ptr (i64 bytes)")
+FERRY_RUNTIME(ferry_rt_free, "void (ptr)")
+FERRY_RUNTIME(ferry_rt_nanosleep, "void (ptr ctx, i32 ns)")
+FERRY_RUNTIME(ferry_rt_globaltimer, "i64 ()")
+#endif

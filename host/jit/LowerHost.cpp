@@ -1,0 +1,816 @@
+/// \file
+/// SIMT IR → host IR. The host has one flat address space, so rather than
+/// mutating types in place (which breaks constant uniquing) the module is
+/// cloned into a fresh one through a type remapper that sends every
+/// `ptr addrspace(N)` to `ptr`. Before cloning, shared variables are replaced
+/// by arena offsets; after cloning, calls gain the hidden parameters and the
+/// `ferry.*` intrinsics are lowered against them.
+#include "host/jit/LowerHost.h"
+
+#include "host/jit/KernelAbi.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfo.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/MDBuilder.h"
+#include "llvm/IR/ReplaceConstant.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
+
+
+using namespace llvm;
+
+namespace ferry::host::detail {
+namespace {
+
+Error failure(const Twine &Msg) { return createStringError(inconvertibleErrorCode(), Msg); }
+
+constexpr unsigned SharedAS = 3;
+constexpr unsigned NumHidden = 4; // BlockCtx *, tid.x, tid.y, tid.z
+constexpr const char *SmemMarker = "ferry.host.smem";
+
+enum class Intr {
+#define FERRY_INTRINSIC(Id, Name, ...) Id,
+#include "ptx/lower/SimtIntrinsics.def"
+#undef FERRY_INTRINSIC
+  HostSmem,
+};
+
+const StringMap<Intr> &intrinsicTable() {
+  static const StringMap<Intr> Table = [] {
+    StringMap<Intr> T;
+#define FERRY_INTRINSIC(Id, Name, ...) T[Name] = Intr::Id;
+#include "ptx/lower/SimtIntrinsics.def"
+#undef FERRY_INTRINSIC
+    T[SmemMarker] = Intr::HostSmem;
+    return T;
+  }();
+  return Table;
+}
+
+/// Sends every pointer type to address space 0, recursively through
+/// aggregates, vectors and function types.
+class FlatTypes final : public ValueMapTypeRemapper {
+public:
+  explicit FlatTypes(LLVMContext &C) : C(C) {}
+  Type *remapType(Type *T) override {
+    auto It = Cache.find(T);
+    if (It != Cache.end())
+      return It->second;
+    Type *R = compute(T);
+    Cache[T] = R;
+    return R;
+  }
+
+private:
+  Type *compute(Type *T) {
+    if (isa<PointerType>(T))
+      return PointerType::get(C, 0);
+    if (auto *VT = dyn_cast<VectorType>(T))
+      return VectorType::get(remapType(VT->getElementType()), VT->getElementCount());
+    if (auto *AT = dyn_cast<ArrayType>(T))
+      return ArrayType::get(remapType(AT->getElementType()), AT->getNumElements());
+    if (auto *FT = dyn_cast<FunctionType>(T)) {
+      SmallVector<Type *, 8> Ps;
+      for (Type *P : FT->params())
+        Ps.push_back(remapType(P));
+      return FunctionType::get(remapType(FT->getReturnType()), Ps, FT->isVarArg());
+    }
+    if (auto *ST = dyn_cast<StructType>(T)) {
+      if (ST->isOpaque())
+        return ST;
+      SmallVector<Type *, 8> Es;
+      bool Changed = false;
+      for (Type *E : ST->elements()) {
+        Es.push_back(remapType(E));
+        Changed |= Es.back() != E;
+      }
+      if (!Changed)
+        return ST;
+      if (ST->isLiteral())
+        return StructType::get(C, Es, ST->isPacked());
+      return StructType::create(C, Es, (ST->getName() + ".host").str(), ST->isPacked());
+    }
+    return T;
+  }
+  LLVMContext &C;
+  DenseMap<Type *, Type *> Cache;
+};
+
+/// Address-space casts vanish once every space is 0; constant expressions
+/// holding one are mapped to their (mapped) operand.
+class DropCasts final : public ValueMaterializer {
+public:
+  DropCasts(ValueToValueMapTy &VMap, FlatTypes &Types) : VMap(VMap), Types(Types) {}
+  Value *materialize(Value *V) override {
+    auto *CE = dyn_cast<ConstantExpr>(V);
+    if (!CE || CE->getOpcode() != Instruction::AddrSpaceCast)
+      return nullptr;
+    return MapValue(CE->getOperand(0), VMap, RF_None, &Types, this);
+  }
+
+private:
+  ValueToValueMapTy &VMap;
+  FlatTypes &Types;
+};
+
+std::vector<Function *> kernelsOf(Module &M) {
+  std::vector<Function *> Kernels;
+  NamedMDNode *List = M.getNamedMetadata(KernelListMetadata);
+  if (!List)
+    return Kernels;
+  for (MDNode *N : List->operands()) {
+    if (!N || N->getNumOperands() == 0)
+      continue;
+    auto *VM = dyn_cast_or_null<ValueAsMetadata>(N->getOperand(0).get());
+    auto *F = VM ? dyn_cast<Function>(VM->getValue()) : nullptr;
+    if (F && !F->isDeclaration() && std::find(Kernels.begin(), Kernels.end(), F) == Kernels.end())
+      Kernels.push_back(F);
+  }
+  return Kernels;
+}
+
+/// Where a use of a replaced value may get its new definition.
+Instruction *insertionPointFor(Use &U) {
+  auto *I = cast<Instruction>(U.getUser());
+  if (auto *Phi = dyn_cast<PHINode>(I))
+    return Phi->getIncomingBlock(U)->getTerminator();
+  return I;
+}
+
+struct SharedLayout {
+  uint64_t StaticBytes = 0;
+  uint64_t DynamicOffset = 0;
+};
+
+/// Replaces every addrspace(3) global and `ferry.dynamic_smem()` of Old by a
+/// call to the marker `ferry.host.smem(i64 offset)`, lowered later against
+/// the BlockCtx.
+Expected<SharedLayout> layOutShared(Module &Old) {
+  const DataLayout &DL = Old.getDataLayout();
+  SharedLayout L;
+  std::vector<std::pair<GlobalVariable *, uint64_t>> Placed;
+  std::vector<GlobalVariable *> Dynamic;
+  for (GlobalVariable &G : Old.globals()) {
+    if (G.getAddressSpace() != SharedAS)
+      continue;
+    uint64_t Size = DL.getTypeAllocSize(G.getValueType());
+    if (G.isDeclaration() || Size == 0) {
+      Dynamic.push_back(&G); // `extern __shared__ T x[];`
+      continue;
+    }
+    Align A = std::max(G.getAlign().value_or(DL.getABITypeAlign(G.getValueType())),
+                       DL.getABITypeAlign(G.getValueType()));
+    L.StaticBytes = alignTo(L.StaticBytes, A);
+    Placed.push_back({&G, L.StaticBytes});
+    L.StaticBytes += Size;
+  }
+  L.DynamicOffset = alignTo(L.StaticBytes, 16);
+
+  LLVMContext &C = Old.getContext();
+  PointerType *SharedPtr = PointerType::get(C, SharedAS);
+  FunctionCallee Marker =
+      Old.getOrInsertFunction(SmemMarker, FunctionType::get(SharedPtr, {Type::getInt64Ty(C)}, false));
+  auto Replace = [&](GlobalVariable *G, uint64_t Offset) -> Error {
+    convertUsersOfConstantsToInstructions({G});
+    SmallVector<Use *, 16> Uses;
+    for (Use &U : G->uses())
+      Uses.push_back(&U);
+    for (Use *U : Uses) {
+      if (!isa<Instruction>(U->getUser()))
+        return failure("unsupported: shared variable '" + G->getName() +
+                       "' is referenced from a global initializer");
+      IRBuilder<> B(insertionPointFor(*U));
+      U->set(B.CreateCall(Marker, {B.getInt64(Offset)}, G->getName()));
+    }
+    return Error::success();
+  };
+  for (auto &[G, Off] : Placed)
+    if (Error E = Replace(G, Off))
+      return E;
+  for (GlobalVariable *G : Dynamic)
+    if (Error E = Replace(G, L.DynamicOffset))
+      return E;
+  if (Function *Dyn = Old.getFunction("ferry.dynamic_smem")) {
+    SmallVector<CallBase *, 8> Calls;
+    for (User *U : Dyn->users())
+      if (auto *CB = dyn_cast<CallBase>(U))
+        Calls.push_back(CB);
+    for (CallBase *CB : Calls) {
+      IRBuilder<> B(CB);
+      Value *Ptr = B.CreateCall(Marker, {B.getInt64(L.DynamicOffset)});
+      CB->replaceAllUsesWith(Ptr);
+      CB->eraseFromParent();
+    }
+  }
+  for (auto &[G, Off] : Placed)
+    G->eraseFromParent();
+  for (GlobalVariable *G : Dynamic)
+    G->eraseFromParent();
+  return L;
+}
+
+/// The new module's functions, with the hidden parameters, and what became of
+/// each old global.
+struct Cloned {
+  std::unique_ptr<Module> M;
+  std::vector<Function *> Kernels; // Same order as kernelsOf(Old).
+  std::vector<LoweredGlobal> Globals;
+};
+
+Expected<Cloned> cloneFlat(Module &Old, const DataLayout &DL, StringRef Triple) {
+  LLVMContext &C = Old.getContext();
+  Cloned R;
+  R.M = std::make_unique<Module>(Old.getModuleIdentifier() + ".host", C);
+  Module &NM = *R.M;
+  NM.setDataLayout(DL);
+  NM.setTargetTriple(Triple);
+  FlatTypes Types(C);
+  ValueToValueMapTy VMap;
+  DropCasts Mat(VMap, Types);
+
+  if (!Old.aliases().empty() || !Old.ifuncs().empty())
+    return failure("unsupported: global aliases");
+
+  std::vector<std::pair<GlobalVariable *, GlobalVariable *>> Vars;
+  for (GlobalVariable &G : Old.globals()) {
+    auto *NG = new GlobalVariable(NM, Types.remapType(G.getValueType()), G.isConstant(),
+                                  G.getLinkage(), nullptr, G.getName(), nullptr,
+                                  G.getThreadLocalMode(), 0, G.isExternallyInitialized());
+    NG->setAlignment(G.getAlign());
+    NG->setUnnamedAddr(G.getUnnamedAddr());
+    NG->setVisibility(G.getVisibility());
+    VMap[&G] = NG;
+    Vars.push_back({&G, NG});
+  }
+
+  Type *PtrTy = PointerType::get(C, 0);
+  Type *I32 = Type::getInt32Ty(C);
+  std::vector<std::pair<Function *, Function *>> Bodies;
+  for (Function &F : Old) {
+    auto *FT = cast<FunctionType>(Types.remapType(F.getFunctionType()));
+    Function *NF;
+    if (F.isDeclaration()) {
+      NF = Function::Create(FT, F.getLinkage(), F.getName(), NM);
+      NF->setAttributes(F.getAttributes());
+    } else {
+      if (FT->isVarArg())
+        return failure("unsupported: variadic function '" + F.getName() + "'");
+      SmallVector<Type *, 8> Ps(FT->params());
+      Ps.append({PtrTy, I32, I32, I32});
+      NF = Function::Create(FunctionType::get(FT->getReturnType(), Ps, false), F.getLinkage(),
+                            F.getName(), NM);
+      Bodies.push_back({&F, NF});
+    }
+    VMap[&F] = NF;
+  }
+
+  for (auto &[F, NF] : Bodies) {
+    auto NA = NF->arg_begin();
+    for (Argument &A : F->args()) {
+      NA->setName(A.getName());
+      VMap[&A] = &*NA++;
+    }
+    const char *Hidden[NumHidden] = {"ferry.ctx", "ferry.tid.x", "ferry.tid.y", "ferry.tid.z"};
+    for (const char *N : Hidden)
+      (NA++)->setName(N);
+    SmallVector<ReturnInst *, 4> Returns;
+    CloneFunctionInto(NF, F, VMap, CloneFunctionChangeType::DifferentModule, Returns, "",
+                      nullptr, &Types, &Mat);
+  }
+
+  for (auto &[G, NG] : Vars) {
+    if (G->hasInitializer())
+      NG->setInitializer(MapValue(G->getInitializer(), VMap, RF_None, &Types, &Mat));
+    if (G->isDeclaration() || !G->hasName())
+      continue;
+    unsigned AS = G->getAddressSpace();
+    if (AS == 1 || AS == 4 || AS == 0) {
+      // Module variables are written by the host (cuModuleGetGlobal +
+      // copies, __constant__ included), so their initial value must never be
+      // folded into code, and they must stay visible for lookup.
+      NG->setConstant(false);
+      NG->setExternallyInitialized(true);
+      NG->setLinkage(GlobalValue::ExternalLinkage);
+      NG->setVisibility(GlobalValue::DefaultVisibility);
+      NG->setUnnamedAddr(GlobalValue::UnnamedAddr::None);
+      R.Globals.push_back({NG->getName().str(), DL.getTypeAllocSize(NG->getValueType())});
+    }
+  }
+  for (Function *K : kernelsOf(Old))
+    R.Kernels.push_back(cast<Function>(VMap[K]));
+  return R;
+}
+
+/// Direct and indirect calls to defined functions pass the caller's hidden
+/// parameters along. Calls to declarations (intrinsics, ferry.*, libm) do
+/// not.
+Error forwardHiddenArgs(Module &NM) {
+  for (Function &F : NM) {
+    if (F.isDeclaration())
+      continue;
+    Argument *Hidden = F.getArg(F.arg_size() - NumHidden);
+    SmallVector<CallBase *, 16> Calls;
+    for (Instruction &I : instructions(F))
+      if (auto *CB = dyn_cast<CallBase>(&I))
+        if (!CB->isInlineAsm())
+          Calls.push_back(CB);
+    for (CallBase *CB : Calls) {
+      auto *Callee = dyn_cast<Function>(CB->getCalledOperand()->stripPointerCasts());
+      if (Callee && Callee->isDeclaration())
+        continue;
+      if (!isa<CallInst>(CB))
+        return failure("unsupported: invoke/callbr in '" + F.getName() + "'");
+      SmallVector<Value *, 8> Args(CB->args());
+      for (unsigned I = 0; I < NumHidden; ++I)
+        Args.push_back(Hidden + I);
+      SmallVector<Type *, 8> Tys;
+      for (Value *A : Args)
+        Tys.push_back(A->getType());
+      auto *FT = FunctionType::get(CB->getType(), Tys, false);
+      IRBuilder<> B(CB);
+      CallInst *NC = B.CreateCall(FT, CB->getCalledOperand(), Args);
+      AttributeList AL = CB->getAttributes();
+      SmallVector<AttributeSet, 8> ArgAttrs;
+      for (unsigned I = 0; I < CB->arg_size(); ++I)
+        ArgAttrs.push_back(AL.getParamAttrs(I));
+      NC->setAttributes(AttributeList::get(NM.getContext(), AL.getFnAttrs(), AL.getRetAttrs(), ArgAttrs));
+      NC->setCallingConv(CB->getCallingConv());
+      NC->takeName(CB);
+      CB->replaceAllUsesWith(NC);
+      CB->eraseFromParent();
+    }
+  }
+  return Error::success();
+}
+
+/// Casts between spaces that are now all 0, intrinsic names mangled with the
+/// old spaces, and GPU sync scopes.
+void tidyAfterClone(Module &NM) {
+  LLVMContext &C = NM.getContext();
+  SyncScope::ID Block = C.getOrInsertSyncScopeID("block");
+  auto MapScope = [&](SyncScope::ID S) {
+    // One block always runs on one OS thread, so block scope is
+    // single-thread scope; everything wider is the whole system.
+    return S == Block || S == SyncScope::SingleThread ? SyncScope::SingleThread : SyncScope::System;
+  };
+  for (Function &F : NM) {
+    for (Instruction &I : make_early_inc_range(instructions(F))) {
+      if (auto *Cast = dyn_cast<AddrSpaceCastInst>(&I)) {
+        Cast->replaceAllUsesWith(Cast->getOperand(0));
+        Cast->eraseFromParent();
+      } else if (auto *L = dyn_cast<LoadInst>(&I)) {
+        if (L->isAtomic())
+          L->setSyncScopeID(MapScope(L->getSyncScopeID()));
+      } else if (auto *S = dyn_cast<StoreInst>(&I)) {
+        if (S->isAtomic())
+          S->setSyncScopeID(MapScope(S->getSyncScopeID()));
+      } else if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
+        RMW->setSyncScopeID(MapScope(RMW->getSyncScopeID()));
+      } else if (auto *CX = dyn_cast<AtomicCmpXchgInst>(&I)) {
+        CX->setSyncScopeID(MapScope(CX->getSyncScopeID()));
+      } else if (auto *Fe = dyn_cast<FenceInst>(&I)) {
+        Fe->setSyncScopeID(MapScope(Fe->getSyncScopeID()));
+      }
+    }
+  }
+  std::vector<Function *> Intrinsics;
+  for (Function &F : NM)
+    if (F.isIntrinsic())
+      Intrinsics.push_back(&F);
+  for (Function *F : Intrinsics)
+    if (std::optional<Function *> New = Intrinsic::remangleIntrinsicFunction(F)) {
+      F->replaceAllUsesWith(*New);
+      F->eraseFromParent();
+    }
+}
+
+/// Lowers the ferry.* calls of one module.
+class IntrinsicLowering {
+public:
+  IntrinsicLowering(Module &NM, const SmallPtrSetImpl<Function *> &Kernels)
+      : NM(NM), C(NM.getContext()), Kernels(Kernels) {}
+
+  Error run() {
+    std::vector<Function *> Decls;
+    for (Function &F : NM)
+      if (F.isDeclaration() && F.getName().starts_with("ferry."))
+        Decls.push_back(&F);
+    for (Function *F : Decls) {
+      auto It = intrinsicTable().find(F->getName());
+      if (It == intrinsicTable().end())
+        return failure("unsupported: intrinsic '" + F->getName() + "' on the host backend");
+      SmallVector<CallInst *, 16> Calls;
+      for (User *U : F->users()) {
+        auto *CI = dyn_cast<CallInst>(U);
+        if (!CI || CI->getCalledOperand() != F)
+          return failure("'" + F->getName() + "' is used other than by a direct call");
+        Calls.push_back(CI);
+      }
+      for (CallInst *CI : Calls)
+        if (Error E = lower(It->second, CI))
+          return E;
+      if (F->use_empty())
+        F->eraseFromParent();
+    }
+    return Error::success();
+  }
+
+private:
+  FunctionCallee rt(StringRef Name, Type *Ret, ArrayRef<Type *> Params, bool NoReturn = false) {
+    FunctionCallee FC = NM.getOrInsertFunction(Name, FunctionType::get(Ret, Params, false));
+    auto *F = cast<Function>(FC.getCallee());
+    F->addFnAttr(Attribute::NoUnwind);
+    if (NoReturn)
+      F->addFnAttr(Attribute::NoReturn);
+    return FC;
+  }
+
+  Value *field(IRBuilder<> &B, Value *Ctx, unsigned Offset, Type *Ty) {
+    Value *P = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Ctx, Offset);
+    LoadInst *L = B.CreateAlignedLoad(Ty, P, Align(4));
+    L->setMetadata(LLVMContext::MD_invariant_load, MDNode::get(C, {}));
+    return L;
+  }
+
+  Value *linearTid(IRBuilder<> &B, Argument *H) {
+    Value *Ctx = H, *Tx = H + 1, *Ty = H + 2, *Tz = H + 3;
+    Value *Nx = field(B, Ctx, offsetof(BlockCtx, Ntid[0]), B.getInt32Ty());
+    Value *Ny = field(B, Ctx, offsetof(BlockCtx, Ntid[1]), B.getInt32Ty());
+    return B.CreateAdd(Tx, B.CreateMul(Nx, B.CreateAdd(Ty, B.CreateMul(Ny, Tz))));
+  }
+
+  Value *warpCall(IRBuilder<> &B, Value *Ctx, Value *Op, Value *Mask, Value *A, Value *Bv,
+                  Value *Cv) {
+    Type *I32 = B.getInt32Ty(), *I64 = B.getInt64Ty();
+    FunctionCallee F = rt("ferry_rt_warp", I64, {PointerType::get(C, 0), I32, I32, I64, I32, I32});
+    return B.CreateCall(F, {Ctx, Op, Mask, A, Bv, Cv});
+  }
+  Value *op(IRBuilder<> &B, WarpOp O) { return B.getInt32(static_cast<uint32_t>(O)); }
+  Value *low32(IRBuilder<> &B, Value *R) { return B.CreateTrunc(R, B.getInt32Ty()); }
+  Value *predBit(IRBuilder<> &B, Value *R) {
+    return B.CreateTrunc(B.CreateLShr(R, 32), B.getInt1Ty());
+  }
+  Value *pair(IRBuilder<> &B, Type *StructTy, Value *V, Value *P) {
+    Value *S = B.CreateInsertValue(PoisonValue::get(StructTy), V, 0);
+    return B.CreateInsertValue(S, P, 1);
+  }
+
+  Error lower(Intr Id, CallInst *CI) {
+    Function *F = CI->getFunction();
+    if (F->arg_size() < NumHidden)
+      return failure("internal: ferry intrinsic outside a lowered function");
+    Argument *H = F->getArg(F->arg_size() - NumHidden);
+    Value *Ctx = H;
+    IRBuilder<> B(CI);
+    Type *I32 = B.getInt32Ty(), *I64 = B.getInt64Ty(), *Ptr = PointerType::get(C, 0);
+    auto Arg = [&](unsigned I) { return CI->getArgOperand(I); };
+    Value *V = nullptr;
+    switch (Id) {
+    case Intr::TidX: V = H + 1; break;
+    case Intr::TidY: V = H + 2; break;
+    case Intr::TidZ: V = H + 3; break;
+    case Intr::NtidX: V = field(B, Ctx, offsetof(BlockCtx, Ntid[0]), I32); break;
+    case Intr::NtidY: V = field(B, Ctx, offsetof(BlockCtx, Ntid[1]), I32); break;
+    case Intr::NtidZ: V = field(B, Ctx, offsetof(BlockCtx, Ntid[2]), I32); break;
+    case Intr::NctaidX: V = field(B, Ctx, offsetof(BlockCtx, Nctaid[0]), I32); break;
+    case Intr::NctaidY: V = field(B, Ctx, offsetof(BlockCtx, Nctaid[1]), I32); break;
+    case Intr::NctaidZ: V = field(B, Ctx, offsetof(BlockCtx, Nctaid[2]), I32); break;
+    case Intr::CtaidX: V = field(B, Ctx, offsetof(BlockCtx, Ctaid[0]), I32); break;
+    case Intr::CtaidY: V = field(B, Ctx, offsetof(BlockCtx, Ctaid[1]), I32); break;
+    case Intr::CtaidZ: V = field(B, Ctx, offsetof(BlockCtx, Ctaid[2]), I32); break;
+    case Intr::LaneId: V = B.CreateAnd(linearTid(B, H), 31); break;
+    case Intr::WarpId: V = B.CreateLShr(linearTid(B, H), 5); break;
+    case Intr::NWarpId: V = B.getInt32(32); break;
+    case Intr::SmId: V = field(B, Ctx, offsetof(BlockCtx, SmId), I32); break;
+    case Intr::NSmId: V = field(B, Ctx, offsetof(BlockCtx, NSmId), I32); break;
+    case Intr::GridId: V = field(B, Ctx, offsetof(BlockCtx, GridId), I64); break;
+    case Intr::DynSmemSize: V = field(B, Ctx, offsetof(BlockCtx, DynSmemBytes), I32); break;
+    case Intr::TotalSmemSize: V = field(B, Ctx, offsetof(BlockCtx, TotalSmemBytes), I32); break;
+    case Intr::HostSmem:
+    case Intr::DynSmemBase: {
+      Value *Base = field(B, Ctx, offsetof(BlockCtx, Smem), Ptr);
+      V = Id == Intr::HostSmem ? B.CreateInBoundsGEP(B.getInt8Ty(), Base, Arg(0)) : Base;
+      break;
+    }
+    case Intr::Clock:
+    case Intr::Clock64: {
+      Value *T = B.CreateIntrinsic(Intrinsic::readcyclecounter, {}, {});
+      V = Id == Intr::Clock ? B.CreateTrunc(T, I32) : T;
+      break;
+    }
+    case Intr::GlobalTimer: V = B.CreateCall(rt("ferry_rt_globaltimer", I64, {})); break;
+    case Intr::BarSync:
+    case Intr::BarArrive:
+    case Intr::BarRedPopc:
+    case Intr::BarRedAnd:
+    case Intr::BarRedOr: {
+      BarOp O = Id == Intr::BarSync     ? BarOp::Sync
+                : Id == Intr::BarArrive ? BarOp::Arrive
+                : Id == Intr::BarRedPopc ? BarOp::RedPopc
+                : Id == Intr::BarRedAnd  ? BarOp::RedAnd
+                                         : BarOp::RedOr;
+      Value *Pred = CI->arg_size() > 2 ? B.CreateZExt(Arg(2), I32) : B.getInt32(0);
+      Value *R = B.CreateCall(rt("ferry_rt_bar", I32, {Ptr, I32, I32, I32, I32}),
+                              {Ctx, B.getInt32(static_cast<uint32_t>(O)), Arg(0), Arg(1), Pred});
+      if (Id == Intr::BarRedPopc)
+        V = R;
+      else if (Id == Intr::BarRedAnd || Id == Intr::BarRedOr)
+        V = B.CreateICmpNE(R, B.getInt32(0));
+      break;
+    }
+    case Intr::GridSync: B.CreateCall(rt("ferry_rt_grid_sync", B.getVoidTy(), {Ptr}), {Ctx}); break;
+    case Intr::BarWarpSync:
+      warpCall(B, Ctx, op(B, WarpOp::Sync), Arg(0), B.getInt64(0), B.getInt32(0), B.getInt32(0));
+      break;
+    case Intr::ShflSync: {
+      Value *O = B.CreateAdd(B.CreateAnd(Arg(0), 3), op(B, WarpOp::ShflUp));
+      Value *R = warpCall(B, Ctx, O, Arg(1), B.CreateZExt(Arg(2), I64), Arg(3), Arg(4));
+      V = pair(B, CI->getType(), low32(B, R), predBit(B, R));
+      break;
+    }
+    case Intr::VoteAll:
+    case Intr::VoteAny:
+    case Intr::VoteUni:
+    case Intr::VoteBallot: {
+      WarpOp O = Id == Intr::VoteAll   ? WarpOp::VoteAll
+                 : Id == Intr::VoteAny ? WarpOp::VoteAny
+                 : Id == Intr::VoteUni ? WarpOp::VoteUni
+                                       : WarpOp::Ballot;
+      Value *R = warpCall(B, Ctx, op(B, O), Arg(0), B.CreateZExt(Arg(1), I64), B.getInt32(0),
+                          B.getInt32(0));
+      V = O == WarpOp::Ballot ? low32(B, R) : predBit(B, R);
+      break;
+    }
+    case Intr::MatchAny32:
+    case Intr::MatchAny64:
+    case Intr::MatchAll32:
+    case Intr::MatchAll64: {
+      bool All = Id == Intr::MatchAll32 || Id == Intr::MatchAll64;
+      Value *R = warpCall(B, Ctx, op(B, All ? WarpOp::MatchAll : WarpOp::MatchAny), Arg(0),
+                          B.CreateZExt(Arg(1), I64), B.getInt32(0), B.getInt32(0));
+      V = All ? pair(B, CI->getType(), low32(B, R), predBit(B, R)) : low32(B, R);
+      break;
+    }
+    case Intr::ReduxAdd:
+    case Intr::ReduxMinU:
+    case Intr::ReduxMaxU:
+    case Intr::ReduxMinS:
+    case Intr::ReduxMaxS:
+    case Intr::ReduxAnd:
+    case Intr::ReduxOr:
+    case Intr::ReduxXor: {
+      WarpOp O = Id == Intr::ReduxAdd    ? WarpOp::ReduxAdd
+                 : Id == Intr::ReduxMinU ? WarpOp::ReduxUMin
+                 : Id == Intr::ReduxMaxU ? WarpOp::ReduxUMax
+                 : Id == Intr::ReduxMinS ? WarpOp::ReduxSMin
+                 : Id == Intr::ReduxMaxS ? WarpOp::ReduxSMax
+                 : Id == Intr::ReduxAnd  ? WarpOp::ReduxAnd
+                 : Id == Intr::ReduxOr   ? WarpOp::ReduxOr
+                                         : WarpOp::ReduxXor;
+      V = low32(B, warpCall(B, Ctx, op(B, O), Arg(0), B.CreateZExt(Arg(1), I64), B.getInt32(0),
+                            B.getInt32(0)));
+      break;
+    }
+    case Intr::ActiveMask:
+      V = low32(B, warpCall(B, Ctx, op(B, WarpOp::ActiveMask), B.getInt32(~0u), B.getInt64(0),
+                            B.getInt32(0), B.getInt32(0)));
+      break;
+    case Intr::ElectSync: {
+      Value *R = warpCall(B, Ctx, op(B, WarpOp::Elect), Arg(0), B.getInt64(0), B.getInt32(0),
+                          B.getInt32(0));
+      V = pair(B, CI->getType(), low32(B, R), predBit(B, R));
+      break;
+    }
+    case Intr::Fence: {
+      auto *Scope = dyn_cast<ConstantInt>(Arg(0));
+      // Threads of a block share one OS thread: a CTA fence only has to
+      // stop the compiler from moving memory operations across it.
+      B.CreateFence(AtomicOrdering::SequentiallyConsistent,
+                    Scope && Scope->isZero() ? SyncScope::SingleThread : SyncScope::System);
+      break;
+    }
+    case Intr::Exit:
+      if (Kernels.contains(F)) {
+        // Leaving the thread function is exit; the fiber trampoline (or the
+        // block loop) handles the rest.
+        BasicBlock *BB = CI->getParent();
+        BasicBlock *Dead = BB->splitBasicBlock(CI->getIterator());
+        BB->getTerminator()->eraseFromParent();
+        ReturnInst::Create(C, BB);
+        CI->eraseFromParent();
+        if (Dead->hasNPredecessors(0))
+          DeleteDeadBlock(Dead);
+        return Error::success();
+      }
+      B.CreateCall(rt("ferry_rt_exit", B.getVoidTy(), {Ptr}, true), {Ctx});
+      break;
+    case Intr::Trap:
+    case Intr::Brkpt:
+      B.CreateCall(rt("ferry_rt_trap", B.getVoidTy(), {Ptr, I32}, true),
+                   {Ctx, B.getInt32(static_cast<uint32_t>(Id == Intr::Trap ? TrapKind::Trap
+                                                                           : TrapKind::Breakpoint))});
+      break;
+    case Intr::Nanosleep:
+      B.CreateCall(rt("ferry_rt_nanosleep", B.getVoidTy(), {Ptr, I32}), {Ctx, Arg(0)});
+      break;
+    case Intr::Printf:
+      V = B.CreateCall(rt("ferry_rt_printf", I32, {Ptr, Ptr, Ptr}), {Ctx, Arg(0), Arg(1)});
+      break;
+    case Intr::AssertFail:
+      B.CreateCall(rt("ferry_rt_assert", B.getVoidTy(), {Ptr, Ptr, Ptr, I32, Ptr, I64}, true),
+                   {Ctx, Arg(0), Arg(1), Arg(2), Arg(3), Arg(4)});
+      break;
+    case Intr::Malloc: V = B.CreateCall(rt("ferry_rt_malloc", Ptr, {I64}), {Arg(0)}); break;
+    case Intr::Free: B.CreateCall(rt("ferry_rt_free", B.getVoidTy(), {Ptr}), {Arg(0)}); break;
+    }
+    if (V)
+      CI->replaceAllUsesWith(V);
+    else if (!CI->use_empty())
+      return failure("internal: '" + CI->getCalledFunction()->getName() + "' result unused by lowering");
+    CI->eraseFromParent();
+    return Error::success();
+  }
+
+  Module &NM;
+  LLVMContext &C;
+  const SmallPtrSetImpl<Function *> &Kernels;
+};
+
+/// Functions that may call a runtime entry that switches fibers.
+SmallPtrSet<Function *, 16> yieldingFunctions(Module &NM) {
+  static const char *Yielders[] = {"ferry_rt_bar", "ferry_rt_grid_sync", "ferry_rt_warp",
+                                   "ferry_rt_exit", "ferry_rt_nanosleep"};
+  SmallPtrSet<Function *, 16> Yield;
+  for (const char *N : Yielders)
+    if (Function *F = NM.getFunction(N))
+      Yield.insert(F);
+  bool AnyYield = !Yield.empty();
+  bool Changed = true;
+  while (Changed) {
+    Changed = false;
+    for (Function &F : NM) {
+      if (F.isDeclaration() || Yield.contains(&F))
+        continue;
+      for (Instruction &I : instructions(F)) {
+        auto *CB = dyn_cast<CallBase>(&I);
+        if (!CB)
+          continue;
+        auto *Callee = dyn_cast<Function>(CB->getCalledOperand()->stripPointerCasts());
+        if ((Callee && Yield.contains(Callee)) || (!Callee && !CB->isInlineAsm() && AnyYield)) {
+          Yield.insert(&F);
+          Changed = true;
+          break;
+        }
+      }
+    }
+  }
+  return Yield;
+}
+
+/// `void @K.ferry.block(ptr %params, ptr %ctx)`: every thread of the block
+/// in x-fastest order. The thread function is inlined into the innermost
+/// loop, where the loop vectoriser can widen it across threads.
+Function *buildBlockFunction(Module &NM, Function *K) {
+  LLVMContext &C = NM.getContext();
+  Type *Ptr = PointerType::get(C, 0);
+  Type *I32 = Type::getInt32Ty(C);
+  auto *FT = FunctionType::get(Type::getVoidTy(C), {Ptr, Ptr}, false);
+  Function *BF = Function::Create(FT, GlobalValue::ExternalLinkage, K->getName() + ".ferry.block", NM);
+  BF->addParamAttr(0, Attribute::NoAlias);
+  BF->addFnAttr(Attribute::NoUnwind);
+  if (K->hasFnAttribute("target-cpu"))
+    BF->addFnAttr(K->getFnAttribute("target-cpu"));
+  Argument *Params = BF->getArg(0), *Ctx = BF->getArg(1);
+  Params->setName("params");
+  Ctx->setName("ctx");
+  auto *Entry = BasicBlock::Create(C, "entry", BF);
+  IRBuilder<> B(Entry);
+  auto Dim = [&](unsigned I) {
+    LoadInst *L = B.CreateAlignedLoad(I32, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Ctx, 4 * I), Align(4));
+    L->setMetadata(LLVMContext::MD_invariant_load, MDNode::get(C, {}));
+    return L;
+  };
+  Value *N[3] = {Dim(0), Dim(1), Dim(2)};
+  // Nested loops z { y { x { K(...) } } }; blockDim components are >= 1.
+  BasicBlock *Exit = BasicBlock::Create(C, "exit", BF);
+  Value *Idx[3] = {nullptr, nullptr, nullptr};
+  BasicBlock *Pre = Entry;
+  // Build outermost (z) to innermost (x).
+  struct Level {
+    BasicBlock *Head, *Latch;
+    PHINode *Phi;
+  };
+  Level Lv[3];
+  for (int D = 2; D >= 0; --D) {
+    BasicBlock *Head = BasicBlock::Create(C, std::string("loop.") + "xyz"[D], BF);
+    B.SetInsertPoint(Pre);
+    B.CreateBr(Head);
+    B.SetInsertPoint(Head);
+    PHINode *Phi = B.CreatePHI(I32, 2, std::string("t") + "xyz"[D]);
+    Phi->addIncoming(B.getInt32(0), Pre);
+    Idx[D] = Phi;
+    Lv[D] = {Head, nullptr, Phi};
+    Pre = Head;
+  }
+  // Innermost body: the call.
+  B.SetInsertPoint(Pre);
+  SmallVector<Value *, 5> Args = {Params, Ctx, Idx[0], Idx[1], Idx[2]};
+  B.CreateCall(K, Args);
+  // Latches from innermost (x) to outermost (z).
+  BasicBlock *Cur = Pre;
+  for (int D = 0; D <= 2; ++D) {
+    B.SetInsertPoint(Cur);
+    Value *Next = B.CreateAdd(Lv[D].Phi, B.getInt32(1), "", true, true);
+    Value *Done = B.CreateICmpUGE(Next, N[D]);
+    BasicBlock *Out = D == 2 ? Exit : BasicBlock::Create(C, std::string("latch.") + "xyz"[D + 1], BF);
+    B.CreateCondBr(Done, Out, Lv[D].Head);
+    Lv[D].Phi->addIncoming(Next, Cur);
+    Cur = Out;
+  }
+  B.SetInsertPoint(Exit);
+  B.CreateRetVoid();
+  return BF;
+}
+
+uint32_t paramBytesOf(Function &K) {
+  if (K.arg_size() == 0)
+    return 0;
+  return static_cast<uint32_t>(K.getParamDereferenceableBytes(0));
+}
+
+} // namespace
+
+Expected<LoweredModule> lowerForHost(Module &Old, const DataLayout &DL, StringRef Triple,
+                                     bool AllowFastPath) {
+  StripDebugInfo(Old);
+  std::vector<Function *> OldKernels = kernelsOf(Old);
+  for (Function *K : OldKernels)
+    if (K->arg_size() != 1 || !K->getArg(0)->getType()->isPointerTy() ||
+        !K->getReturnType()->isVoidTy())
+      return failure("entry '" + K->getName() + "' must be void (ptr %params)");
+  std::vector<uint32_t> ParamBytes;
+  for (Function *K : OldKernels)
+    ParamBytes.push_back(paramBytesOf(*K));
+
+  Expected<SharedLayout> Shared = layOutShared(Old);
+  if (!Shared)
+    return Shared.takeError();
+  Expected<Cloned> C = cloneFlat(Old, DL, Triple);
+  if (!C)
+    return C.takeError();
+  Module &NM = *C->M;
+  if (Error E = forwardHiddenArgs(NM))
+    return E;
+  tidyAfterClone(NM);
+  SmallPtrSet<Function *, 8> KernelSet(C->Kernels.begin(), C->Kernels.end());
+  if (Error E = IntrinsicLowering(NM, KernelSet).run())
+    return E;
+
+  for (Function &F : NM)
+    if (!F.isDeclaration() && !KernelSet.contains(&F))
+      F.setLinkage(GlobalValue::InternalLinkage);
+
+  LoweredModule R;
+  SmallPtrSet<Function *, 16> Yield = yieldingFunctions(NM);
+  for (size_t I = 0; I < C->Kernels.size(); ++I) {
+    Function *K = C->Kernels[I];
+    LoweredKernel LK;
+    LK.Name = K->getName().str();
+    LK.StaticSharedBytes = static_cast<uint32_t>(Shared->StaticBytes);
+    LK.ParamBytes = ParamBytes[I];
+    K->setLinkage(GlobalValue::ExternalLinkage);
+    K->setVisibility(GlobalValue::DefaultVisibility);
+    if (AllowFastPath && !Yield.contains(K)) {
+      Function *BF = buildBlockFunction(NM, K);
+      K->setLinkage(GlobalValue::InternalLinkage);
+      K->removeFnAttr(Attribute::NoInline);
+      K->removeFnAttr(Attribute::OptimizeNone);
+      K->addFnAttr(Attribute::AlwaysInline);
+      LK.UsesFibers = false;
+      LK.Symbol = BF->getName().str();
+    } else {
+      LK.Symbol = LK.Name;
+    }
+    R.Kernels.push_back(std::move(LK));
+  }
+  std::string Msg;
+  raw_string_ostream OS(Msg);
+  if (verifyModule(NM, &OS))
+    return failure("internal: host lowering produced invalid IR: " + OS.str());
+  R.M = std::move(C->M);
+  R.Globals = std::move(C->Globals);
+  return R;
+}
+
+} // namespace ferry::host::detail

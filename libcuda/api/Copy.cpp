@@ -1,0 +1,222 @@
+/// \file
+/// Copies and fills: 1-D, 2-D and 3-D memcpy (sync and async, peer), and
+/// the memset family. Synchronous forms run on the default stream (legacy,
+/// or per-thread in the `_ptds` forms) and wait for it; async forms enqueue
+/// on the given stream (`_ptsz`: stream 0 is the per-thread stream).
+#include "libcuda/api/Common.h"
+
+using namespace ferry;
+using namespace ferry::api;
+
+static void *ptr(CUdeviceptr P) { return reinterpret_cast<void *>(uintptr_t(P)); }
+
+/// Enqueues Rect on the stream and, when Sync, waits for it.
+static CUresult submitCopy(const char *Fn, CUstream hStream, bool PerThread, bool Sync,
+                           const CopyRect &Rect) {
+  auto S = streamArg(hStream, PerThread);
+  if (!S)
+    return fail(Fn, S.error());
+  if (Rect.WidthBytes == 0 || Rect.Height == 0 || Rect.Depth == 0)
+    return CUDA_SUCCESS;
+  if (!Rect.Dst || !Rect.Src)
+    return fail(Fn, CUDA_ERROR_INVALID_VALUE, "null source or destination");
+  if (Status St = (*S)->submit([&](Queue &Q) { return Q.enqueueCopy(Rect); }); !St)
+    return fail(Fn, St.takeError());
+  if (Sync)
+    return done(Fn, (*S)->synchronize());
+  return CUDA_SUCCESS;
+}
+
+static CUresult copy1D(const char *Fn, void *Dst, const void *Src, size_t N, CUstream hStream,
+                       bool PerThread, bool Sync) {
+  CopyRect R;
+  R.Dst = Dst;
+  R.Src = Src;
+  R.WidthBytes = N;
+  return submitCopy(Fn, hStream, PerThread, Sync, R);
+}
+
+// clang-format off
+FERRY_EXPORT CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t n) { return copy1D(__func__, ptr(dst), ptr(src), n, nullptr, false, true); }
+FERRY_EXPORT CUresult cuMemcpy_ptds(CUdeviceptr dst, CUdeviceptr src, size_t n) { return copy1D(__func__, ptr(dst), ptr(src), n, nullptr, true, true); }
+FERRY_EXPORT CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t n) { return copy1D(__func__, ptr(dst), src, n, nullptr, false, true); }
+FERRY_EXPORT CUresult cuMemcpyHtoD_v2_ptds(CUdeviceptr dst, const void *src, size_t n) { return copy1D(__func__, ptr(dst), src, n, nullptr, true, true); }
+FERRY_EXPORT CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t n) { return copy1D(__func__, dst, ptr(src), n, nullptr, false, true); }
+FERRY_EXPORT CUresult cuMemcpyDtoH_v2_ptds(void *dst, CUdeviceptr src, size_t n) { return copy1D(__func__, dst, ptr(src), n, nullptr, true, true); }
+FERRY_EXPORT CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t n) { return copy1D(__func__, ptr(dst), ptr(src), n, nullptr, false, true); }
+FERRY_EXPORT CUresult cuMemcpyDtoD_v2_ptds(CUdeviceptr dst, CUdeviceptr src, size_t n) { return copy1D(__func__, ptr(dst), ptr(src), n, nullptr, true, true); }
+FERRY_EXPORT CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s) { return copy1D(__func__, ptr(dst), ptr(src), n, s, false, false); }
+FERRY_EXPORT CUresult cuMemcpyAsync_ptsz(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s) { return copy1D(__func__, ptr(dst), ptr(src), n, s, true, false); }
+FERRY_EXPORT CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void *src, size_t n, CUstream s) { return copy1D(__func__, ptr(dst), src, n, s, false, false); }
+FERRY_EXPORT CUresult cuMemcpyHtoDAsync_v2_ptsz(CUdeviceptr dst, const void *src, size_t n, CUstream s) { return copy1D(__func__, ptr(dst), src, n, s, true, false); }
+FERRY_EXPORT CUresult cuMemcpyDtoHAsync_v2(void *dst, CUdeviceptr src, size_t n, CUstream s) { return copy1D(__func__, dst, ptr(src), n, s, false, false); }
+FERRY_EXPORT CUresult cuMemcpyDtoHAsync_v2_ptsz(void *dst, CUdeviceptr src, size_t n, CUstream s) { return copy1D(__func__, dst, ptr(src), n, s, true, false); }
+FERRY_EXPORT CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s) { return copy1D(__func__, ptr(dst), ptr(src), n, s, false, false); }
+FERRY_EXPORT CUresult cuMemcpyDtoDAsync_v2_ptsz(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s) { return copy1D(__func__, ptr(dst), ptr(src), n, s, true, false); }
+// clang-format on
+
+/// Peer copies: all ferry devices share the host address space, so a peer
+/// copy is an ordinary copy once both contexts are checked.
+static CUresult copyPeer(const char *Fn, CUdeviceptr dst, CUcontext dstCtx, CUdeviceptr src,
+                         CUcontext srcCtx, size_t n, CUstream s, bool PerThread, bool Sync) {
+  for (CUcontext C : {dstCtx, srcCtx}) {
+    auto R = core::resolve<core::Context>(C, CUDA_ERROR_INVALID_CONTEXT);
+    if (!R)
+      return fail(Fn, R.error());
+  }
+  return copy1D(Fn, ptr(dst), ptr(src), n, s, PerThread, Sync);
+}
+
+// clang-format off
+FERRY_EXPORT CUresult cuMemcpyPeer(CUdeviceptr dst, CUcontext dc, CUdeviceptr src, CUcontext sc, size_t n) { return copyPeer(__func__, dst, dc, src, sc, n, nullptr, false, true); }
+FERRY_EXPORT CUresult cuMemcpyPeer_ptds(CUdeviceptr dst, CUcontext dc, CUdeviceptr src, CUcontext sc, size_t n) { return copyPeer(__func__, dst, dc, src, sc, n, nullptr, true, true); }
+FERRY_EXPORT CUresult cuMemcpyPeerAsync(CUdeviceptr dst, CUcontext dc, CUdeviceptr src, CUcontext sc, size_t n, CUstream s) { return copyPeer(__func__, dst, dc, src, sc, n, s, false, false); }
+FERRY_EXPORT CUresult cuMemcpyPeerAsync_ptsz(CUdeviceptr dst, CUcontext dc, CUdeviceptr src, CUcontext sc, size_t n, CUstream s) { return copyPeer(__func__, dst, dc, src, sc, n, s, true, false); }
+// clang-format on
+
+/// The address a 2-D/3-D copy side starts at, from its memory type.
+static Expected<uintptr_t> sideBase(CUmemorytype Type, const void *Host, CUdeviceptr Device,
+                                    CUarray Array) {
+  switch (Type) {
+  case CU_MEMORYTYPE_HOST:
+    return uintptr_t(Host);
+  case CU_MEMORYTYPE_DEVICE:
+  case CU_MEMORYTYPE_UNIFIED:
+    return uintptr_t(Device);
+  case CU_MEMORYTYPE_ARRAY:
+    return makeError(CUDA_ERROR_NOT_SUPPORTED, "CUDA arrays are not supported yet");
+  }
+  return makeError(CUDA_ERROR_INVALID_VALUE, "unknown memory type " + std::to_string(int(Type)));
+}
+
+static CUresult copy3D(const char *Fn, const CUDA_MEMCPY3D &P, CUstream s, bool PerThread, bool Sync) {
+  auto SrcB = sideBase(P.srcMemoryType, P.srcHost, P.srcDevice, P.srcArray);
+  if (!SrcB)
+    return fail(Fn, SrcB.error());
+  auto DstB = sideBase(P.dstMemoryType, P.dstHost, P.dstDevice, P.dstArray);
+  if (!DstB)
+    return fail(Fn, DstB.error());
+  if (P.srcLOD || P.dstLOD)
+    return fail(Fn, CUDA_ERROR_INVALID_VALUE, "LOD must be 0");
+  size_t SrcPitch = P.srcPitch ? P.srcPitch : P.WidthInBytes;
+  size_t DstPitch = P.dstPitch ? P.dstPitch : P.WidthInBytes;
+  if ((P.Height > 1 || P.Depth > 1) && (SrcPitch < P.WidthInBytes || DstPitch < P.WidthInBytes))
+    return fail(Fn, CUDA_ERROR_INVALID_VALUE, "pitch is smaller than WidthInBytes");
+  size_t SrcH = P.srcHeight ? P.srcHeight : P.Height;
+  size_t DstH = P.dstHeight ? P.dstHeight : P.Height;
+  if (P.Depth > 1 && (SrcH < P.Height || DstH < P.Height))
+    return fail(Fn, CUDA_ERROR_INVALID_VALUE, "slice height is smaller than Height");
+  CopyRect R;
+  R.Src = reinterpret_cast<const void *>(*SrcB + P.srcXInBytes + P.srcY * SrcPitch +
+                                         P.srcZ * SrcPitch * SrcH);
+  R.Dst = reinterpret_cast<void *>(*DstB + P.dstXInBytes + P.dstY * DstPitch + P.dstZ * DstPitch * DstH);
+  R.WidthBytes = P.WidthInBytes;
+  R.Height = P.Height;
+  R.Depth = P.Depth;
+  R.SrcPitch = SrcPitch;
+  R.DstPitch = DstPitch;
+  R.SrcSlicePitch = SrcPitch * SrcH;
+  R.DstSlicePitch = DstPitch * DstH;
+  return submitCopy(Fn, s, PerThread, Sync, R);
+}
+
+static CUresult copy2D(const char *Fn, const CUDA_MEMCPY2D *P, CUstream s, bool PerThread, bool Sync) {
+  if (!P)
+    return fail(Fn, CUDA_ERROR_INVALID_VALUE, "pCopy is null");
+  CUDA_MEMCPY3D Q{};
+  Q.srcXInBytes = P->srcXInBytes;
+  Q.srcY = P->srcY;
+  Q.srcMemoryType = P->srcMemoryType;
+  Q.srcHost = P->srcHost;
+  Q.srcDevice = P->srcDevice;
+  Q.srcArray = P->srcArray;
+  Q.srcPitch = P->srcPitch;
+  Q.dstXInBytes = P->dstXInBytes;
+  Q.dstY = P->dstY;
+  Q.dstMemoryType = P->dstMemoryType;
+  Q.dstHost = P->dstHost;
+  Q.dstDevice = P->dstDevice;
+  Q.dstArray = P->dstArray;
+  Q.dstPitch = P->dstPitch;
+  Q.WidthInBytes = P->WidthInBytes;
+  Q.Height = P->Height;
+  Q.Depth = 1;
+  return copy3D(Fn, Q, s, PerThread, Sync);
+}
+
+static CUresult copy3DPtr(const char *Fn, const CUDA_MEMCPY3D *P, CUstream s, bool PerThread, bool Sync) {
+  if (!P)
+    return fail(Fn, CUDA_ERROR_INVALID_VALUE, "pCopy is null");
+  return copy3D(Fn, *P, s, PerThread, Sync);
+}
+
+// clang-format off
+FERRY_EXPORT CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D *p) { return copy2D(__func__, p, nullptr, false, true); }
+FERRY_EXPORT CUresult cuMemcpy2D_v2_ptds(const CUDA_MEMCPY2D *p) { return copy2D(__func__, p, nullptr, true, true); }
+FERRY_EXPORT CUresult cuMemcpy2DUnaligned_v2(const CUDA_MEMCPY2D *p) { return copy2D(__func__, p, nullptr, false, true); }
+FERRY_EXPORT CUresult cuMemcpy2DUnaligned_v2_ptds(const CUDA_MEMCPY2D *p) { return copy2D(__func__, p, nullptr, true, true); }
+FERRY_EXPORT CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *p, CUstream s) { return copy2D(__func__, p, s, false, false); }
+FERRY_EXPORT CUresult cuMemcpy2DAsync_v2_ptsz(const CUDA_MEMCPY2D *p, CUstream s) { return copy2D(__func__, p, s, true, false); }
+FERRY_EXPORT CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D *p) { return copy3DPtr(__func__, p, nullptr, false, true); }
+FERRY_EXPORT CUresult cuMemcpy3D_v2_ptds(const CUDA_MEMCPY3D *p) { return copy3DPtr(__func__, p, nullptr, true, true); }
+FERRY_EXPORT CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *p, CUstream s) { return copy3DPtr(__func__, p, s, false, false); }
+FERRY_EXPORT CUresult cuMemcpy3DAsync_v2_ptsz(const CUDA_MEMCPY3D *p, CUstream s) { return copy3DPtr(__func__, p, s, true, false); }
+// clang-format on
+
+//===----------------------------------------------------------------------===//
+// Memset
+//===----------------------------------------------------------------------===//
+
+static CUresult fill(const char *Fn, CUdeviceptr dst, size_t Pitch, uint32_t Value, unsigned Elem,
+                     size_t Width, size_t Height, CUstream s, bool PerThread, bool Sync) {
+  auto S = streamArg(s, PerThread);
+  if (!S)
+    return fail(Fn, S.error());
+  if (Width == 0 || Height == 0)
+    return CUDA_SUCCESS;
+  if (!dst)
+    return fail(Fn, CUDA_ERROR_INVALID_VALUE, "destination is null");
+  if (dst % Elem)
+    return fail(Fn, CUDA_ERROR_INVALID_VALUE, "destination is not aligned to the element size");
+  if (Height > 1 && Pitch < Width * Elem)
+    return fail(Fn, CUDA_ERROR_INVALID_VALUE, "pitch is smaller than the row");
+  FillRect R;
+  R.Dst = ptr(dst);
+  R.Value = Value;
+  R.ElemBytes = Elem;
+  R.Width = Width;
+  R.Height = Height;
+  R.Pitch = Pitch;
+  if (Status St = (*S)->submit([&](Queue &Q) { return Q.enqueueFill(R); }); !St)
+    return fail(Fn, St.takeError());
+  if (Sync)
+    return done(Fn, (*S)->synchronize());
+  return CUDA_SUCCESS;
+}
+
+// clang-format off
+FERRY_EXPORT CUresult cuMemsetD8_v2(CUdeviceptr d, unsigned char v, size_t n) { return fill(__func__, d, n, v, 1, n, 1, nullptr, false, true); }
+FERRY_EXPORT CUresult cuMemsetD8_v2_ptds(CUdeviceptr d, unsigned char v, size_t n) { return fill(__func__, d, n, v, 1, n, 1, nullptr, true, true); }
+FERRY_EXPORT CUresult cuMemsetD16_v2(CUdeviceptr d, unsigned short v, size_t n) { return fill(__func__, d, 2 * n, v, 2, n, 1, nullptr, false, true); }
+FERRY_EXPORT CUresult cuMemsetD16_v2_ptds(CUdeviceptr d, unsigned short v, size_t n) { return fill(__func__, d, 2 * n, v, 2, n, 1, nullptr, true, true); }
+FERRY_EXPORT CUresult cuMemsetD32_v2(CUdeviceptr d, unsigned int v, size_t n) { return fill(__func__, d, 4 * n, v, 4, n, 1, nullptr, false, true); }
+FERRY_EXPORT CUresult cuMemsetD32_v2_ptds(CUdeviceptr d, unsigned int v, size_t n) { return fill(__func__, d, 4 * n, v, 4, n, 1, nullptr, true, true); }
+FERRY_EXPORT CUresult cuMemsetD2D8_v2(CUdeviceptr d, size_t p, unsigned char v, size_t w, size_t h) { return fill(__func__, d, p, v, 1, w, h, nullptr, false, true); }
+FERRY_EXPORT CUresult cuMemsetD2D8_v2_ptds(CUdeviceptr d, size_t p, unsigned char v, size_t w, size_t h) { return fill(__func__, d, p, v, 1, w, h, nullptr, true, true); }
+FERRY_EXPORT CUresult cuMemsetD2D16_v2(CUdeviceptr d, size_t p, unsigned short v, size_t w, size_t h) { return fill(__func__, d, p, v, 2, w, h, nullptr, false, true); }
+FERRY_EXPORT CUresult cuMemsetD2D16_v2_ptds(CUdeviceptr d, size_t p, unsigned short v, size_t w, size_t h) { return fill(__func__, d, p, v, 2, w, h, nullptr, true, true); }
+FERRY_EXPORT CUresult cuMemsetD2D32_v2(CUdeviceptr d, size_t p, unsigned int v, size_t w, size_t h) { return fill(__func__, d, p, v, 4, w, h, nullptr, false, true); }
+FERRY_EXPORT CUresult cuMemsetD2D32_v2_ptds(CUdeviceptr d, size_t p, unsigned int v, size_t w, size_t h) { return fill(__func__, d, p, v, 4, w, h, nullptr, true, true); }
+FERRY_EXPORT CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream s) { return fill(__func__, d, n, v, 1, n, 1, s, false, false); }
+FERRY_EXPORT CUresult cuMemsetD8Async_ptsz(CUdeviceptr d, unsigned char v, size_t n, CUstream s) { return fill(__func__, d, n, v, 1, n, 1, s, true, false); }
+FERRY_EXPORT CUresult cuMemsetD16Async(CUdeviceptr d, unsigned short v, size_t n, CUstream s) { return fill(__func__, d, 2 * n, v, 2, n, 1, s, false, false); }
+FERRY_EXPORT CUresult cuMemsetD16Async_ptsz(CUdeviceptr d, unsigned short v, size_t n, CUstream s) { return fill(__func__, d, 2 * n, v, 2, n, 1, s, true, false); }
+FERRY_EXPORT CUresult cuMemsetD32Async(CUdeviceptr d, unsigned int v, size_t n, CUstream s) { return fill(__func__, d, 4 * n, v, 4, n, 1, s, false, false); }
+FERRY_EXPORT CUresult cuMemsetD32Async_ptsz(CUdeviceptr d, unsigned int v, size_t n, CUstream s) { return fill(__func__, d, 4 * n, v, 4, n, 1, s, true, false); }
+FERRY_EXPORT CUresult cuMemsetD2D8Async(CUdeviceptr d, size_t p, unsigned char v, size_t w, size_t h, CUstream s) { return fill(__func__, d, p, v, 1, w, h, s, false, false); }
+FERRY_EXPORT CUresult cuMemsetD2D8Async_ptsz(CUdeviceptr d, size_t p, unsigned char v, size_t w, size_t h, CUstream s) { return fill(__func__, d, p, v, 1, w, h, s, true, false); }
+FERRY_EXPORT CUresult cuMemsetD2D16Async(CUdeviceptr d, size_t p, unsigned short v, size_t w, size_t h, CUstream s) { return fill(__func__, d, p, v, 2, w, h, s, false, false); }
+FERRY_EXPORT CUresult cuMemsetD2D16Async_ptsz(CUdeviceptr d, size_t p, unsigned short v, size_t w, size_t h, CUstream s) { return fill(__func__, d, p, v, 2, w, h, s, true, false); }
+FERRY_EXPORT CUresult cuMemsetD2D32Async(CUdeviceptr d, size_t p, unsigned int v, size_t w, size_t h, CUstream s) { return fill(__func__, d, p, v, 4, w, h, s, false, false); }
+FERRY_EXPORT CUresult cuMemsetD2D32Async_ptsz(CUdeviceptr d, size_t p, unsigned int v, size_t w, size_t h, CUstream s) { return fill(__func__, d, p, v, 4, w, h, s, true, false); }
+// clang-format on

@@ -1,0 +1,347 @@
+/// \file
+/// libcuda's object model: the driver (backends and devices), contexts and
+/// the per-thread context stack, streams and events, allocations, libraries
+/// and kernels. Entry points (libcuda/api) validate arguments, resolve
+/// handles (core/Handle.h) and call into these classes; nothing here knows
+/// about the C ABI's structs, so the logic is testable in C++ directly.
+///
+/// Threading: every public function may be called from any number of host
+/// threads at once. Each class documents the lock that guards its state;
+/// locks are never held while waiting on device work, except a context's
+/// EnqueueM, which is held only for the duration of an enqueue.
+#pragma once
+
+#include "libcuda/Backend.h"
+#include "libcuda/core/Handle.h"
+
+#include <array>
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <shared_mutex>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+namespace ferry::core {
+
+class Context;
+class Stream;
+
+//===----------------------------------------------------------------------===//
+// Devices and initialisation
+//===----------------------------------------------------------------------===//
+
+/// A CUDA device ordinal's view of a backend device.
+struct DeviceEntry {
+  int Ordinal = 0;
+  ferry::Device *Backend = nullptr;
+  DeviceBackend *Family = nullptr;
+  Ref<Context> Primary; ///< Exists from init on; inactive until retained.
+};
+
+/// cuInit: creates the backends (FERRY_BACKEND) and the device list
+/// (CUDA_VISIBLE_DEVICES). Idempotent; the first call's outcome sticks.
+Status initialize();
+/// Success after a successful initialize(), else CUDA_ERROR_NOT_INITIALIZED.
+Status requireInit();
+int deviceCount();
+/// Null when out of range.
+DeviceEntry *device(int Ordinal);
+
+/// The driver version reported everywhere (cuDriverGetVersion, the
+/// integrity hash): 13.0.
+inline constexpr int DriverVersion = 13000;
+
+//===----------------------------------------------------------------------===//
+// Contexts
+//===----------------------------------------------------------------------===//
+
+/// A context-local storage value (export table C693336E).
+struct ClsEntry {
+  void *Value = nullptr;
+  void (*Dtor)(void *Ctx, void *Key, void *Value) = nullptr;
+};
+
+class Context final : public Object {
+public:
+  static constexpr Kind ObjectKind = Kind::Context;
+  Context(DeviceEntry &Dev, bool Primary, unsigned Flags);
+  ~Context() override;
+
+  DeviceEntry &device() const { return Dev; }
+  bool isPrimary() const { return Primary; }
+  uint64_t id() const { return Id; }
+  unsigned flags() const { return Flags.load(); }
+  void setFlags(unsigned F) { Flags.store(F); }
+
+  /// Created contexts are destroyed once; primary contexts become inactive.
+  bool isDestroyed() const { return Destroyed.load(); }
+
+  /// Primary-context reference counting (cuDevicePrimaryCtxRetain/Release).
+  void retain();
+  /// Returns the new count; at zero the context's resources are released.
+  Expected<unsigned> release();
+  unsigned retainCount() const;
+  bool isActive() const;
+  /// cuDevicePrimaryCtxReset / cuCtxDestroy: drains work, runs CLS
+  /// destructors, frees allocations, destroys streams and events' queues,
+  /// clears the sticky error.
+  void teardown();
+  /// Created contexts: teardown and retire the handle.
+  void destroy();
+
+  /// The legacy default stream (made on first use).
+  Expected<Ref<Stream>> legacyStream();
+  /// This thread's per-thread default stream in this context.
+  Expected<Ref<Stream>> perThreadStream();
+  /// Registers/unregisters a stream for implicit-sync bookkeeping.
+  void addStream(Stream *S);
+  void removeStream(Stream *S);
+  /// Drains every stream (cuCtxSynchronize), then reports the sticky error.
+  Status synchronize();
+  /// The sticky error of this context's device, if any.
+  Status stickyError() const;
+
+  /// Implicit synchronisation of the legacy default stream. Called with
+  /// EnqueueM held before enqueueing on S.
+  Status orderBeforeEnqueue(Stream &S);
+  /// Serialises enqueues in this context, so cross-stream ordering for the
+  /// legacy stream is decided atomically with the enqueue itself.
+  std::mutex EnqueueM;
+
+  // Limits (CUlimit index) and cache configuration.
+  Expected<size_t> getLimit(int Limit) const;
+  Status setLimit(int Limit, size_t Value);
+  int cacheConfig() const { return CacheConfig.load(); }
+  void setCacheConfig(int C) { CacheConfig.store(C); }
+  int sharedMemConfig() const { return SharedConfig.load(); }
+  void setSharedMemConfig(int C) { SharedConfig.store(C); }
+
+  // Context-local storage.
+  void clsInsert(void *Key, void *Value, void (*Dtor)(void *, void *, void *));
+  Status clsRemove(void *Key);
+  Expected<void *> clsGet(void *Key) const;
+
+  /// Allocations made in this context (for teardown).
+  void noteAllocation(void *Ptr);
+  void forgetAllocation(void *Ptr);
+
+private:
+  void activateLocked();
+  void runClsDestructors();
+
+  DeviceEntry &Dev;
+  bool Primary;
+  uint64_t Id;
+  std::atomic<unsigned> Flags;
+  std::atomic<bool> Destroyed{false};
+  std::atomic<int> CacheConfig{0};
+  std::atomic<int> SharedConfig{0};
+
+  mutable std::mutex M; ///< Guards everything below.
+  unsigned Retains = 0;
+  bool Active = false;
+  Ref<Stream> Legacy;
+  std::unordered_map<std::thread::id, Ref<Stream>> PerThread;
+  std::vector<Stream *> Streams; ///< Live streams, incl. Legacy/PerThread.
+  std::array<size_t, 10> Limits{};
+  std::vector<std::pair<void *, ClsEntry>> Cls;
+  std::vector<void *> Allocations;
+};
+
+/// The calling thread's context stack (cuCtxPush/Pop/Set/GetCurrent).
+namespace ctxstack {
+Ref<Context> current();
+/// Replaces the top (or pushes onto an empty stack); null pops the top.
+void setCurrent(Ref<Context> C);
+void push(Ref<Context> C);
+Ref<Context> pop();
+/// Removes C from this thread's stack wherever it is (destroy).
+void forget(const Context *C);
+size_t depth();
+} // namespace ctxstack
+
+/// The current context, made ready for work: CUDA_ERROR_INVALID_CONTEXT when
+/// there is none, CONTEXT_IS_DESTROYED when it was destroyed.
+Expected<Ref<Context>> currentContext();
+/// Like currentContext, but with no current context and an initialised
+/// driver, makes device 0's primary context current (cudart-like
+/// convenience for cuLibraryLoadData users that never set one is NOT done:
+/// this only exists for entry points documented to use the primary context).
+Expected<Ref<Context>> contextOrCurrent(void *Handle);
+
+//===----------------------------------------------------------------------===//
+// Streams and events
+//===----------------------------------------------------------------------===//
+
+class Stream final : public Object {
+public:
+  static constexpr Kind ObjectKind = Kind::Stream;
+  enum class Role { Legacy, PerThread, Created };
+  Stream(Ref<Context> Ctx, std::unique_ptr<Queue> Q, Role R, unsigned Flags, int Priority);
+  ~Stream() override;
+
+  Context &context() const { return *Ctx; }
+  Ref<Context> contextRef() const { return Ctx; }
+  Queue &queue() { return *Q; }
+  Role role() const { return R; }
+  unsigned flags() const { return Flags; }
+  int priority() const { return Priority; }
+  uint64_t id() const { return Id; }
+  /// Non-blocking streams (CU_STREAM_NON_BLOCKING) skip legacy ordering.
+  bool isBlocking() const { return (Flags & 1u) == 0; }
+
+  /// Runs Enqueue under the context's enqueue lock after the legacy-stream
+  /// ordering commands. Enqueue returns the backend's Status.
+  template <typename Fn> Status submit(Fn &&Enqueue) {
+    std::lock_guard<std::mutex> L(Ctx->EnqueueM);
+    if (Status S = Ctx->orderBeforeEnqueue(*this); !S)
+      return S;
+    return Enqueue(*Q);
+  }
+  /// Waits for everything enqueued so far, then reports the sticky error.
+  Status synchronize();
+  bool isIdle() const { return Q->isIdle(); }
+  /// Drains and detaches from the context (cuStreamDestroy).
+  void destroy();
+
+private:
+  Ref<Context> Ctx;
+  std::unique_ptr<Queue> Q;
+  Role R;
+  unsigned Flags;
+  int Priority;
+  uint64_t Id;
+  bool Detached = false;
+};
+
+/// Resolves a CUstream value: 0 → legacy default stream (or the per-thread
+/// one when PerThreadDefault, i.e. _ptsz/_ptds entry points), 0x1
+/// (CU_STREAM_LEGACY), 0x2 (CU_STREAM_PER_THREAD), else a created stream.
+Expected<Ref<Stream>> resolveStream(void *Handle, bool PerThreadDefault);
+
+class Event final : public Object {
+public:
+  static constexpr Kind ObjectKind = Kind::Event;
+  Event(Ref<Context> Ctx, unsigned Flags) : Object(Kind::Event), Ctx(std::move(Ctx)), Flags(Flags) {}
+  unsigned flags() const { return Flags; }
+  Context &context() const { return *Ctx; }
+  Status record(Stream &S);
+  /// Success when complete or never recorded; NOT_READY otherwise.
+  Status query() const;
+  Status synchronize() const;
+  /// Milliseconds between two recorded, completed events.
+  static Expected<float> elapsed(const Event &Start, const Event &End);
+  std::shared_ptr<Signal> signal() const;
+
+private:
+  Ref<Context> Ctx;
+  unsigned Flags;
+  mutable std::mutex M;
+  std::shared_ptr<Signal> Latest;
+};
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+enum class AllocKind { Device, Host, Managed, Registered };
+
+struct Allocation {
+  uintptr_t Base = 0;
+  size_t Bytes = 0;
+  AllocKind Kind = AllocKind::Device;
+  unsigned Flags = 0; ///< cuMemHostAlloc / cuMemHostRegister flags.
+  int DeviceOrdinal = 0;
+  Context *Ctx = nullptr; ///< Owning context (not a reference: the context
+                          ///< frees its allocations on teardown).
+  uint64_t Id = 0;        ///< CU_POINTER_ATTRIBUTE_BUFFER_ID.
+};
+
+/// The process-wide table of live allocations, ordered by base address so a
+/// pointer anywhere inside one finds it (pointer attributes,
+/// cuMemGetAddressRange). Guarded by a shared mutex.
+namespace alloctable {
+void insert(const Allocation &A);
+std::optional<Allocation> erase(uintptr_t Base);
+/// The allocation containing Ptr, if any.
+std::optional<Allocation> find(uintptr_t Ptr);
+} // namespace alloctable
+
+Expected<void *> allocate(Context &Ctx, AllocKind Kind, size_t Bytes, unsigned Flags);
+/// Frees an allocation made by allocate(); Ptr must be its base and of one
+/// of the kinds in Accept.
+Status release(void *Ptr, std::initializer_list<AllocKind> Accept);
+Status registerHost(Context &Ctx, void *Ptr, size_t Bytes, unsigned Flags);
+Status unregisterHost(void *Ptr);
+
+//===----------------------------------------------------------------------===//
+// Libraries, modules, kernels
+//===----------------------------------------------------------------------===//
+
+class Library;
+
+/// A kernel of a library (CUkernel), context-independent. Launching one
+/// compiles it lazily for the current context's device.
+class Kernel final : public Object {
+public:
+  static constexpr Kind ObjectKind = Kind::Kernel;
+  Kernel(Ref<Library> Lib, std::string Name)
+      : Object(Kind::Kernel), Lib(std::move(Lib)), Name(std::move(Name)) {}
+  Library &library() const { return *Lib; }
+  const std::string &name() const { return Name; }
+  /// Attributes set through cuKernelSetAttribute / cuFuncSetAttribute.
+  std::atomic<int> MaxDynamicShared{0};
+  std::atomic<int> PreferredCarveout{-1};
+  std::atomic<int> CacheConfig{0};
+
+private:
+  Ref<Library> Lib; ///< Library::unload breaks the cycle with Kernels.
+  std::string Name;
+};
+
+/// A loaded image (cuLibraryLoadData, cuModuleLoadData): the bytes are
+/// copied, the kernel names come from the image's PTX `.entry` directives,
+/// and code is compiled later, on first use. Libraries exist without any
+/// context (cudart registers fatbins before creating one).
+class Library final : public Object {
+public:
+  static constexpr Kind ObjectKind = Kind::Library;
+  /// Parses Image (a fatbin wrapper, fatbin container, PTX text or ELF);
+  /// a bad image is CUDA_ERROR_INVALID_IMAGE.
+  static Expected<Ref<Library>> load(const void *Image, bool AsModule);
+  explicit Library(bool AsModule)
+      : Object(AsModule ? Kind::Module : Kind::Library) {}
+  ~Library() override;
+
+  /// Kernel by PTX entry name; CUDA_ERROR_NOT_FOUND when absent.
+  Expected<Ref<Kernel>> kernel(const std::string &Name);
+  const std::vector<std::string> &entryNames() const { return Entries; }
+  /// Kernel objects (cuLibraryEnumerateKernels).
+  std::vector<Ref<Kernel>> kernels();
+  /// Unloads: retires the kernel handles and this one.
+  void unload();
+
+  /// The PTX text chosen for this image, empty when it had none.
+  const std::string &ptx() const { return Ptx; }
+  /// Names of .global/.const variables declared in the PTX.
+  const std::vector<std::string> &globalNames() const { return Globals; }
+
+private:
+  std::vector<uint8_t> Image;
+  std::string Ptx;
+  std::vector<std::string> Entries;
+  std::vector<std::string> Globals;
+  std::mutex M;
+  std::map<std::string, Ref<Kernel>> Kernels;
+};
+
+/// Scans PTX text for `.entry NAME` and module-scope `.global`/`.const`
+/// variable names. Tolerant: an unparsable line is skipped.
+void scanPtxNames(std::string_view Ptx, std::vector<std::string> &Entries,
+                  std::vector<std::string> &Globals);
+
+} // namespace ferry::core

@@ -1,0 +1,167 @@
+/// \file
+/// Libraries and modules: an image is read with ptx/fatbin (wrapper,
+/// container, PTX text or ELF), the PTX entry for the device is chosen and
+/// kept, and kernel/global names come from it. Compilation is lazy and
+/// happens elsewhere; loading needs no context, as cudart registers its
+/// fatbins before creating one.
+#include "libcuda/core/Core.h"
+
+#include "ptx/fatbin/Memory.h"
+#include "ptx/fatbin/Payload.h"
+#include "ptx/fatbin/PtxScan.h"
+#include "ptx/fatbin/Select.h"
+#include "support/Log.h"
+#include "support/Settings.h"
+
+#include <cctype>
+
+namespace ferry::core {
+
+/// The compute capability PTX is chosen for: the first device's when the
+/// driver is up, else the host device's configured one.
+static unsigned targetSm() {
+  if (requireInit() && deviceCount() > 0) {
+    const auto &P = device(0)->Backend->properties();
+    return unsigned(P.CcMajor * 10 + P.CcMinor);
+  }
+  return unsigned(Settings::get().getInt(SettingKey::Sm));
+}
+
+void scanPtxNames(std::string_view Ptx, std::vector<std::string> &Entries,
+                  std::vector<std::string> &Globals) {
+  for (auto &E : fatbin::listPtxEntries(Ptx))
+    Entries.push_back(E);
+  // Module-scope variables: a statement at brace depth 0 that has a .global
+  // or .const state space; its name is the identifier before '[', '=' or
+  // ';'. Comments are skipped; anything odd is skipped, not an error.
+  int Depth = 0;
+  size_t I = 0, N = Ptx.size();
+  std::string Stmt;
+  while (I < N) {
+    char C = Ptx[I];
+    if (C == '/' && I + 1 < N && Ptx[I + 1] == '/') {
+      while (I < N && Ptx[I] != '\n')
+        ++I;
+      continue;
+    }
+    if (C == '/' && I + 1 < N && Ptx[I + 1] == '*') {
+      size_t End = Ptx.find("*/", I + 2);
+      I = End == std::string_view::npos ? N : End + 2;
+      continue;
+    }
+    if (C == '{') {
+      ++Depth;
+      Stmt.clear();
+    } else if (C == '}') {
+      Depth = Depth > 0 ? Depth - 1 : 0;
+      Stmt.clear();
+    } else if (Depth == 0 && C == ';') {
+      bool IsVar = Stmt.find(".global") != std::string::npos ||
+                   Stmt.find(".const") != std::string::npos;
+      if (IsVar && Stmt.find(".entry") == std::string::npos &&
+          Stmt.find(".func") == std::string::npos) {
+        size_t Cut = Stmt.find_first_of("[=");
+        std::string Head = Stmt.substr(0, Cut);
+        while (!Head.empty() && std::isspace(uint8_t(Head.back())))
+          Head.pop_back();
+        size_t Start = Head.size();
+        while (Start > 0 && (std::isalnum(uint8_t(Head[Start - 1])) || Head[Start - 1] == '_' ||
+                             Head[Start - 1] == '$'))
+          --Start;
+        if (Start < Head.size())
+          Globals.push_back(Head.substr(Start));
+      }
+      Stmt.clear();
+    } else if (Depth == 0) {
+      Stmt += C;
+    }
+    ++I;
+  }
+}
+
+Expected<Ref<Library>> Library::load(const void *Image, bool AsModule) {
+  if (!Image)
+    return makeError(CUDA_ERROR_INVALID_VALUE, "image pointer is null");
+  auto Img = fatbin::readImage(Image);
+  if (!Img)
+    return makeError(CUDA_ERROR_INVALID_IMAGE, Img.error().message());
+  auto Lib = std::make_shared<Library>(AsModule);
+  unsigned Sm = targetSm();
+  switch (Img->Kind) {
+  case fatbin::ImageKind::Ptx:
+    Lib->Ptx = std::string(Img->Ptx);
+    break;
+  case fatbin::ImageKind::Wrapper:
+  case fatbin::ImageKind::Container: {
+    // One PTX per container; -rdc builds bring several, which are kept
+    // concatenated for name lookup (the linker step comes with compilation).
+    for (const auto &C : Img->Containers) {
+      auto Pick = fatbin::choosePtxEntry(C.Entries, Sm);
+      if (!Pick) {
+        log::module().warn("image container without usable PTX for sm_{}: {}", Sm,
+                            Pick.error().message());
+        continue;
+      }
+      auto Text = fatbin::ptxText(C.Entries[*Pick]);
+      if (!Text)
+        return makeError(CUDA_ERROR_INVALID_IMAGE, Text.error().message());
+      Lib->Ptx += *Text;
+      Lib->Ptx += '\n';
+    }
+    break;
+  }
+  case fatbin::ImageKind::Elf:
+    log::module().warn("image is a SASS ELF (cubin) with no PTX; ferry never runs SASS, so its "
+                        "kernels will report CUDA_ERROR_NO_BINARY_FOR_GPU");
+    break;
+  case fatbin::ImageKind::Unknown:
+    return makeError(CUDA_ERROR_INVALID_IMAGE, "image is neither a fatbin, PTX nor ELF");
+  }
+  scanPtxNames(Lib->Ptx, Lib->Entries, Lib->Globals);
+  log::module().debug("loaded {} ({} kernels, {} globals, {} bytes of PTX)",
+                       fatbin::imageKindName(Img->Kind), Lib->Entries.size(), Lib->Globals.size(),
+                       Lib->Ptx.size());
+  publish(Lib);
+  return Lib;
+}
+
+Library::~Library() = default;
+
+Expected<Ref<Kernel>> Library::kernel(const std::string &Name) {
+  if (Ptx.empty())
+    return makeError(CUDA_ERROR_NO_BINARY_FOR_GPU,
+                     "kernel '" + Name + "': the image has no PTX for this device");
+  bool Known = false;
+  for (auto &E : Entries)
+    Known |= E == Name;
+  if (!Known)
+    return makeError(CUDA_ERROR_NOT_FOUND, "no kernel named '" + Name + "' in the image");
+  std::lock_guard<std::mutex> L(M);
+  auto &K = Kernels[Name];
+  if (!K) {
+    K = std::make_shared<Kernel>(std::static_pointer_cast<Library>(shared_from_this()), Name);
+    publish(K);
+  }
+  return K;
+}
+
+std::vector<Ref<Kernel>> Library::kernels() {
+  std::vector<Ref<Kernel>> Out;
+  for (const auto &E : Entries)
+    if (auto K = kernel(E))
+      Out.push_back(*K);
+  return Out;
+}
+
+void Library::unload() {
+  std::map<std::string, Ref<Kernel>> Old;
+  {
+    std::lock_guard<std::mutex> L(M);
+    Old.swap(Kernels);
+  }
+  for (auto &[N, K] : Old)
+    retire(K.get());
+  retire(this);
+}
+
+} // namespace ferry::core
