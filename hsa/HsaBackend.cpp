@@ -1,0 +1,676 @@
+/// \file
+/// libcuda's device and compiler seams over ROCr (HsaBackend.h).
+///
+/// Scheme: one AQL queue per ferry Queue (stream). Every AQL packet carries
+/// the barrier bit, so packets of one queue run in order. Copies go to the
+/// DMA engine (hsa_amd_memory_async_copy) outside the AQL queue and host
+/// functions run on a thread; both are ordered with signals: a copy depends
+/// on the queue's latest signal, and the next AQL packet is preceded by a
+/// barrier-AND packet on the copy's signal. Every command's completion
+/// signal becomes the queue's latest; enqueueSignal hands it out. Kernarg
+/// buffers come from the kernarg pool and are freed once their dispatch's
+/// signal completed. Queue errors (the queue callback) become the device's
+/// sticky fault. NOTHING HERE HAS RUN ON AMD HARDWARE.
+#include "hsa/HsaBackend.h"
+
+#include "hsa/HsaRuntime.h"
+#include "support/Log.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Metadata.h"
+#include "llvm/IR/Module.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <deque>
+#include <mutex>
+#include <thread>
+
+namespace ferry::hsa {
+
+using namespace api;
+
+//===----------------------------------------------------------------------===//
+// Compiler seam.
+//===----------------------------------------------------------------------===//
+
+static const char SerialMagic[8] = {'F', 'H', 'S', 'A', 'C', 'O', '1', 0};
+
+HsaCodeObject::HsaCodeObject(hsa::CodeObject CO) : Code(std::move(CO)) {
+  for (const hsa::KernelInfo &K : Code.Kernels) {
+    ferry::KernelInfo I;
+    I.Name = K.Name;
+    // The parameter buffer is one byref argument; per-parameter offsets come
+    // from the PTX (the core knows them), not from the AMDGPU metadata.
+    I.ParamBytes = K.ExplicitArgSize;
+    I.StaticSharedBytes = K.GroupSegmentSize;
+    I.LocalBytes = K.PrivateSegmentSize;
+    I.Registers = K.VgprCount;
+    I.MaxThreadsPerBlock = K.MaxFlatWorkgroupSize ? K.MaxFlatWorkgroupSize : 1024;
+    Kernels.push_back(std::move(I));
+  }
+}
+
+ferry::Expected<std::vector<std::byte>> HsaCodeObject::serialize() const {
+  std::vector<std::byte> Out(sizeof SerialMagic + Code.Target.size() + 1 + Code.Bytes.size());
+  std::memcpy(Out.data(), SerialMagic, sizeof SerialMagic);
+  std::memcpy(Out.data() + sizeof SerialMagic, Code.Target.c_str(), Code.Target.size() + 1);
+  std::memcpy(Out.data() + sizeof SerialMagic + Code.Target.size() + 1, Code.Bytes.data(),
+              Code.Bytes.size());
+  return Out;
+}
+
+ferry::Expected<std::unique_ptr<ferry::CodeObject>>
+HsaCompilerBackend::deserialize(std::span<const std::byte> Bytes) {
+  auto Bad = [](std::string Why) {
+    return ferry::makeError(CUDA_ERROR_INVALID_IMAGE, "cached AMD code object: " + Why);
+  };
+  if (Bytes.size() < sizeof SerialMagic || std::memcmp(Bytes.data(), SerialMagic, sizeof SerialMagic))
+    return Bad("bad magic");
+  const char *Name = reinterpret_cast<const char *>(Bytes.data()) + sizeof SerialMagic;
+  size_t Room = Bytes.size() - sizeof SerialMagic;
+  size_t Len = strnlen(Name, Room);
+  if (Len == Room)
+    return Bad("truncated");
+  hsa::CodeObject CO;
+  CO.Target.assign(Name, Len);
+  if (CO.Target != Target.Name)
+    return Bad("built for " + CO.Target + ", not " + Target.Name);
+  const auto *Elf = reinterpret_cast<const uint8_t *>(Name + Len + 1);
+  CO.Bytes.assign(Elf, reinterpret_cast<const uint8_t *>(Bytes.data() + Bytes.size()));
+  auto Kernels = readKernelInfo(CO.Bytes);
+  if (!Kernels)
+    return Bad(llvm::toString(Kernels.takeError()));
+  CO.Kernels = std::move(*Kernels);
+  return std::unique_ptr<ferry::CodeObject>(std::make_unique<HsaCodeObject>(std::move(CO)));
+}
+
+ferry::Expected<std::unique_ptr<ferry::CodeObject>>
+HsaCompilerBackend::compile(llvm::Module &M, const ferry::CompileOptions &Options) {
+  if (!Options.Kernels.empty()) {
+    // Lazy loading: keep only the requested entries in the list.
+    if (llvm::NamedMDNode *List = M.getNamedMetadata(KernelListMetadata)) {
+      std::vector<llvm::MDNode *> Keep;
+      for (llvm::MDNode *N : List->operands()) {
+        auto *VM = N->getNumOperands() ? llvm::dyn_cast_or_null<llvm::ValueAsMetadata>(
+                                             N->getOperand(0).get())
+                                       : nullptr;
+        if (VM && std::find(Options.Kernels.begin(), Options.Kernels.end(),
+                            VM->getValue()->getName().str()) != Options.Kernels.end())
+          Keep.push_back(N);
+      }
+      List->clearOperands();
+      for (llvm::MDNode *N : Keep)
+        List->addOperand(N);
+    }
+  }
+  hsa::CompileOptions Opts;
+  Opts.OptLevel = unsigned(std::clamp(Options.OptLevel, 0, 3));
+  Opts.FlushDenormals = Options.FastMath;
+  auto CO = compileToCodeObject(M, Target.Name, Opts);
+  if (!CO) {
+    std::string Msg = llvm::toString(CO.takeError());
+    CUresult Code = Msg.find("NOT_SUPPORTED") != std::string::npos ? CUDA_ERROR_NO_BINARY_FOR_GPU
+                                                                   : CUDA_ERROR_INVALID_PTX;
+    return ferry::makeError(Code, "AMD compile for " + Target.Name + ": " + Msg);
+  }
+  return std::unique_ptr<ferry::CodeObject>(std::make_unique<HsaCodeObject>(std::move(*CO)));
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel arguments.
+//===----------------------------------------------------------------------===//
+
+std::vector<uint8_t> buildKernarg(const hsa::KernelInfo &K, std::span<const std::byte> Params,
+                                  const std::array<uint32_t, 3> &Grid,
+                                  const std::array<uint32_t, 3> &Block, uint32_t DynamicLds,
+                                  uint64_t QueuePtr) {
+  std::vector<uint8_t> Buf(std::max<size_t>(K.KernargSize, 8), 0);
+  std::memcpy(Buf.data(), Params.data(), std::min<size_t>(Params.size(), K.ExplicitArgSize));
+  uint16_t Dims = Grid[2] > 1 || Block[2] > 1 ? 3 : Grid[1] > 1 || Block[1] > 1 ? 2 : 1;
+  for (const KernelArgInfo &A : K.Args) {
+    if (A.Offset + uint64_t(A.Size) > Buf.size())
+      continue; // Malformed metadata: never write outside the buffer.
+    auto Put = [&](uint64_t V) { std::memcpy(Buf.data() + A.Offset, &V, std::min<size_t>(A.Size, 8)); };
+    const std::string &Kind = A.ValueKind;
+    int Axis = Kind.empty() ? 0 : Kind.back() - 'x';
+    bool Axial = Axis >= 0 && Axis < 3;
+    if (Kind.starts_with("hidden_block_count_") && Axial) Put(Grid[Axis]);
+    else if (Kind.starts_with("hidden_group_size_") && Axial) Put(Block[Axis]);
+    else if (Kind == "hidden_grid_dims") Put(Dims);
+    else if (Kind == "hidden_dynamic_lds_size") Put(DynamicLds);
+    else if (Kind == "hidden_queue_ptr") Put(QueuePtr);
+    // Remainders (uniform grids: 0), global offsets (0), printf/hostcall/
+    // heap/multigrid/default queue/completion action (unsupported: null).
+  }
+  return Buf;
+}
+
+//===----------------------------------------------------------------------===//
+// Device seam.
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+class HsaDevice;
+
+/// An HSA signal that starts at 1 and reaches 0 when its command is done.
+class HsaSignal : public ferry::Signal {
+public:
+  HsaSignal(const HsaRuntime &Rt, hsa_signal_t S) : Rt(Rt), S(S) {}
+  ~HsaSignal() override { Rt.fn().hsa_signal_destroy(S); }
+  bool isComplete() const override {
+    bool Done = Rt.fn().hsa_signal_load_scacquire(S) <= 0;
+    if (Done)
+      stamp();
+    return Done;
+  }
+  void wait() const override {
+    while (Rt.fn().hsa_signal_wait_scacquire(S, HSA_SIGNAL_CONDITION_LT, 1, UINT64_MAX,
+                                             HSA_WAIT_STATE_BLOCKED) > 0) {
+    }
+    stamp();
+  }
+  /// When completion was first observed (host steady clock): profiling
+  /// timestamps exist only for dispatches, and events need all commands.
+  uint64_t timestampNs() const override { return Stamp.load(); }
+  hsa_signal_t handle() const { return S; }
+
+private:
+  void stamp() const {
+    uint64_t Zero = 0;
+    uint64_t Now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                       std::chrono::steady_clock::now().time_since_epoch())
+                       .count();
+    Stamp.compare_exchange_strong(Zero, Now);
+  }
+  const HsaRuntime &Rt;
+  hsa_signal_t S;
+  mutable std::atomic<uint64_t> Stamp{0};
+};
+
+ferry::Expected<std::shared_ptr<HsaSignal>> newSignal(const HsaRuntime &Rt, int64_t Initial = 1) {
+  hsa_signal_t S{};
+  if (hsa_status_t E = Rt.fn().hsa_signal_create(Initial, 0, nullptr, &S))
+    return ferry::makeError(CUDA_ERROR_OUT_OF_MEMORY, "hsa_signal_create: " + Rt.statusText(E));
+  return std::make_shared<HsaSignal>(Rt, S);
+}
+
+struct LoadedKernel {
+  uint64_t Object = 0;
+  uint32_t PrivateSize = 0, GroupSize = 0;
+  const hsa::KernelInfo *Meta = nullptr;
+};
+
+class HsaLoadedCode : public ferry::LoadedCode {
+public:
+  HsaLoadedCode(const HsaRuntime &Rt, const HsaCodeObject &CO) : Rt(Rt), Code(CO.amdgpu()),
+                                                                  Info(CO.kernels().begin(), CO.kernels().end()) {}
+  ~HsaLoadedCode() override {
+    if (Exec.handle)
+      Rt.fn().hsa_executable_destroy(Exec);
+    if (Reader.handle)
+      Rt.fn().hsa_code_object_reader_destroy(Reader);
+  }
+  std::span<const ferry::KernelInfo> info() const override { return Info; }
+  std::optional<Global> global(std::string_view Name) const override {
+    hsa_executable_symbol_t Sym{};
+    std::string N(Name);
+    if (Rt.fn().hsa_executable_get_symbol_by_name(Exec, N.c_str(), &Agent, &Sym))
+      return std::nullopt;
+    uint64_t Addr = 0;
+    uint32_t Size = 0;
+    Rt.fn().hsa_executable_symbol_get_info(Sym, HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ADDRESS, &Addr);
+    Rt.fn().hsa_executable_symbol_get_info(Sym, HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_SIZE, &Size);
+    if (!Addr)
+      return std::nullopt;
+    return Global{reinterpret_cast<void *>(Addr), Size};
+  }
+
+  const HsaRuntime &Rt;
+  hsa::CodeObject Code; ///< Owns the bytes ROCr loaded from.
+  std::vector<ferry::KernelInfo> Info;
+  hsa_agent_t Agent{};
+  hsa_executable_t Exec{};
+  hsa_code_object_reader_t Reader{};
+  std::vector<LoadedKernel> Kernels;
+};
+
+class HsaDevice : public ferry::Device {
+public:
+  HsaDevice(const HsaRuntime &Rt, const AgentDescription &A, TargetInfo T);
+  const ferry::DeviceProperties &properties() const override { return Props; }
+  ferry::Expected<void *> allocate(ferry::MemoryKind Kind, size_t Bytes) override;
+  ferry::Status release(ferry::MemoryKind Kind, void *Ptr, size_t Bytes) override {
+    if (hsa_status_t E = Rt.fn().hsa_amd_memory_pool_free(Ptr))
+      return ferry::makeError(CUDA_ERROR_INVALID_VALUE, "hsa_amd_memory_pool_free: " + Rt.statusText(E));
+    return ferry::Status::ok();
+  }
+  ferry::Expected<void *> registerHost(void *Ptr, size_t Bytes) override {
+    void *DevPtr = nullptr;
+    hsa_agent_t Ag = A.Agent;
+    if (hsa_status_t E = Rt.fn().hsa_amd_memory_lock(Ptr, Bytes, &Ag, 1, &DevPtr))
+      return ferry::makeError(CUDA_ERROR_OUT_OF_MEMORY, "hsa_amd_memory_lock: " + Rt.statusText(E));
+    return DevPtr;
+  }
+  ferry::Status unregisterHost(void *Ptr) override {
+    Rt.fn().hsa_amd_memory_unlock(Ptr);
+    return ferry::Status::ok();
+  }
+  MemoryInfo memoryInfo() const override {
+    uint64_t Used = Allocated.load();
+    return {A.DeviceMemory > Used ? A.DeviceMemory - Used : 0, A.DeviceMemory};
+  }
+  ferry::Expected<std::unique_ptr<ferry::Queue>> createQueue(int Priority) override;
+  std::shared_ptr<ferry::Signal> completedSignal() override {
+    auto S = newSignal(Rt, 0);
+    if (!S)
+      return nullptr;
+    (*S)->isComplete(); // Stamps "now".
+    return *S;
+  }
+  ferry::Expected<std::unique_ptr<ferry::LoadedCode>> load(const ferry::CodeObject &Code) override;
+  ferry::Status fault() const override {
+    std::lock_guard<std::mutex> L(FaultLock);
+    return Fault ? ferry::Status(*Fault) : ferry::Status::ok();
+  }
+  void clearFault() override {
+    std::lock_guard<std::mutex> L(FaultLock);
+    Fault.reset();
+  }
+  void setFault(CUresult Code, std::string Why) {
+    std::lock_guard<std::mutex> L(FaultLock);
+    log::hsa().error("{}: {}", Props.Name, Why);
+    if (!Fault)
+      Fault = ferry::Error(Code, std::move(Why));
+  }
+
+  const HsaRuntime &Rt;
+  AgentDescription A;
+  TargetInfo Target;
+  ferry::DeviceProperties Props;
+  std::atomic<uint64_t> Allocated{0};
+  mutable std::mutex FaultLock;
+  std::optional<ferry::Error> Fault;
+};
+
+HsaDevice::HsaDevice(const HsaRuntime &Rt, const AgentDescription &Ag, TargetInfo T)
+    : Rt(Rt), A(Ag), Target(std::move(T)) {
+  Props.Name = A.Name;
+  Props.Uuid = A.Uuid;
+  Props.TotalMemory = A.DeviceMemory;
+  Props.MultiprocessorCount = int(A.ComputeUnits ? A.ComputeUnits : 1);
+  Props.WarpSize = 32; // CUDA warps are 32 lanes on every AMD target here.
+  Props.MaxThreadsPerBlock = 1024;
+  Props.ClockRateKHz = int(A.ClockMHz * 1000);
+  Props.MemoryClockRateKHz = int(A.MemoryClockMHz * 1000);
+  Props.MemoryBusWidth = int(A.MemoryBusWidth);
+  Props.SharedMemPerBlock = 48 * 1024;
+  Props.SharedMemPerBlockOptin = 64 * 1024;
+  Props.SharedMemPerMultiprocessor = 64 * 1024;
+  Props.MaxThreadsPerMultiprocessor =
+      int(A.MaxWavesPerCu ? A.MaxWavesPerCu * A.WavefrontSize : 2048);
+  Props.PciDomain = int(A.PciDomain);
+  Props.PciBus = int((A.PciBdf >> 8) & 0xff);
+  Props.PciDevice = int((A.PciBdf >> 3) & 0x1f);
+  Props.CooperativeLaunch = false; // ferry.grid.sync is not lowered yet.
+}
+
+ferry::Expected<void *> HsaDevice::allocate(ferry::MemoryKind Kind, size_t Bytes) {
+  bool OnDevice = Kind == ferry::MemoryKind::Device;
+  hsa_amd_memory_pool_t Pool = OnDevice ? A.DevicePool : A.HostPool;
+  void *P = nullptr;
+  if (hsa_status_t E = Rt.fn().hsa_amd_memory_pool_allocate(Pool, Bytes, 0, &P))
+    return ferry::makeError(CUDA_ERROR_OUT_OF_MEMORY,
+                            "hsa_amd_memory_pool_allocate(" + std::to_string(Bytes) +
+                                "): " + Rt.statusText(E));
+  // Every allocation is reachable by the GPU and the host (UVA).
+  hsa_agent_t Agents[2] = {A.Agent, A.HostAgent};
+  Rt.fn().hsa_amd_agents_allow_access(A.HostAgent.handle ? 2 : 1, Agents, nullptr, P);
+  if (OnDevice)
+    Allocated += Bytes;
+  return P;
+}
+
+ferry::Expected<std::unique_ptr<ferry::LoadedCode>> HsaDevice::load(const ferry::CodeObject &Code) {
+  const auto *CO = dynamic_cast<const HsaCodeObject *>(&Code);
+  if (!CO)
+    return ferry::makeError(CUDA_ERROR_INVALID_IMAGE, "not an AMD code object");
+  if (CO->amdgpu().Target != Target.Name)
+    return ferry::makeError(CUDA_ERROR_NO_BINARY_FOR_GPU,
+                            "code for " + CO->amdgpu().Target + " on a " + Target.Name);
+  auto L = std::make_unique<HsaLoadedCode>(Rt, *CO);
+  L->Agent = A.Agent;
+  const Functions &F = Rt.fn();
+  auto Fail = [&](const char *What, hsa_status_t E) {
+    return ferry::makeError(CUDA_ERROR_INVALID_IMAGE, std::string(What) + ": " + Rt.statusText(E));
+  };
+  if (hsa_status_t E = F.hsa_code_object_reader_create_from_memory(L->Code.Bytes.data(),
+                                                                    L->Code.Bytes.size(), &L->Reader))
+    return Fail("hsa_code_object_reader_create_from_memory", E);
+  if (hsa_status_t E = F.hsa_executable_create_alt(HSA_PROFILE_FULL,
+                                                   HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT, "",
+                                                   &L->Exec))
+    return Fail("hsa_executable_create_alt", E);
+  if (hsa_status_t E = F.hsa_executable_load_agent_code_object(L->Exec, A.Agent, L->Reader, "", nullptr))
+    return Fail("hsa_executable_load_agent_code_object", E);
+  if (hsa_status_t E = F.hsa_executable_freeze(L->Exec, ""))
+    return Fail("hsa_executable_freeze", E);
+  for (const hsa::KernelInfo &K : L->Code.Kernels) {
+    hsa_executable_symbol_t Sym{};
+    if (hsa_status_t E = F.hsa_executable_get_symbol_by_name(L->Exec, K.Symbol.c_str(), &A.Agent, &Sym))
+      return Fail(("kernel symbol " + K.Symbol).c_str(), E);
+    LoadedKernel LK;
+    LK.Meta = &K;
+    F.hsa_executable_symbol_get_info(Sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &LK.Object);
+    F.hsa_executable_symbol_get_info(Sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE, &LK.PrivateSize);
+    F.hsa_executable_symbol_get_info(Sym, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE, &LK.GroupSize);
+    // ROCr 5.2 ignores dynamic stacks: reserve a fixed amount ourselves.
+    if (K.UsesDynamicStack)
+      LK.PrivateSize = std::max<uint32_t>(LK.PrivateSize, 16 * 1024);
+    L->Kernels.push_back(LK);
+  }
+  return std::unique_ptr<ferry::LoadedCode>(std::move(L));
+}
+
+class HsaQueue : public ferry::Queue {
+public:
+  HsaQueue(HsaDevice &D, hsa_queue_t *Q) : D(D), Rt(D.Rt), Q(Q) {}
+  ~HsaQueue() override {
+    if (!Q)
+      return;
+    drain();
+    for (auto &T : HostThreads)
+      T.join();
+    Rt.fn().hsa_queue_destroy(Q);
+  }
+  void attach(hsa_queue_t *Queue) { Q = Queue; }
+  static void onError(hsa_status_t S, hsa_queue_t *, void *Data) {
+    auto *Self = static_cast<HsaQueue *>(Data);
+    Self->D.setFault(CUDA_ERROR_LAUNCH_FAILED, "queue error: " + Self->Rt.statusText(S));
+  }
+
+  ferry::Status enqueueCopy(const ferry::CopyRect &R) override;
+  ferry::Status enqueueFill(const ferry::FillRect &R) override;
+  ferry::Status enqueueLaunch(const ferry::LaunchRequest &L) override;
+  ferry::Status enqueueHostFunction(std::function<void(CUresult)> Fn) override;
+  ferry::Status enqueueWait(std::shared_ptr<ferry::Signal> S) override;
+  ferry::Expected<std::shared_ptr<ferry::Signal>> enqueueSignal() override {
+    std::lock_guard<std::mutex> L(Lock);
+    if (Last)
+      return std::shared_ptr<ferry::Signal>(Last);
+    return D.completedSignal();
+  }
+  bool isIdle() const override {
+    std::lock_guard<std::mutex> L(Lock);
+    return !Last || Last->isComplete();
+  }
+  void drain() override {
+    std::shared_ptr<HsaSignal> S;
+    {
+      std::lock_guard<std::mutex> L(Lock);
+      S = Last;
+    }
+    if (S)
+      S->wait();
+    reclaimKernargs();
+  }
+
+private:
+  template <typename Packet> void publish(Packet P, uint16_t Header, uint16_t Setup);
+  /// AQL packets wait for out-of-queue work (copies, host functions).
+  ferry::Status fenceOutOfQueueWork();
+  ferry::Status barrierOn(std::initializer_list<hsa_signal_t> Deps,
+                          std::shared_ptr<HsaSignal> &Completion);
+  void reclaimKernargs();
+
+  HsaDevice &D;
+  const HsaRuntime &Rt;
+  hsa_queue_t *Q;
+  mutable std::mutex Lock;
+  std::shared_ptr<HsaSignal> Last;  ///< Completes after every command so far.
+  bool LastOutOfQueue = false;      ///< Last came from a copy or host function.
+  std::vector<std::shared_ptr<ferry::Signal>> Held; ///< Foreign signals waited on.
+  std::deque<std::pair<std::shared_ptr<HsaSignal>, void *>> Kernargs;
+  std::vector<std::thread> HostThreads;
+};
+
+template <typename Packet> void HsaQueue::publish(Packet P, uint16_t Header, uint16_t Setup) {
+  const Functions &F = Rt.fn();
+  uint64_t Index = F.hsa_queue_add_write_index_screlease(Q, 1);
+  while (Index - F.hsa_queue_load_read_index_scacquire(Q) >= Q->size)
+    std::this_thread::yield();
+  auto *Slot = static_cast<uint8_t *>(Q->base_address) + (Index % Q->size) * 64;
+  // The body first, then the header word with release semantics: the packet
+  // processor starts reading once the type stops being INVALID.
+  std::memcpy(Slot + 4, reinterpret_cast<const uint8_t *>(&P) + 4, 60);
+  __atomic_store_n(reinterpret_cast<uint32_t *>(Slot), uint32_t(Header) | uint32_t(Setup) << 16,
+                   __ATOMIC_RELEASE);
+  F.hsa_signal_store_screlease(Q->doorbell_signal, int64_t(Index));
+}
+
+static uint16_t header(uint16_t Type) {
+  return uint16_t(Type | 1u << HSA_PACKET_HEADER_BARRIER |
+                  HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_ACQUIRE_FENCE_SCOPE |
+                  HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_RELEASE_FENCE_SCOPE);
+}
+
+ferry::Status HsaQueue::barrierOn(std::initializer_list<hsa_signal_t> Deps,
+                                  std::shared_ptr<HsaSignal> &Completion) {
+  auto S = newSignal(Rt);
+  if (!S)
+    return S.takeError();
+  hsa_barrier_and_packet_t P{};
+  size_t I = 0;
+  for (hsa_signal_t Dep : Deps)
+    if (I < 5)
+      P.dep_signal[I++] = Dep;
+  P.completion_signal = (*S)->handle();
+  publish(P, header(HSA_PACKET_TYPE_BARRIER_AND), 0);
+  Completion = *S;
+  return ferry::Status::ok();
+}
+
+ferry::Status HsaQueue::fenceOutOfQueueWork() {
+  if (!LastOutOfQueue || !Last)
+    return ferry::Status::ok();
+  std::shared_ptr<HsaSignal> C;
+  if (ferry::Status St = barrierOn({Last->handle()}, C); !St)
+    return St;
+  Last = C;
+  LastOutOfQueue = false;
+  return ferry::Status::ok();
+}
+
+void HsaQueue::reclaimKernargs() {
+  std::lock_guard<std::mutex> L(Lock);
+  while (!Kernargs.empty() && Kernargs.front().first->isComplete()) {
+    Rt.fn().hsa_amd_memory_pool_free(Kernargs.front().second);
+    Kernargs.pop_front();
+  }
+}
+
+ferry::Status HsaQueue::enqueueLaunch(const ferry::LaunchRequest &R) {
+  const auto *Code = dynamic_cast<const HsaLoadedCode *>(R.Code);
+  if (!Code || R.KernelIndex >= Code->Kernels.size())
+    return ferry::makeError(CUDA_ERROR_INVALID_VALUE, "launch of an unknown AMD kernel");
+  const LoadedKernel &K = Code->Kernels[R.KernelIndex];
+  uint32_t GridItems[3];
+  for (int I = 0; I < 3; ++I) {
+    uint64_t N = uint64_t(R.Grid[I]) * R.Block[I];
+    if (N > UINT32_MAX)
+      return ferry::makeError(CUDA_ERROR_NOT_SUPPORTED,
+                              "grid of more than 2^32 work-items in one dimension (grid splitting "
+                              "is not implemented on the AMD backend)");
+    GridItems[I] = uint32_t(N);
+  }
+  reclaimKernargs();
+  std::vector<uint8_t> Args = buildKernarg(*K.Meta, R.Args, R.Grid, R.Block,
+                                           R.DynamicSharedBytes, reinterpret_cast<uint64_t>(Q));
+  void *KernargMem = nullptr;
+  if (hsa_status_t E = Rt.fn().hsa_amd_memory_pool_allocate(D.A.KernargPool, Args.size(), 0, &KernargMem))
+    return ferry::makeError(CUDA_ERROR_OUT_OF_MEMORY, "kernarg allocation: " + Rt.statusText(E));
+  hsa_agent_t Agent = D.A.Agent;
+  Rt.fn().hsa_amd_agents_allow_access(1, &Agent, nullptr, KernargMem);
+  std::memcpy(KernargMem, Args.data(), Args.size());
+  auto S = newSignal(Rt);
+  if (!S) {
+    Rt.fn().hsa_amd_memory_pool_free(KernargMem);
+    return S.takeError();
+  }
+  std::lock_guard<std::mutex> L(Lock);
+  if (ferry::Status St = fenceOutOfQueueWork(); !St) {
+    Rt.fn().hsa_amd_memory_pool_free(KernargMem);
+    return St;
+  }
+  hsa_kernel_dispatch_packet_t P{};
+  P.workgroup_size_x = uint16_t(R.Block[0]);
+  P.workgroup_size_y = uint16_t(R.Block[1]);
+  P.workgroup_size_z = uint16_t(R.Block[2]);
+  P.grid_size_x = GridItems[0];
+  P.grid_size_y = GridItems[1];
+  P.grid_size_z = GridItems[2];
+  P.private_segment_size = K.PrivateSize;
+  P.group_segment_size = K.GroupSize + R.DynamicSharedBytes;
+  P.kernel_object = K.Object;
+  P.kernarg_address = KernargMem;
+  P.completion_signal = (*S)->handle();
+  publish(P, header(HSA_PACKET_TYPE_KERNEL_DISPATCH), 3 << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS);
+  Last = *S;
+  Kernargs.emplace_back(*S, KernargMem);
+  return ferry::Status::ok();
+}
+
+ferry::Status HsaQueue::enqueueCopy(const ferry::CopyRect &R) {
+  std::lock_guard<std::mutex> L(Lock);
+  // Rows become separate DMA copies chained on signals.
+  for (size_t Z = 0; Z < R.Depth; ++Z)
+    for (size_t Y = 0; Y < R.Height; ++Y) {
+      auto S = newSignal(Rt);
+      if (!S)
+        return S.takeError();
+      auto *Dst = static_cast<uint8_t *>(R.Dst) + Z * R.DstSlicePitch + Y * R.DstPitch;
+      auto *Src = static_cast<const uint8_t *>(R.Src) + Z * R.SrcSlicePitch + Y * R.SrcPitch;
+      hsa_signal_t Dep = Last ? Last->handle() : hsa_signal_t{0};
+      // Under UVA the GPU agent can drive copies in every direction.
+      if (hsa_status_t E = Rt.fn().hsa_amd_memory_async_copy(Dst, D.A.Agent, Src, D.A.Agent,
+                                                             R.WidthBytes, Last ? 1 : 0, &Dep,
+                                                             (*S)->handle()))
+        return ferry::makeError(CUDA_ERROR_INVALID_VALUE,
+                                "hsa_amd_memory_async_copy: " + Rt.statusText(E));
+      Last = *S;
+      LastOutOfQueue = true;
+    }
+  return ferry::Status::ok();
+}
+
+ferry::Status HsaQueue::enqueueFill(const ferry::FillRect &R) {
+  // hsa_amd_memory_fill is synchronous and 4-byte based: run it on the host
+  // function path so it stays in stream order.
+  ferry::FillRect Copy = R;
+  const HsaRuntime &Runtime = Rt;
+  return enqueueHostFunction([Copy, &Runtime](CUresult) {
+    for (size_t Y = 0; Y < Copy.Height; ++Y) {
+      auto *Row = static_cast<uint8_t *>(Copy.Dst) + Y * Copy.Pitch;
+      size_t Bytes = Copy.Width * Copy.ElemBytes;
+      if (Copy.ElemBytes == 4 && reinterpret_cast<uintptr_t>(Row) % 4 == 0) {
+        Runtime.fn().hsa_amd_memory_fill(Row, Copy.Value, Copy.Width);
+        continue;
+      }
+      // Device memory is host-accessible under the large-BAR/SVM setups
+      // ferry targets; write element by element otherwise.
+      for (size_t I = 0; I < Bytes; ++I)
+        Row[I] = uint8_t(Copy.Value >> (8 * (I % Copy.ElemBytes)));
+    }
+  });
+}
+
+ferry::Status HsaQueue::enqueueHostFunction(std::function<void(CUresult)> Fn) {
+  auto S = newSignal(Rt);
+  if (!S)
+    return S.takeError();
+  std::lock_guard<std::mutex> L(Lock);
+  std::shared_ptr<HsaSignal> Before = Last, Done = *S;
+  HsaDevice &Dev = D;
+  HostThreads.emplace_back([Before, Done, Fn = std::move(Fn), &Dev] {
+    if (Before)
+      Before->wait();
+    ferry::Status F = Dev.fault();
+    Fn(F.code());
+    Dev.Rt.fn().hsa_signal_store_screlease(Done->handle(), 0);
+  });
+  Last = Done;
+  LastOutOfQueue = true;
+  return ferry::Status::ok();
+}
+
+ferry::Status HsaQueue::enqueueWait(std::shared_ptr<ferry::Signal> S) {
+  auto *H = dynamic_cast<HsaSignal *>(S.get());
+  if (!H) {
+    // A signal of another backend: wait for it on the host path.
+    return enqueueHostFunction([S](CUresult) { S->wait(); });
+  }
+  std::lock_guard<std::mutex> L(Lock);
+  std::shared_ptr<HsaSignal> C;
+  std::initializer_list<hsa_signal_t> Deps = {H->handle(), Last ? Last->handle() : hsa_signal_t{0}};
+  if (ferry::Status St = barrierOn(Deps, C); !St)
+    return St;
+  Held.push_back(S); // Keep the foreign signal alive while the packet waits.
+  Last = C;
+  LastOutOfQueue = false;
+  return ferry::Status::ok();
+}
+
+ferry::Expected<std::unique_ptr<ferry::Queue>> HsaDevice::createQueue(int) {
+  uint32_t Size = std::min<uint32_t>(A.QueueMaxSize ? A.QueueMaxSize : 4096, 4096);
+  // The object exists first so the error callback can be given its address.
+  auto Queue = std::make_unique<HsaQueue>(*this, nullptr);
+  hsa_queue_t *Q = nullptr;
+  if (hsa_status_t E = Rt.fn().hsa_queue_create(A.Agent, Size, HSA_QUEUE_TYPE_MULTIPLE,
+                                                &HsaQueue::onError, Queue.get(), UINT32_MAX,
+                                                UINT32_MAX, &Q))
+    return ferry::makeError(CUDA_ERROR_OUT_OF_MEMORY, "hsa_queue_create: " + Rt.statusText(E));
+  Queue->attach(Q);
+  return std::unique_ptr<ferry::Queue>(std::move(Queue));
+}
+
+class HsaDeviceBackend : public ferry::DeviceBackend {
+public:
+  explicit HsaDeviceBackend(const HsaRuntime &Rt) {
+    for (const AgentDescription &A : Rt.agents()) {
+      auto T = resolveTarget(A.Isa);
+      if (!T) {
+        llvm::consumeError(T.takeError());
+        continue;
+      }
+      if (!Compiler)
+        Compiler = std::make_unique<HsaCompilerBackend>(*T);
+      Owned.push_back(std::make_unique<HsaDevice>(Rt, A, *T));
+      Devices.push_back(Owned.back().get());
+    }
+    if (!Compiler) // No GPU: still compile (offline use), for a default ISA.
+      Compiler = std::make_unique<HsaCompilerBackend>(checkedTargets()[1]);
+  }
+  std::string_view name() const override { return "hsa"; }
+  std::span<ferry::Device *const> devices() const override { return Devices; }
+  ferry::CompilerBackend *compiler() override { return Compiler.get(); }
+
+private:
+  std::vector<std::unique_ptr<HsaDevice>> Owned;
+  std::vector<ferry::Device *> Devices;
+  std::unique_ptr<HsaCompilerBackend> Compiler;
+};
+
+} // namespace
+
+ferry::Expected<std::unique_ptr<ferry::DeviceBackend>> createHsaDeviceBackend() {
+  const HsaRuntime &Rt = HsaRuntime::get();
+  if (!Rt.ready())
+    return ferry::makeError(CUDA_ERROR_NO_DEVICE, Rt.whyUnavailable());
+  if (Rt.agents().empty())
+    log::hsa().info("{}", Rt.whyUnavailable());
+  return std::unique_ptr<ferry::DeviceBackend>(std::make_unique<HsaDeviceBackend>(Rt));
+}
+
+} // namespace ferry::hsa
