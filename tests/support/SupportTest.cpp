@@ -91,3 +91,82 @@ TEST(Hash, Fnv1a) {
   EXPECT_EQ(fnv1a64("a"), 0xaf63dc4c8601ec8cull);
   EXPECT_NE(fnv1a64("ab"), fnv1a64("ba"));
 }
+
+#include "support/Cache.h"
+
+#include <filesystem>
+#include <fstream>
+
+namespace {
+struct TempDir {
+  std::filesystem::path Path;
+  TempDir() {
+    Path = std::filesystem::temp_directory_path() /
+           ("ferry-cache-test-" + std::to_string(::getpid()) + "-" +
+            std::to_string(reinterpret_cast<uintptr_t>(this)));
+    std::filesystem::remove_all(Path);
+  }
+  ~TempDir() { std::filesystem::remove_all(Path); }
+};
+} // namespace
+
+TEST(Cache, KeysSeparateTheirParts) {
+  auto K1 = CodeCache::KeyBuilder().add("ab").add("c").finish();
+  auto K2 = CodeCache::KeyBuilder().add("a").add("bc").finish();
+  auto K3 = CodeCache::KeyBuilder().add("ab").add("c").finish();
+  EXPECT_NE(K1, K2);
+  EXPECT_EQ(K1, K3);
+  EXPECT_EQ(K1.size(), 64u);
+}
+
+TEST(Cache, StoresLoadsAndRejectsCorruption) {
+  TempDir T;
+  CodeCache C(T.Path.string(), 0);
+  auto Key = CodeCache::KeyBuilder().add("ptx").add("x86-64").finish();
+  EXPECT_FALSE(C.load(Key).has_value());
+  std::string Blob(10000, '\0');
+  for (size_t I = 0; I < Blob.size(); ++I)
+    Blob[I] = char(I * 7);
+  C.store(Key, Blob);
+  auto Got = C.load(Key);
+  ASSERT_TRUE(Got.has_value());
+  EXPECT_EQ(*Got, Blob);
+  EXPECT_EQ(C.stats().Hits, 1u);
+  // Flip one payload byte on disk: the entry must be rejected and removed.
+  auto File = T.Path / Key.substr(0, 2) / (Key + ".bin");
+  {
+    std::fstream F(File, std::ios::in | std::ios::out | std::ios::binary);
+    F.seekp(48 + 5000);
+    F.put('X');
+  }
+  EXPECT_FALSE(C.load(Key).has_value());
+  EXPECT_EQ(C.stats().Corrupt, 1u);
+  EXPECT_FALSE(std::filesystem::exists(File));
+  // Truncated entry: also a miss.
+  C.store(Key, Blob);
+  std::filesystem::resize_file(File, 100);
+  EXPECT_FALSE(C.load(Key).has_value());
+  EXPECT_EQ(C.stats().Corrupt, 2u);
+}
+
+TEST(Cache, EvictsLeastRecentlyUsedPastTheLimit) {
+  TempDir T;
+  CodeCache C(T.Path.string(), 3 * (1000 + 48));
+  std::vector<std::string> Keys;
+  for (int I = 0; I < 5; ++I) {
+    Keys.push_back(CodeCache::KeyBuilder().add(std::to_string(I)).finish());
+    C.store(Keys.back(), std::string(1000, char('a' + I)));
+  }
+  int Present = 0;
+  for (auto &K : Keys)
+    Present += std::filesystem::exists(T.Path / K.substr(0, 2) / (K + ".bin"));
+  EXPECT_LE(Present, 3);
+  EXPECT_GE(Present, 1);
+}
+
+TEST(Cache, DisabledCacheDoesNothing) {
+  CodeCache C("", 0);
+  EXPECT_FALSE(C.enabled());
+  C.store("abcdef", "data");
+  EXPECT_FALSE(C.load("abcdef").has_value());
+}
