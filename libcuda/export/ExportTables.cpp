@@ -142,8 +142,9 @@ CUresult clsGet(void **Out, CUcontext Ctx, void *Key) {
   return CUDA_SUCCESS;
 }
 
-const Slot ContextLocalStorage[] = {sizeSlot(4 * sizeof(Slot)), slot(clsInsert), slot(clsRemove),
-                                    slot(clsGet)};
+// Unlike the other tables, slot 0 here is a function (measured: cudart
+// calls slots 0, 1 and 2), so there is no size slot.
+const Slot ContextLocalStorage[] = {slot(clsInsert), slot(clsRemove), slot(clsGet)};
 
 //===----------------------------------------------------------------------===//
 // 263E8860: context wrapping
