@@ -311,3 +311,34 @@ TEST(FatbinNvcc, PointerReaderOnLoadedSharedLibrary) {
   EXPECT_TRUE(Same);
   dlclose(H);
 }
+
+TEST(FatbinNvcc, DamagedExecutablesAreErrorsNotCrashes) {
+  REQUIRE_SAMPLES();
+  auto Img = readFile(samplePath("default"));
+  ASSERT_TRUE(Img);
+  ASSERT_FALSE(Img->Containers.empty());
+  const Container &C = Img->Containers.back().C;
+  // Cut the file inside the last container: either LLVM or our section check
+  // must refuse it.
+  std::vector<uint8_t> Cut(Img->Bytes.begin(), Img->Bytes.begin() + C.Offset + 100);
+  auto R = readBuffer(std::move(Cut), "cut");
+  ASSERT_FALSE(R);
+  EXPECT_NE(R.error().message().find("cut"), std::string::npos);
+  // Damage an entry header inside the section: the error names the section
+  // and the entry's file offset.
+  std::vector<uint8_t> Bad = Img->Bytes;
+  uint64_t At = C.Entries[0].Offset + 4; // header_size
+  Bad[At] = 0x08;
+  R = readBuffer(std::move(Bad), "bad");
+  ASSERT_FALSE(R);
+  EXPECT_NE(R.error().message().find(".nv_fatbin"), std::string::npos) << R.error().message();
+  EXPECT_NE(R.error().message().find(hexOffset(C.Entries[0].Offset)), std::string::npos)
+      << R.error().message();
+  // Cuts at many points of a small object file never crash.
+  auto Obj = readFile(samplePath("speed.o"));
+  ASSERT_TRUE(Obj);
+  for (size_t N = 0; N < Obj->Bytes.size(); N += 97) {
+    std::vector<uint8_t> Part(Obj->Bytes.begin(), Obj->Bytes.begin() + N);
+    (void)readBuffer(std::move(Part), "part");
+  }
+}
