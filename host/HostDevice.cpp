@@ -53,7 +53,7 @@ HostQueue::~HostQueue() {
     Worker.join();
 }
 
-void HostQueue::push(std::function<void()> Cmd) {
+void HostQueue::push(Command Cmd) {
   std::lock_guard<std::mutex> L(M);
   Commands.push_back(std::move(Cmd));
   ++Pending;
@@ -68,13 +68,19 @@ void HostQueue::run() {
     Cv.wait(L, [&] { return Stop || !Commands.empty(); });
     if (Commands.empty())
       return; // Stop with nothing left.
-    auto Cmd = std::move(Commands.front());
+    Command Cmd = std::move(Commands.front());
     Commands.pop_front();
     L.unlock();
-    Cmd();
+    if (Cmd.Fn)
+      Cmd.Fn();
     L.lock();
     if (--Pending == 0)
       IdleCv.notify_all();
+    if (Cmd.Done) {
+      L.unlock();
+      Cmd.Done->complete();
+      L.lock();
+    }
   }
 }
 
@@ -183,7 +189,7 @@ Expected<std::shared_ptr<Signal>> HostQueue::enqueueSignal() {
       return std::shared_ptr<Signal>(S);
     }
   }
-  push([S] { S->complete(); });
+  push(Command{nullptr, S});
   return std::shared_ptr<Signal>(S);
 }
 

@@ -52,14 +52,21 @@ public:
   void drain() override;
 
 private:
-  void push(std::function<void()> Cmd);
+  /// A command; Done (if set) completes after the queue counts the command
+  /// as finished, so a thread woken by it sees the queue idle.
+  struct Command {
+    std::function<void()> Fn;
+    std::shared_ptr<HostSignal> Done;
+  };
+  void push(Command Cmd);
+  void push(std::function<void()> Fn) { push(Command{std::move(Fn), nullptr}); }
   void run();
 
   HostDevice &Dev;
   mutable std::mutex M;
   std::condition_variable Cv;     ///< Work arrived or stop requested.
   std::condition_variable IdleCv; ///< Pending reached zero.
-  std::deque<std::function<void()>> Commands;
+  std::deque<Command> Commands;
   size_t Pending = 0; ///< Queued plus running.
   bool Stop = false;
   std::thread Worker;

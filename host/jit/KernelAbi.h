@@ -2,7 +2,7 @@
 /// The binary contract between code the host compiler emits and the host
 /// executor that runs it. Compiled kernels read block geometry from a
 /// BlockCtx the executor fills in, and call the executor's runtime
-/// (FERRY_RUNTIME rows below) for everything that needs the scheduler:
+/// (the FERRY_RUNTIME rows of Runtime.def) for everything that needs the scheduler:
 /// barriers, warp collectives, exit/trap/assert, printf, malloc. The compiler
 /// only knows these by name; the executor hands their addresses to
 /// HostCompiler, so neither library links the other for this contract.
@@ -65,21 +65,3 @@ enum class BarOp : uint32_t { Sync, Arrive, RedPopc, RedAnd, RedOr };
 enum class TrapKind : uint32_t { Trap, Breakpoint };
 
 } // namespace ferry::host
-
-// FERRY_RUNTIME(Name, "C signature for documentation")
-// Every function takes the BlockCtx first where it needs the scheduler.
-// ferry_rt_warp returns the lane's 32-bit result in bits 0..31 and the
-// predicate in bit 32.
-#ifdef FERRY_RUNTIME
-FERRY_RUNTIME(ferry_rt_bar, "i32 (ptr ctx, i32 op, i32 id, i32 count, i32 pred)")
-FERRY_RUNTIME(ferry_rt_grid_sync, "void (ptr ctx)")
-FERRY_RUNTIME(ferry_rt_warp, "i64 (ptr ctx, i32 op, i32 mask, i64 a, i32 b, i32 c)")
-FERRY_RUNTIME(ferry_rt_exit, "void (ptr ctx) noreturn")
-FERRY_RUNTIME(ferry_rt_trap, "void (ptr ctx, i32 kind) noreturn")
-FERRY_RUNTIME(ferry_rt_assert, "void (ptr ctx, ptr msg, ptr file, i32 line, ptr func, i64 charsize) noreturn")
-FERRY_RUNTIME(ferry_rt_printf, "i32 (ptr ctx, ptr fmt, ptr args)")
-FERRY_RUNTIME(ferry_rt_malloc, "ptr (i64 bytes)")
-FERRY_RUNTIME(ferry_rt_free, "void (ptr)")
-FERRY_RUNTIME(ferry_rt_nanosleep, "void (ptr ctx, i32 ns)")
-FERRY_RUNTIME(ferry_rt_globaltimer, "i64 ()")
-#endif

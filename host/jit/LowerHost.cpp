@@ -617,9 +617,11 @@ private:
       break;
     case Intr::Trap:
     case Intr::Brkpt:
-      B.CreateCall(rt("ferry_rt_trap", B.getVoidTy(), {Ptr, I32}, true),
-                   {Ctx, B.getInt32(static_cast<uint32_t>(Id == Intr::Trap ? TrapKind::Trap
-                                                                           : TrapKind::Breakpoint))});
+      B.CreateCall(rt("ferry_rt_trap", B.getVoidTy(), {Ptr, I32, I32, I32, I32}, true),
+                   {Ctx,
+                    B.getInt32(static_cast<uint32_t>(Id == Intr::Trap ? TrapKind::Trap
+                                                                      : TrapKind::Breakpoint)),
+                    H + 1, H + 2, H + 3});
       break;
     case Intr::Nanosleep:
       B.CreateCall(rt("ferry_rt_nanosleep", B.getVoidTy(), {Ptr, I32}), {Ctx, Arg(0)});
@@ -628,8 +630,9 @@ private:
       V = B.CreateCall(rt("ferry_rt_printf", I32, {Ptr, Ptr, Ptr}), {Ctx, Arg(0), Arg(1)});
       break;
     case Intr::AssertFail:
-      B.CreateCall(rt("ferry_rt_assert", B.getVoidTy(), {Ptr, Ptr, Ptr, I32, Ptr, I64}, true),
-                   {Ctx, Arg(0), Arg(1), Arg(2), Arg(3), Arg(4)});
+      B.CreateCall(
+          rt("ferry_rt_assert", B.getVoidTy(), {Ptr, Ptr, Ptr, I32, Ptr, I64, I32, I32, I32}, true),
+          {Ctx, Arg(0), Arg(1), Arg(2), Arg(3), Arg(4), H + 1, H + 2, H + 3});
       break;
     case Intr::Malloc: V = B.CreateCall(rt("ferry_rt_malloc", Ptr, {I64}), {Arg(0)}); break;
     case Intr::Free: B.CreateCall(rt("ferry_rt_free", B.getVoidTy(), {Ptr}), {Arg(0)}); break;

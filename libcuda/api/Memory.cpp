@@ -216,7 +216,9 @@ static CUresult pointerAttribute(const char *Fn, void *data, CUpointer_attribute
     Put((unsigned long long)Al.Id);
     break;
   case CU_POINTER_ATTRIBUTE_IS_MANAGED:
-    Put(bool(A && Al.Kind == AllocKind::Managed));
+    // 4 bytes: NVIDIA's static cudart reads an unsigned int here (a 1-byte
+    // write left garbage that turned device memory into "managed").
+    Put(unsigned(A && Al.Kind == AllocKind::Managed));
     break;
   case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
     Put(int(A ? Al.DeviceOrdinal : -2));

@@ -1,0 +1,185 @@
+/// \file
+/// The executor's internal state shared by its files: a launch, a worker (one
+/// per OS thread that runs kernel code), and the two block runners (fibers
+/// per thread, or one fiber running block-loop functions). Not a public
+/// interface.
+#pragma once
+
+#include "host/exec/Fiber.h"
+#include "host/exec/HostExecutor.h"
+#include "host/jit/KernelAbi.h"
+
+#include <atomic>
+#include <mutex>
+#include <string>
+
+namespace ferry::host {
+
+/// One launch in flight.
+struct LaunchState {
+  const HostKernel *K = nullptr;
+  const void *Params = nullptr;
+  uint32_t Grid[3] = {1, 1, 1};
+  uint32_t Block[3] = {1, 1, 1};
+  uint32_t DynSmem = 0;
+  uint32_t DynOffset = 0; ///< Start of dynamic shared memory in the arena.
+  uint32_t ArenaBytes = 0;
+  uint32_t ThreadsPerBlock = 1;
+  uint64_t Blocks = 1;
+  uint64_t Chunk = 1;
+  uint64_t GridId = 0;
+  uint32_t NumWorkers = 1;
+  std::atomic<uint64_t> Next{0};
+  std::atomic<bool> Abort{false};
+
+  std::mutex FaultM;
+  CUresult Fault = CUDA_SUCCESS;
+  std::string FaultMessage;
+
+  std::mutex PrintM;
+  std::string Printed;
+
+  // Cooperative launches: the grid barrier.
+  bool Cooperative = false;
+  std::mutex GridM;
+  uint64_t GridAlive = 0;
+  uint64_t GridArrived = 0;
+  std::atomic<uint64_t> GridGen{0};
+
+  /// Records the first fault and stops the launch.
+  void fault(CUresult Code, std::string Message);
+  /// Takes up to Chunk block indices; false when none are left.
+  bool grab(uint64_t &First, uint64_t &End) {
+    if (Abort.load(std::memory_order_relaxed))
+      return false;
+    First = Next.fetch_add(Chunk, std::memory_order_relaxed);
+    if (First >= Blocks)
+      return false;
+    End = std::min(Blocks, First + Chunk);
+    return true;
+  }
+  void blockIndex(uint64_t B, uint32_t Out[3]) const {
+    Out[0] = static_cast<uint32_t>(B % Grid[0]);
+    Out[1] = static_cast<uint32_t>((B / Grid[0]) % Grid[1]);
+    Out[2] = static_cast<uint32_t>(B / (uint64_t(Grid[0]) * Grid[1]));
+  }
+};
+
+/// Per-OS-thread execution state. The signal handler reads it through
+/// currentWorker() to tell kernel faults from others.
+struct Worker {
+  explicit Worker(unsigned Index, size_t StackBytes);
+  ~Worker();
+  unsigned Index;
+  StackPool Stacks;
+  char *Arena = nullptr;
+  size_t ArenaBytes = 0;
+  void *AltStack = nullptr;
+  size_t AltStackBytes = 0;
+
+  // Set while a fiber of this worker runs kernel code.
+  volatile bool InKernel = false;
+  void **SchedSp = nullptr;             ///< Where the scheduler's context is.
+  const FiberStack *CurStack = nullptr; ///< The running fiber's stack.
+  void *DeadSp = nullptr;               ///< Sink for abandoned contexts.
+  // Filled by the signal handler.
+  volatile bool Faulted = false;
+  int FaultSignal = 0;
+  int FaultCode = 0;
+  void *FaultAddress = nullptr;
+
+  /// Grows the arena to at least Bytes; false when out of memory.
+  bool reserveArena(size_t Bytes);
+  /// Switches into a fiber from the scheduler context saved in *Sched.
+  void enter(void **Sched, const FiberStack &Stack, void *FiberSp) {
+    SchedSp = Sched;
+    CurStack = &Stack;
+    InKernel = true;
+    ferry_fiber_switch(Sched, FiberSp);
+    InKernel = false;
+  }
+};
+
+/// The worker of the calling thread, made on first use (pool threads and
+/// cooperative block threads set theirs explicitly).
+Worker &threadWorker(size_t StackBytes);
+Worker *currentWorker();
+void setCurrentWorker(Worker *W);
+
+/// Installs the fault handlers once per process.
+void installFaultHandlers();
+/// Turns the signal a worker caught into the launch's fault.
+void reportSignalFault(Worker &W, LaunchState &L, const uint32_t Ctaid[3]);
+
+/// What BlockCtx::Runner points at.
+struct RunnerBase {
+  LaunchState *L = nullptr;
+  Worker *W = nullptr;
+  void *SchedSp = nullptr;
+  BlockCtx Ctx{};
+  bool UsesFibers = false;
+  /// Leaves kernel code for good after a trap/assert/fault was recorded.
+  [[noreturn]] void abandon();
+};
+
+enum class RunResult { Done, GridWait, Fault };
+
+/// Runs one block with a fiber per thread.
+class BlockRunner : public RunnerBase {
+public:
+  enum class TState : uint8_t { Ready, Bar, Warp, Grid, Exited };
+  struct Fiber {
+    void *Sp = nullptr;
+    FiberStack Stack;
+    uint32_t Tid[3] = {0, 0, 0};
+    uint32_t Linear = 0;
+    TState St = TState::Ready;
+    uint8_t BarId = 0;
+    uint32_t Op = 0; ///< WarpOp or BarOp while waiting.
+    uint32_t Mask = 0;
+    uint64_t A = 0;
+    uint32_t B = 0, C = 0;
+    uint64_t Result = 0;
+    uint64_t GridGen = 0;
+    BlockRunner *Runner = nullptr;
+  };
+
+  BlockRunner(LaunchState &L, Worker &W);
+  ~BlockRunner();
+  /// Sets up block B (linear index); false when stacks ran out.
+  bool start(uint64_t B, char *Smem);
+  /// Runs until every thread exited, the block waits on the grid barrier,
+  /// or a fault.
+  RunResult run();
+
+  // Runtime entry points (called on a fiber).
+  uint32_t barrier(BarOp Op, uint32_t Id, uint32_t Count, uint32_t Pred);
+  uint64_t warp(WarpOp Op, uint32_t Mask, uint64_t A, uint32_t B, uint32_t C);
+  void gridSync();
+  void yieldNow();
+  [[noreturn]] void exitCurrent();
+  Fiber &current() { return Fibers[Current]; }
+
+private:
+  static void fiberMain(void *Arg);
+  void releaseStacks();
+  void checkBarrier(uint32_t Id);
+  bool tryCompleteWarp(uint32_t Warp, bool Force);
+  void completeGroup(uint32_t Warp, uint32_t Group);
+  void suspend(Fiber &F) { ferry_fiber_switch(&F.Sp, SchedSp); }
+
+  struct Barrier {
+    uint32_t Arrived = 0, Count = 0, Popc = 0;
+    bool And = true, Or = false;
+  };
+  Fiber *Fibers = nullptr;
+  uint32_t N = 0, Stacked = 0, Alive = 0, Current = 0;
+  uint64_t GridAliveMine = 0;
+  Barrier Bars[16];
+};
+
+/// Formats a device printf call (PTX vprintf ABI) and appends the text to
+/// Out. Returns the number of arguments consumed, or -1 for a null format.
+int formatDevicePrintf(const char *Format, const char *Args, std::string &Out);
+
+} // namespace ferry::host

@@ -1,0 +1,314 @@
+/// \file
+/// The worker pool and launches (HostExecutor.h). The launching thread works
+/// too: it takes block chunks like the pool threads, so a one-block launch
+/// wakes nobody. Launches are serialised on the pool; a second launching
+/// thread waits for the first.
+#include "host/exec/HostExecutor.h"
+
+#include "host/exec/ExecInternal.h"
+#include "support/Log.h"
+#include "support/Settings.h"
+
+#include <condition_variable>
+#include <cstdio>
+#include <mutex>
+#include <sched.h>
+#include <thread>
+
+namespace ferry::host {
+
+struct HostExecutor::Impl {
+  HostExecutorOptions Opts;
+  unsigned NumThreads = 1; ///< Pool threads plus the launching thread.
+  std::vector<std::thread> Threads;
+  std::mutex M;
+  std::condition_variable Cv, DoneCv;
+  LaunchState *Job = nullptr;
+  uint64_t Gen = 0;
+  unsigned Wanted = 0, Taken = 0, Running = 0;
+  bool Stop = false;
+  std::mutex LaunchM;
+  std::atomic<uint64_t> GridIds{1};
+  std::once_flag CompilerOnce;
+  std::unique_ptr<HostCompiler> Compiler;
+  std::string CompilerError;
+
+  void poolMain(unsigned Index);
+};
+
+namespace {
+
+/// The block-loop path: one fiber per worker runs whole chunks of blocks.
+struct FastRun : RunnerBase {
+  static void main(void *Arg) {
+    auto *R = static_cast<FastRun *>(Arg);
+    LaunchState &L = *R->L;
+    uint64_t First, End;
+    while (L.grab(First, End))
+      for (uint64_t B = First; B < End; ++B) {
+        L.blockIndex(B, R->Ctx.Ctaid);
+        L.K->Block(L.Params, &R->Ctx);
+      }
+    ferry_fiber_switch(&R->W->DeadSp, R->SchedSp);
+    __builtin_unreachable();
+  }
+};
+
+void fillCtx(BlockCtx &Ctx, const LaunchState &L, Worker &W, char *Smem, void *Runner) {
+  for (unsigned I = 0; I < 3; ++I) {
+    Ctx.Ntid[I] = L.Block[I];
+    Ctx.Nctaid[I] = L.Grid[I];
+    Ctx.Ctaid[I] = 0;
+  }
+  Ctx.DynSmemBytes = L.DynSmem;
+  Ctx.Smem = Smem;
+  Ctx.GridId = L.GridId;
+  Ctx.SmId = W.Index;
+  Ctx.NSmId = L.NumWorkers;
+  Ctx.TotalSmemBytes = L.ArenaBytes;
+  Ctx.Runner = Runner;
+}
+
+/// After a block or fiber gave up because of a fault: make a signal into
+/// the launch's error and reset the worker.
+void settleFault(Worker &W, LaunchState &L, const uint32_t Ctaid[3]) {
+  if (W.FaultSignal)
+    reportSignalFault(W, L, Ctaid);
+  W.Faulted = false;
+  W.FaultSignal = 0;
+}
+
+/// Runs blocks of L on worker W until none are left or the launch aborts.
+void runLaunch(Worker &W, LaunchState &L) {
+  if (!W.reserveArena(L.ArenaBytes)) {
+    L.fault(CUDA_ERROR_OUT_OF_MEMORY, "cannot allocate the shared-memory arena");
+    return;
+  }
+  if (!L.K->UsesFibers) {
+    FastRun R;
+    R.L = &L;
+    R.W = &W;
+    fillCtx(R.Ctx, L, W, W.Arena, static_cast<RunnerBase *>(&R));
+    FiberStack S = W.Stacks.acquire();
+    if (!S.Base) {
+      L.fault(CUDA_ERROR_OUT_OF_MEMORY, "cannot allocate a fiber stack");
+      return;
+    }
+    W.enter(&R.SchedSp, S, prepareFiber(S, &FastRun::main, &R));
+    if (W.Faulted)
+      settleFault(W, L, R.Ctx.Ctaid);
+    W.Stacks.release(S);
+    return;
+  }
+  BlockRunner R(L, W);
+  uint64_t First, End;
+  while (L.grab(First, End))
+    for (uint64_t B = First; B < End; ++B) {
+      if (L.Abort.load(std::memory_order_relaxed))
+        return;
+      if (!R.start(B, W.Arena)) {
+        L.fault(CUDA_ERROR_OUT_OF_MEMORY, "cannot allocate fiber stacks");
+        return;
+      }
+      if (R.run() != RunResult::Done) {
+        settleFault(W, L, R.Ctx.Ctaid);
+        return;
+      }
+    }
+}
+
+/// One OS thread per block, so all blocks are co-resident (spin-waits on
+/// other blocks make progress) and grid.sync can wait for the whole grid.
+void runCooperativeBlock(LaunchState &L, uint64_t B, size_t StackBytes) {
+  Worker W(static_cast<unsigned>(B % L.NumWorkers), StackBytes);
+  setCurrentWorker(&W);
+  if (!W.reserveArena(L.ArenaBytes)) {
+    L.fault(CUDA_ERROR_OUT_OF_MEMORY, "cannot allocate the shared-memory arena");
+  } else {
+    BlockRunner R(L, W);
+    if (!R.start(B, W.Arena)) {
+      L.fault(CUDA_ERROR_OUT_OF_MEMORY, "cannot allocate fiber stacks");
+    } else {
+      for (;;) {
+        RunResult RR = R.run();
+        if (RR == RunResult::Done)
+          break;
+        if (RR == RunResult::Fault) {
+          settleFault(W, L, R.Ctx.Ctaid);
+          break;
+        }
+        // Every live thread of this block waits on the grid barrier.
+        uint64_t Gen = L.GridGen.load(std::memory_order_acquire);
+        while (L.GridGen.load(std::memory_order_acquire) == Gen &&
+               !L.Abort.load(std::memory_order_relaxed))
+          sched_yield();
+        if (L.Abort.load(std::memory_order_relaxed))
+          break;
+      }
+    }
+  }
+  setCurrentWorker(nullptr);
+}
+
+} // namespace
+
+void HostExecutor::Impl::poolMain(unsigned Index) {
+  Worker W(Index, Opts.StackBytes);
+  setCurrentWorker(&W);
+  uint64_t Seen = 0;
+  std::unique_lock<std::mutex> Lock(M);
+  for (;;) {
+    Cv.wait(Lock, [&] { return Stop || (Gen != Seen && Taken < Wanted); });
+    if (Stop)
+      break;
+    Seen = Gen;
+    ++Taken;
+    LaunchState *L = Job;
+    Lock.unlock();
+    runLaunch(W, *L);
+    Lock.lock();
+    if (--Running == 0)
+      DoneCv.notify_all();
+  }
+  setCurrentWorker(nullptr);
+}
+
+HostExecutor::HostExecutor(HostExecutorOptions Opts) : P(std::make_unique<Impl>()) {
+  P->Opts = Opts;
+  unsigned N = Opts.Threads;
+  if (N == 0)
+    N = static_cast<unsigned>(std::max<int64_t>(0, Settings::get().getInt(SettingKey::HostThreads)));
+  if (N == 0)
+    N = std::max(1u, std::thread::hardware_concurrency());
+  P->NumThreads = N;
+  installFaultHandlers();
+  for (unsigned I = 1; I < N; ++I)
+    P->Threads.emplace_back([this, I] { P->poolMain(I); });
+  log::host().debug("host executor: {} threads, {} KiB fiber stacks", N, Opts.StackBytes / 1024);
+}
+
+HostExecutor::~HostExecutor() {
+  {
+    std::lock_guard<std::mutex> Lock(P->M);
+    P->Stop = true;
+  }
+  P->Cv.notify_all();
+  for (std::thread &T : P->Threads)
+    T.join();
+}
+
+HostExecutor &HostExecutor::instance() {
+  static HostExecutor *E = new HostExecutor(); // Never destroyed: kernels may
+                                               // run from atexit handlers.
+  return *E;
+}
+
+unsigned HostExecutor::threads() const { return P->NumThreads; }
+const HostExecutorOptions &HostExecutor::options() const { return P->Opts; }
+
+Expected<HostCompiler *> HostExecutor::compiler() {
+  std::call_once(P->CompilerOnce, [&] {
+    Expected<std::unique_ptr<HostCompiler>> C = HostCompiler::create(runtimeSymbols());
+    if (C)
+      P->Compiler = std::move(*C);
+    else
+      P->CompilerError = C.error().message();
+  });
+  if (!P->Compiler)
+    return makeError(CUDA_ERROR_UNKNOWN, P->CompilerError);
+  return P->Compiler.get();
+}
+
+Status HostExecutor::launch(const HostKernel &K, std::array<uint32_t, 3> Grid,
+                            std::array<uint32_t, 3> Block, uint32_t DynamicSharedBytes,
+                            const void *Params, uint32_t Flags) {
+  if (K.UsesFibers ? !K.Thread : !K.Block)
+    return makeError(CUDA_ERROR_INVALID_VALUE, "launch: kernel '" + K.Name + "' has no code");
+  for (unsigned I = 0; I < 3; ++I)
+    if (Grid[I] == 0 || Block[I] == 0)
+      return makeError(CUDA_ERROR_INVALID_VALUE, "launch: a grid or block dimension is zero");
+  uint64_t Threads = uint64_t(Block[0]) * Block[1] * Block[2];
+  if (Block[0] > 1024 || Block[1] > 1024 || Block[2] > 64 ||
+      Threads > std::min<uint64_t>(1024, K.MaxThreadsPerBlock ? K.MaxThreadsPerBlock : 1024))
+    return makeError(CUDA_ERROR_INVALID_VALUE,
+                     "launch: block (" + std::to_string(Block[0]) + "," + std::to_string(Block[1]) +
+                         "," + std::to_string(Block[2]) + ") exceeds the per-block limits");
+  if (Grid[0] > 0x7fffffffu || Grid[1] > 65535 || Grid[2] > 65535)
+    return makeError(CUDA_ERROR_INVALID_VALUE, "launch: grid dimensions exceed the limits");
+  uint64_t DynOffset = (uint64_t(K.StaticSharedBytes) + 15) & ~uint64_t(15);
+  uint64_t Arena = DynOffset + DynamicSharedBytes;
+  if (Arena > P->Opts.MaxSharedBytes)
+    return makeError(CUDA_ERROR_INVALID_VALUE,
+                     "launch: " + std::to_string(Arena) + " bytes of shared memory exceed the " +
+                         std::to_string(P->Opts.MaxSharedBytes) + "-byte limit");
+
+  LaunchState L;
+  L.K = &K;
+  L.Params = Params;
+  for (unsigned I = 0; I < 3; ++I) {
+    L.Grid[I] = Grid[I];
+    L.Block[I] = Block[I];
+  }
+  L.DynSmem = DynamicSharedBytes;
+  L.DynOffset = static_cast<uint32_t>(DynOffset);
+  L.ArenaBytes = static_cast<uint32_t>(Arena);
+  L.ThreadsPerBlock = static_cast<uint32_t>(Threads);
+  L.Blocks = uint64_t(Grid[0]) * Grid[1] * Grid[2];
+  L.NumWorkers = P->NumThreads;
+  L.GridId = P->GridIds.fetch_add(1);
+  L.Chunk = std::clamp<uint64_t>(L.Blocks / (uint64_t(P->NumThreads) * 8), 1, 1024);
+
+  // A cooperative kernel without barriers never waits on other blocks
+  // through ferry, so it runs as an ordinary launch.
+  if ((Flags & LaunchCooperative) && K.UsesFibers) {
+    if (L.Blocks > P->Opts.MaxCooperativeBlocks)
+      return makeError(CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE,
+                       "cooperative launch of " + std::to_string(L.Blocks) +
+                           " blocks; the host runs at most " +
+                           std::to_string(P->Opts.MaxCooperativeBlocks) + " at once");
+    L.Cooperative = true;
+    L.GridAlive = L.Blocks * Threads;
+    std::vector<std::thread> Ts;
+    Ts.reserve(L.Blocks);
+    for (uint64_t B = 0; B < L.Blocks; ++B)
+      Ts.emplace_back([&L, B, this] { runCooperativeBlock(L, B, P->Opts.StackBytes); });
+    for (std::thread &T : Ts)
+      T.join();
+  } else {
+    std::lock_guard<std::mutex> LaunchLock(P->LaunchM);
+    Worker &Me = threadWorker(P->Opts.StackBytes);
+    uint64_t Chunks = (L.Blocks + L.Chunk - 1) / L.Chunk;
+    unsigned Helpers = static_cast<unsigned>(std::min<uint64_t>(P->NumThreads - 1, Chunks - 1));
+    if (Helpers) {
+      std::lock_guard<std::mutex> Lock(P->M);
+      P->Job = &L;
+      ++P->Gen;
+      P->Wanted = Helpers;
+      P->Taken = 0;
+      P->Running = Helpers;
+    }
+    if (Helpers)
+      P->Cv.notify_all();
+    runLaunch(Me, L);
+    if (Helpers) {
+      std::unique_lock<std::mutex> Lock(P->M);
+      // Helpers that have not started yet would only find no work left.
+      P->Running -= P->Wanted - P->Taken;
+      P->Wanted = P->Taken;
+      P->DoneCv.wait(Lock, [&] { return P->Running == 0; });
+      P->Job = nullptr;
+    }
+  }
+
+  if (!L.Printed.empty()) {
+    std::fwrite(L.Printed.data(), 1, L.Printed.size(), stdout);
+    std::fflush(stdout);
+  }
+  if (L.Fault != CUDA_SUCCESS) {
+    log::host().error("kernel '{}' failed: {}", K.Name, L.FaultMessage);
+    return makeError(L.Fault, L.FaultMessage);
+  }
+  return Status::ok();
+}
+
+} // namespace ferry::host

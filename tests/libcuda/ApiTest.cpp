@@ -1,0 +1,295 @@
+/// \file
+/// Tests through libcuda.so.1's C ABI (the test links the shared library):
+/// cuGetProcAddress against the requests NVIDIA's cudart 13 was observed
+/// to make, version/per-thread resolution, error strings, handle
+/// validation, attributes, memory, and the export tables.
+#include "ferry/generated/DriverApi.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <dlfcn.h>
+#include <fstream>
+#include <regex>
+
+namespace {
+
+void *self(const char *Sym) { return dlsym(RTLD_DEFAULT, Sym); }
+
+void *proc(const char *Name, int Version, uint64_t Flags = 0, CUresult *R = nullptr,
+           CUdriverProcAddressQueryResult *St = nullptr) {
+  void *Fn = nullptr;
+  CUdriverProcAddressQueryResult S;
+  CUresult Res = cuGetProcAddress_v2(Name, &Fn, Version, Flags, &S);
+  if (R)
+    *R = Res;
+  if (St)
+    *St = S;
+  return Fn;
+}
+
+class Api : public ::testing::Test {
+protected:
+  static void SetUpTestSuite() { ASSERT_EQ(cuInit(0), CUDA_SUCCESS); }
+  void SetUp() override {
+    ASSERT_EQ(cuDevicePrimaryCtxRetain(&Ctx, 0), CUDA_SUCCESS);
+    ASSERT_EQ(cuCtxSetCurrent(Ctx), CUDA_SUCCESS);
+  }
+  void TearDown() override { EXPECT_EQ(cuDevicePrimaryCtxRelease_v2(0), CUDA_SUCCESS); }
+  CUcontext Ctx = nullptr;
+};
+
+TEST(ProcAddress, EveryObservedCudartRequestResolvesOrIsKnownAbsent) {
+  std::ifstream In(FERRY_SOURCE_DIR "/tests/libcuda/cudart13-getprocaddress.txt");
+  ASSERT_TRUE(In) << "missing request list";
+  std::regex Row("\"([A-Za-z0-9_]*)\", ver=([0-9]+), flags=([0-9]+)");
+  std::string Line;
+  int Rows = 0, Found = 0;
+  while (std::getline(In, Line)) {
+    std::smatch M;
+    if (!std::regex_search(Line, M, Row))
+      continue;
+    ++Rows;
+    CUresult R;
+    CUdriverProcAddressQueryResult St;
+    void *Fn = proc(M[1].str().c_str(), std::stoi(M[2]), std::stoull(M[3]), &R, &St);
+    if (R == CUDA_SUCCESS) {
+      ++Found;
+      EXPECT_NE(Fn, nullptr) << M[1];
+      EXPECT_EQ(St, CU_GET_PROC_ADDRESS_SUCCESS);
+    } else {
+      EXPECT_EQ(R, CUDA_ERROR_NOT_FOUND) << M[1];
+      EXPECT_EQ(Fn, nullptr);
+    }
+  }
+  EXPECT_GT(Rows, 400);
+  // Only the probe "" and OpenGL/EGL/VDPAU interop (absent from the
+  // exported table of a Linux libcuda without graphics) may be missing.
+  EXPECT_GT(Found, Rows - 40);
+}
+
+TEST(ProcAddress, VersionsPickNvidiasBreakpoints) {
+  EXPECT_EQ(proc("cuMemAlloc", 3020), self("cuMemAlloc_v2"));
+  EXPECT_EQ(proc("cuMemAlloc", 2000), self("cuMemAlloc"));
+  EXPECT_EQ(proc("cuCtxGetDevice", 13000), self("cuCtxGetDevice_v2"));
+  EXPECT_EQ(proc("cuCtxGetDevice", 2000), self("cuCtxGetDevice"));
+  EXPECT_EQ(proc("cuCtxSynchronize", 13000), self("cuCtxSynchronize_v2"));
+  EXPECT_EQ(proc("cuEventElapsedTime", 12080), self("cuEventElapsedTime_v2"));
+  EXPECT_EQ(proc("cuDeviceGetUuid", 9020), self("cuDeviceGetUuid"));
+  EXPECT_EQ(proc("cuDevicePrimaryCtxRelease", 7000), self("cuDevicePrimaryCtxRelease"));
+  EXPECT_EQ(proc("cuDevicePrimaryCtxRelease", 11000), self("cuDevicePrimaryCtxRelease_v2"));
+  EXPECT_EQ(proc("cuMemcpyHtoD", 3020, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM),
+            self("cuMemcpyHtoD_v2_ptds"));
+  EXPECT_EQ(proc("cuLaunchKernel", 7000, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM),
+            self("cuLaunchKernel_ptsz"));
+  EXPECT_EQ(proc("cuLaunchKernel", 7000, 0), self("cuLaunchKernel"));
+  EXPECT_EQ(proc("cuInit", 2000, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM), self("cuInit"));
+  CUresult R;
+  CUdriverProcAddressQueryResult St;
+  EXPECT_EQ(proc("cuLibraryLoadData", 11000, 0, &R, &St), nullptr);
+  EXPECT_EQ(R, CUDA_ERROR_NOT_FOUND);
+  EXPECT_EQ(St, CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT);
+  EXPECT_EQ(proc("cuNoSuchThing", 13000, 0, &R, &St), nullptr);
+  EXPECT_EQ(St, CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND);
+}
+
+TEST(Basics, VersionAndErrorStrings) {
+  int V = 0;
+  ASSERT_EQ(cuDriverGetVersion(&V), CUDA_SUCCESS);
+  EXPECT_GE(V, 13000);
+  const char *S = nullptr;
+  ASSERT_EQ(cuGetErrorName(CUDA_ERROR_INVALID_HANDLE, &S), CUDA_SUCCESS);
+  EXPECT_STREQ(S, "CUDA_ERROR_INVALID_HANDLE");
+  ASSERT_EQ(cuGetErrorString(CUDA_ERROR_OUT_OF_MEMORY, &S), CUDA_SUCCESS);
+  EXPECT_STREQ(S, "out of memory");
+  EXPECT_EQ(cuGetErrorName(CUresult(12345), &S), CUDA_ERROR_INVALID_VALUE);
+}
+
+TEST_F(Api, GarbageHandlesGiveInvalidHandle) {
+  int Junk[16] = {};
+  EXPECT_EQ(cuStreamSynchronize(reinterpret_cast<CUstream>(Junk)), CUDA_ERROR_INVALID_HANDLE);
+  EXPECT_EQ(cuEventQuery(reinterpret_cast<CUevent>(0xdeadbeef)), CUDA_ERROR_INVALID_HANDLE);
+  EXPECT_EQ(cuCtxPushCurrent_v2(reinterpret_cast<CUcontext>(Junk)), CUDA_ERROR_INVALID_CONTEXT);
+  CUevent E;
+  ASSERT_EQ(cuEventCreate(&E, 0), CUDA_SUCCESS);
+  EXPECT_EQ(cuStreamQuery(reinterpret_cast<CUstream>(E)), CUDA_ERROR_INVALID_HANDLE);
+  ASSERT_EQ(cuEventDestroy_v2(E), CUDA_SUCCESS);
+  EXPECT_EQ(cuEventQuery(E), CUDA_ERROR_INVALID_HANDLE) << "stale handle";
+}
+
+TEST_F(Api, DeviceAttributes) {
+  int V = 0;
+  ASSERT_EQ(cuDeviceGetAttribute(&V, CU_DEVICE_ATTRIBUTE_WARP_SIZE, 0), CUDA_SUCCESS);
+  EXPECT_EQ(V, 32);
+  ASSERT_EQ(cuDeviceGetAttribute(&V, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, 0), CUDA_SUCCESS);
+  EXPECT_EQ(V, 1024);
+  ASSERT_EQ(cuDeviceGetAttribute(&V, CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING, 0), CUDA_SUCCESS);
+  EXPECT_EQ(V, 1);
+  for (int A = 1; A < CU_DEVICE_ATTRIBUTE_MAX; ++A)
+    EXPECT_EQ(cuDeviceGetAttribute(&V, CUdevice_attribute(A), 0), CUDA_SUCCESS) << "attribute " << A;
+  EXPECT_EQ(cuDeviceGetAttribute(&V, CU_DEVICE_ATTRIBUTE_MAX, 0), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuDeviceGetAttribute(&V, CUdevice_attribute(0), 0), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuDeviceGetAttribute(&V, CU_DEVICE_ATTRIBUTE_WARP_SIZE, 7), CUDA_ERROR_INVALID_DEVICE);
+  CUuuid A, B;
+  ASSERT_EQ(cuDeviceGetUuid(&A, 0), CUDA_SUCCESS);
+  ASSERT_EQ(cuDeviceGetUuid_v2(&B, 0), CUDA_SUCCESS);
+  EXPECT_EQ(std::memcmp(A.bytes, B.bytes, 16), 0);
+  char Bus[32];
+  ASSERT_EQ(cuDeviceGetPCIBusId(Bus, sizeof(Bus), 0), CUDA_SUCCESS);
+  CUdevice D = -1;
+  ASSERT_EQ(cuDeviceGetByPCIBusId(&D, Bus), CUDA_SUCCESS);
+  EXPECT_EQ(D, 0);
+}
+
+TEST_F(Api, MemoryRangesAndPointerAttributes) {
+  CUdeviceptr P = 0;
+  ASSERT_EQ(cuMemAlloc_v2(&P, 4096), CUDA_SUCCESS);
+  CUdeviceptr Base = 0;
+  size_t Size = 0;
+  ASSERT_EQ(cuMemGetAddressRange_v2(&Base, &Size, P + 100), CUDA_SUCCESS);
+  EXPECT_EQ(Base, P);
+  EXPECT_EQ(Size, 4096u);
+  unsigned Type = 0;
+  ASSERT_EQ(cuPointerGetAttribute(&Type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, P + 8), CUDA_SUCCESS);
+  EXPECT_EQ(Type, unsigned(CU_MEMORYTYPE_DEVICE));
+  int Local;
+  EXPECT_EQ(cuPointerGetAttribute(&Type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, CUdeviceptr(&Local)),
+            CUDA_ERROR_INVALID_VALUE);
+  ASSERT_EQ(cuMemsetD32_v2(P, 0xA5A5A5A5u, 1024), CUDA_SUCCESS);
+  std::vector<uint32_t> H(1024);
+  ASSERT_EQ(cuMemcpyDtoH_v2(H.data(), P, 4096), CUDA_SUCCESS);
+  EXPECT_EQ(H[0], 0xA5A5A5A5u);
+  EXPECT_EQ(H[1023], 0xA5A5A5A5u);
+  EXPECT_EQ(cuMemFree_v2(P + 4), CUDA_ERROR_INVALID_VALUE);
+  ASSERT_EQ(cuMemFree_v2(P), CUDA_SUCCESS);
+  EXPECT_EQ(cuMemFree_v2(0), CUDA_SUCCESS);
+  EXPECT_EQ(cuMemGetAddressRange_v2(&Base, &Size, P), CUDA_ERROR_NOT_FOUND);
+}
+
+TEST_F(Api, Memcpy2DUnalignedRectangle) {
+  CUdeviceptr D;
+  size_t Pitch;
+  ASSERT_EQ(cuMemAllocPitch_v2(&D, &Pitch, 13, 5, 4), CUDA_SUCCESS);
+  EXPECT_GE(Pitch, 13u);
+  std::vector<uint8_t> Src(7 * 20), Dst(9 * 30, 0);
+  for (size_t I = 0; I < Src.size(); ++I)
+    Src[I] = uint8_t(I);
+  CUDA_MEMCPY2D C{};
+  C.srcMemoryType = CU_MEMORYTYPE_HOST;
+  C.srcHost = Src.data();
+  C.srcPitch = 20;
+  C.srcXInBytes = 3;
+  C.srcY = 1;
+  C.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+  C.dstDevice = D;
+  C.dstPitch = Pitch;
+  C.WidthInBytes = 13;
+  C.Height = 5;
+  ASSERT_EQ(cuMemcpy2DUnaligned_v2(&C), CUDA_SUCCESS);
+  CUDA_MEMCPY2D Back{};
+  Back.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+  Back.srcDevice = D;
+  Back.srcPitch = Pitch;
+  Back.dstMemoryType = CU_MEMORYTYPE_HOST;
+  Back.dstHost = Dst.data();
+  Back.dstPitch = 30;
+  Back.dstXInBytes = 2;
+  Back.WidthInBytes = 13;
+  Back.Height = 5;
+  ASSERT_EQ(cuMemcpy2D_v2(&Back), CUDA_SUCCESS);
+  for (size_t Y = 0; Y < 5; ++Y)
+    for (size_t X = 0; X < 13; ++X)
+      ASSERT_EQ(Dst[Y * 30 + 2 + X], Src[(Y + 1) * 20 + 3 + X]) << X << "," << Y;
+  EXPECT_EQ(Dst[0], 0);
+  ASSERT_EQ(cuMemFree_v2(D), CUDA_SUCCESS);
+}
+
+TEST_F(Api, ContextStackAndLimits) {
+  CUcontext Mine, Got;
+  ASSERT_EQ(cuCtxCreate_v2(&Mine, 0, 0), CUDA_SUCCESS);
+  ASSERT_EQ(cuCtxGetCurrent(&Got), CUDA_SUCCESS);
+  EXPECT_EQ(Got, Mine);
+  size_t Stack = 0;
+  ASSERT_EQ(cuCtxSetLimit(CU_LIMIT_STACK_SIZE, 4096), CUDA_SUCCESS);
+  ASSERT_EQ(cuCtxGetLimit(&Stack, CU_LIMIT_STACK_SIZE), CUDA_SUCCESS);
+  EXPECT_EQ(Stack, 4096u);
+  EXPECT_EQ(cuCtxGetLimit(&Stack, CUlimit(99)), CUDA_ERROR_UNSUPPORTED_LIMIT);
+  CUdevice D = -1;
+  ASSERT_EQ(cuCtxGetDevice_v2(&D, nullptr), CUDA_SUCCESS);
+  EXPECT_EQ(D, 0);
+  ASSERT_EQ(cuCtxPopCurrent_v2(&Got), CUDA_SUCCESS);
+  EXPECT_EQ(Got, Mine);
+  ASSERT_EQ(cuCtxGetCurrent(&Got), CUDA_SUCCESS);
+  EXPECT_EQ(Got, Ctx);
+  ASSERT_EQ(cuCtxDestroy_v2(Mine), CUDA_SUCCESS);
+  EXPECT_EQ(cuCtxDestroy_v2(Mine), CUDA_ERROR_INVALID_CONTEXT);
+  unsigned long long Id1 = 0, Id2 = 0;
+  ASSERT_EQ(cuCtxGetId(Ctx, &Id1), CUDA_SUCCESS);
+  ASSERT_EQ(cuCtxGetId(nullptr, &Id2), CUDA_SUCCESS);
+  EXPECT_EQ(Id1, Id2);
+}
+
+static void hostFn(void *P) { ++*static_cast<int *>(P); }
+
+TEST_F(Api, StreamsEventsAndCallbacks) {
+  CUstream S;
+  ASSERT_EQ(cuStreamCreateWithPriority(&S, CU_STREAM_NON_BLOCKING, -3), CUDA_SUCCESS);
+  int Prio = 0;
+  unsigned Flags = 0;
+  ASSERT_EQ(cuStreamGetPriority(S, &Prio), CUDA_SUCCESS);
+  ASSERT_EQ(cuStreamGetFlags(S, &Flags), CUDA_SUCCESS);
+  EXPECT_EQ(Prio, -3);
+  EXPECT_EQ(Flags, unsigned(CU_STREAM_NON_BLOCKING));
+  int Count = 0;
+  for (int I = 0; I < 10; ++I)
+    ASSERT_EQ(cuLaunchHostFunc(S, hostFn, &Count), CUDA_SUCCESS);
+  CUevent E;
+  ASSERT_EQ(cuEventCreate(&E, 0), CUDA_SUCCESS);
+  ASSERT_EQ(cuEventRecord(E, S), CUDA_SUCCESS);
+  ASSERT_EQ(cuEventSynchronize(E), CUDA_SUCCESS);
+  EXPECT_EQ(Count, 10);
+  EXPECT_EQ(cuEventQuery(E), CUDA_SUCCESS);
+  EXPECT_EQ(cuStreamQuery(S), CUDA_SUCCESS);
+  CUevent NoTiming;
+  ASSERT_EQ(cuEventCreate(&NoTiming, CU_EVENT_DISABLE_TIMING), CUDA_SUCCESS);
+  ASSERT_EQ(cuEventRecord(NoTiming, S), CUDA_SUCCESS);
+  ASSERT_EQ(cuStreamSynchronize(S), CUDA_SUCCESS);
+  float Ms;
+  EXPECT_EQ(cuEventElapsedTime_v2(&Ms, E, NoTiming), CUDA_ERROR_INVALID_HANDLE);
+  ASSERT_EQ(cuStreamDestroy_v2(S), CUDA_SUCCESS);
+  EXPECT_EQ(cuStreamQuery(S), CUDA_ERROR_INVALID_HANDLE);
+  cuEventDestroy_v2(E);
+  cuEventDestroy_v2(NoTiming);
+}
+
+TEST_F(Api, ExportTables) {
+  const void *T = nullptr;
+  CUuuid Integrity = {{char(0xD4), 0x08, 0x20, 0x55, char(0xBD), char(0xE6), 0x70, 0x4B, char(0x8D), 0x34,
+                       char(0xBA), 0x12, 0x3C, 0x66, char(0xE1), char(0xF2)}};
+  ASSERT_EQ(cuGetExportTable(&T, &Integrity), CUDA_SUCCESS);
+  auto Check = reinterpret_cast<CUresult (*)(uint32_t, uint64_t, uint8_t *)>(static_cast<void *const *>(T)[1]);
+  uint8_t Out[16];
+  ASSERT_EQ(Check(13000, 1700000000, Out), CUDA_SUCCESS);
+  const uint8_t Want[16] = {0x5c, 0x67, 0xcb, 0x03, 0x1c, 0x18, 0x41, 0x33,
+                            0xe8, 0xd1, 0x4c, 0x1f, 0xaa, 0x83, 0xd3, 0x8e};
+  EXPECT_EQ(std::memcmp(Out, Want, 16), 0);
+  CUuuid Cls = {{char(0xC6), char(0x93), 0x33, 0x6E, 0x11, 0x21, char(0xDF), 0x11, char(0xA8), char(0xC3),
+                 0x68, char(0xF3), 0x55, char(0xD8), char(0x95), char(0x93)}};
+  ASSERT_EQ(cuGetExportTable(&T, &Cls), CUDA_SUCCESS);
+  auto Slots = static_cast<void *const *>(T);
+  auto Insert = reinterpret_cast<CUresult (*)(CUcontext, void *, void *, void (*)(CUcontext, void *, void *))>(Slots[0]);
+  auto Remove = reinterpret_cast<CUresult (*)(CUcontext, void *)>(Slots[1]);
+  auto Get = reinterpret_cast<CUresult (*)(void **, CUcontext, void *)>(Slots[2]);
+  int Key, Value;
+  void *Out2 = nullptr;
+  EXPECT_NE(Get(&Out2, nullptr, &Key), CUDA_SUCCESS);
+  ASSERT_EQ(Insert(nullptr, &Key, &Value, nullptr), CUDA_SUCCESS);
+  ASSERT_EQ(Get(&Out2, Ctx, &Key), CUDA_SUCCESS);
+  EXPECT_EQ(Out2, &Value);
+  ASSERT_EQ(Remove(Ctx, &Key), CUDA_SUCCESS);
+  EXPECT_NE(Get(&Out2, nullptr, &Key), CUDA_SUCCESS);
+  CUuuid Bogus = {};
+  EXPECT_NE(cuGetExportTable(&T, &Bogus), CUDA_SUCCESS);
+}
+
+} // namespace
