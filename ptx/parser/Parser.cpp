@@ -103,6 +103,22 @@ private:
   std::vector<Diagnostic> &Diags;
   unsigned MaxDiags;
   bool Abort = false;
+  unsigned Depth = 0;
+
+  /// Bounds recursion (nested blocks, braces, parentheses) so hostile input
+  /// cannot exhaust the stack; past the limit parsing stops.
+  struct Nest {
+    Parser &P;
+    explicit Nest(Parser &P) : P(P) { ++P.Depth; }
+    ~Nest() { --P.Depth; }
+    bool tooDeep() {
+      if (P.Depth <= 200)
+        return false;
+      P.error(P.CurTok.Loc, "nesting too deep");
+      P.Abort = true;
+      return true;
+    }
+  };
 
   void advance() {
     PrevEnd = CurTok.end();
@@ -229,6 +245,9 @@ bool Parser::parseFloatLiteral(const Token &T, uint64_t &Bits, Operand::FloatFor
 }
 
 bool Parser::parseUnary(int64_t &V) {
+  Nest N(*this);
+  if (N.tooDeep())
+    return false;
   SourceLoc Loc = CurTok.Loc;
   switch (CurTok.K) {
   case Tok::Int: {
@@ -750,6 +769,9 @@ bool Parser::parseDeclarators(const VarDecl &Proto, SmallVectorImpl<Node *> &Out
 }
 
 const Initializer *Parser::parseInitializer() {
+  Nest Guard(*this);
+  if (Guard.tooDeep())
+    return nullptr;
   auto *I = M.make<Initializer>();
   I->Loc = CurTok.Loc;
   if (consume(Tok::LBrace)) {
@@ -831,8 +853,11 @@ const Initializer *Parser::parseInitializer() {
 //===----------------------------------------------------------------------===//
 
 Block *Parser::parseBlock() {
+  Nest Guard(*this);
   auto *B = M.make<Block>();
   B->Loc = CurTok.Loc;
+  if (Guard.tooDeep())
+    return B;
   advance(); // '{'
   SmallVector<Node *, 32> Stmts;
   while (!is(Tok::RBrace) && !is(Tok::Eof) && !Abort)
@@ -1090,6 +1115,9 @@ bool Parser::parseAddressInner(Operand &Op) {
 }
 
 bool Parser::parseOperand(Operand &Op, bool InCall) {
+  Nest Guard(*this);
+  if (Guard.tooDeep())
+    return false;
   Op.Loc = CurTok.Loc;
   switch (CurTok.K) {
   case Tok::Bang:
