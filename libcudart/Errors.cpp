@@ -229,8 +229,6 @@ cudaError_t recordError(cudaError_t E) {
   return E;
 }
 
-void clearLastError() { LastError = cudaSuccess; }
-
 } // namespace ferry::cudart
 
 using namespace ferry::cudart;
@@ -247,7 +245,8 @@ __attribute__((visibility("hidden"))) void ferryRuntimeNotImplemented(const char
 
 const char *cudaGetErrorName(cudaError_t Error) {
   const ErrorInfo *E = findError(static_cast<int>(Error));
-  return E ? E->Name : "cudaErrorUnrecognized";
+  // The same answer for unknown codes as NVIDIA's runtime gives (observed).
+  return E ? E->Name : "unrecognized error code";
 }
 
 const char *cudaGetErrorString(cudaError_t Error) {
@@ -256,11 +255,11 @@ const char *cudaGetErrorString(cudaError_t Error) {
 }
 
 cudaError_t cudaGetLastError(void) {
+  // Clears even a sticky error, as NVIDIA's runtime does (observed): the
+  // error stays sticky through the device state, so every later call on
+  // that device reports it again and records it anew.
   cudaError_t E = LastError;
-  // A sticky error stays: the context is unusable until the device is
-  // reset, and every later call reports it again anyway.
-  if (!isStickyError(E))
-    LastError = cudaSuccess;
+  LastError = cudaSuccess;
   return E;
 }
 

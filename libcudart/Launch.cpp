@@ -15,13 +15,10 @@ bool badConfig(dim3 Grid, dim3 Block) {
   return !Grid.x || !Grid.y || !Grid.z || !Block.x || !Block.y || !Block.z;
 }
 
-/// Launch errors the driver reports as bad values are, in runtime terms, a
-/// bad configuration (too many threads, too much shared memory, ...).
-cudaError_t finishLaunch(CUresult R, int Device) {
-  if (R == CUDA_ERROR_INVALID_VALUE)
-    return recordError(cudaErrorInvalidConfiguration);
-  return finish(R, Device);
-}
+/// Launch results map like any other: NVIDIA's CUDA 13 runtime reports a
+/// bad configuration (zero or oversized dimensions, too much shared
+/// memory) as cudaErrorInvalidValue, as the driver does (observed on H100).
+cudaError_t finishLaunch(CUresult R, int Device) { return finish(R, Device); }
 
 cudaError_t launch(const DriverTable &D, CUkernel Kernel, dim3 Grid, dim3 Block, void **Args,
                    size_t SharedMem, cudaStream_t Stream) {
@@ -29,9 +26,9 @@ cudaError_t launch(const DriverTable &D, CUkernel Kernel, dim3 Grid, dim3 Block,
   if (cudaError_t E = enter(C))
     return E;
   if (!Kernel)
-    return recordError(cudaErrorInvalidDeviceFunction);
+    return recordError(cudaErrorInvalidResourceHandle);
   if (badConfig(Grid, Block))
-    return recordError(cudaErrorInvalidConfiguration);
+    return recordError(cudaErrorInvalidValue);
   CUresult R = D.cuLaunchKernel(reinterpret_cast<CUfunction>(Kernel), Grid.x, Grid.y, Grid.z,
                                 Block.x, Block.y, Block.z, static_cast<unsigned>(SharedMem),
                                 Stream, Args, nullptr);
@@ -60,7 +57,7 @@ cudaError_t launchEx(const DriverTable &D, const cudaLaunchConfig_t *Config, con
   if (cudaError_t E = lookupKernel(Func, K))
     return recordError(E);
   if (badConfig(Config->gridDim, Config->blockDim))
-    return recordError(cudaErrorInvalidConfiguration);
+    return recordError(cudaErrorInvalidValue);
   CUlaunchConfig L{};
   L.gridDimX = Config->gridDim.x;
   L.gridDimY = Config->gridDim.y;
@@ -87,7 +84,7 @@ cudaError_t launchCooperative(const DriverTable &D, const void *Func, dim3 Grid,
   if (cudaError_t E = lookupKernel(Func, K))
     return recordError(E);
   if (badConfig(Grid, Block))
-    return recordError(cudaErrorInvalidConfiguration);
+    return recordError(cudaErrorInvalidValue);
   CUresult R = D.cuLaunchCooperativeKernel(reinterpret_cast<CUfunction>(K), Grid.x, Grid.y,
                                            Grid.z, Block.x, Block.y, Block.z,
                                            static_cast<unsigned>(SharedMem), Stream, Args);

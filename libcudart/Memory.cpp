@@ -282,10 +282,7 @@ cudaError_t cudaFree(void *DevPtr) {
   // cudaFree(0) is the idiom for "initialize the runtime"; it succeeds.
   if (!DevPtr)
     return cudaSuccess;
-  CUresult R = driver().cuMemFree(dptr(DevPtr));
-  if (R == CUDA_ERROR_INVALID_VALUE)
-    return recordError(cudaErrorInvalidDevicePointer);
-  return finish(R, C.Device);
+  return finish(driver().cuMemFree(dptr(DevPtr)), C.Device);
 }
 
 cudaError_t cudaMallocHost(void **Ptr, size_t Size) {
@@ -366,7 +363,7 @@ cudaError_t cudaMallocManaged(void **DevPtr, size_t Size, unsigned int Flags) {
     return E;
   if (Size == 0) {
     *DevPtr = nullptr;
-    return recordError(cudaErrorInvalidValue);
+    return cudaSuccess;
   }
   CUdeviceptr P = 0;
   CUresult R = driver().cuMemAllocManaged(&P, Size, Flags);
@@ -672,8 +669,11 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *Attr, const v
     Attr->type = IsManaged ? cudaMemoryTypeManaged : cudaMemoryTypeDevice;
     break;
   default:
+    // Plain host memory: NVIDIA's runtime reports it as its own host
+    // pointer (observed).
     Attr->type = cudaMemoryTypeUnregistered;
     Attr->device = cudaInvalidDeviceId;
+    Attr->hostPointer = const_cast<void *>(Ptr);
     return cudaSuccess;
   }
   Attr->device = Ordinal;

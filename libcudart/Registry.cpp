@@ -124,8 +124,10 @@ cudaError_t lookupKernel(const void *HostFn, CUkernel &Out) {
   Registry &R = registry();
   std::lock_guard<std::mutex> Lock(R.Mutex);
   auto It = R.Kernels.find(HostFn);
+  // An address that is no registered kernel is an invalid handle to
+  // NVIDIA's CUDA 13 runtime (observed), not cudaErrorInvalidDeviceFunction.
   if (It == R.Kernels.end())
-    return cudaErrorInvalidDeviceFunction;
+    return cudaErrorInvalidResourceHandle;
   KernelEntry &K = It->second;
   if (!K.Kernel) {
     if (cudaError_t E = loadModule(*K.Owner))
@@ -327,7 +329,7 @@ cudaError_t cudaFuncGetName(const char **Name, const void *Func) {
     return recordError(cudaErrorInvalidValue);
   const char *N = lookupKernelName(Func);
   if (!N)
-    return recordError(cudaErrorInvalidDeviceFunction);
+    return recordError(cudaErrorInvalidResourceHandle);
   *Name = N;
   return cudaSuccess;
 }

@@ -24,16 +24,12 @@ void logMessage(const char *Format, ...) __attribute__((format(printf, 1, 2)));
 cudaError_t toCudaError(CUresult R);
 
 /// Whether \p E leaves the context unusable (kernel faults): such errors
-/// are returned by every later call on that device and are never cleared
-/// by cudaGetLastError.
+/// are returned by every later call on that device until it is reset.
 bool isStickyError(cudaError_t E);
 
 /// Records \p E as this thread's last error (unless it is cudaSuccess or
 /// cudaErrorNotReady, which are not errors) and returns it.
 cudaError_t recordError(cudaError_t E);
-
-/// Clears this thread's last error, sticky or not (cudaDeviceReset).
-void clearLastError();
 
 /// The context the runtime uses on this thread.
 struct Context {
@@ -63,7 +59,7 @@ cudaError_t deviceHandle(int Dev, CUdevice &Out);
 cudaError_t primaryContext(int Dev, CUcontext &Out);
 
 /// The kernel registered for the host stub \p HostFn (loading its module on
-/// first use). cudaErrorInvalidDeviceFunction when \p HostFn is unknown.
+/// first use). cudaErrorInvalidResourceHandle when \p HostFn is unknown.
 cudaError_t lookupKernel(const void *HostFn, CUkernel &Out);
 
 /// The device kernel name registered for \p HostFn (null when unknown).
