@@ -17,6 +17,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/Operator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/MDBuilder.h"
@@ -636,6 +637,26 @@ private:
       break;
     case Intr::Malloc: V = B.CreateCall(rt("ferry_rt_malloc", Ptr, {I64}), {Arg(0)}); break;
     case Intr::Free: B.CreateCall(rt("ferry_rt_free", B.getVoidTy(), {Ptr}), {Arg(0)}); break;
+    case Intr::IsSpace: {
+      // All memory is host memory. Shared is the block's arena; local is the
+      // running thread's stack (near the stack pointer); the rest is global
+      // (const cannot be told from global).
+      Value *P = B.CreatePtrToInt(Arg(1), I64);
+      Value *Base = B.CreatePtrToInt(field(B, Ctx, offsetof(BlockCtx, Smem), Ptr), I64);
+      Value *Total = B.CreateZExt(field(B, Ctx, offsetof(BlockCtx, TotalSmemBytes), I32), I64);
+      Value *InShared = B.CreateICmpULT(B.CreateSub(P, Base), Total);
+      Value *Sp = B.CreatePtrToInt(B.CreateIntrinsic(Intrinsic::stacksave, {Ptr}, {}), I64);
+      Value *InLocal = B.CreateICmpULT(B.CreateSub(P, Sp), B.getInt64(1 << 20));
+      Value *Space = Arg(0);
+      Value *IsShared = B.CreateICmpEQ(Space, B.getInt32(3));
+      Value *IsLocal = B.CreateICmpEQ(Space, B.getInt32(5));
+      Value *Global = B.CreateNot(B.CreateOr(InShared, InLocal));
+      V = B.CreateSelect(IsShared, InShared, B.CreateSelect(IsLocal, InLocal, Global));
+      break;
+    }
+    default:
+      return failure("unsupported: '" + CI->getCalledFunction()->getName() +
+                     "' (textures and surfaces) on the host backend");
     }
     if (V)
       CI->replaceAllUsesWith(V);
@@ -690,7 +711,13 @@ Function *buildBlockFunction(Module &NM, Function *K) {
   Type *I32 = Type::getInt32Ty(C);
   auto *FT = FunctionType::get(Type::getVoidTy(C), {Ptr, Ptr}, false);
   Function *BF = Function::Create(FT, GlobalValue::ExternalLinkage, K->getName() + ".ferry.block", NM);
+  // CUDA kernel parameters are read-only and private to the launch.
   BF->addParamAttr(0, Attribute::NoAlias);
+  BF->addParamAttr(0, Attribute::ReadOnly);
+  BF->addParamAttr(0, Attribute::NoCapture);
+  BF->addParamAttr(0, Attribute::getWithAlignment(C, Align(16)));
+  if (uint64_t N = K->getParamDereferenceableBytes(0))
+    BF->addDereferenceableParamAttr(0, N);
   BF->addFnAttr(Attribute::NoUnwind);
   if (K->hasFnAttribute("target-cpu"))
     BF->addFnAttr(K->getFnAttribute("target-cpu"));
@@ -746,10 +773,46 @@ Function *buildBlockFunction(Module &NM, Function *K) {
   return BF;
 }
 
+/// The extent of %params the kernel reads, when every use is a load at a
+/// constant offset (what the PTX lowering emits for ld.param); 0 otherwise.
+uint64_t inferParamExtent(Function &K) {
+  const DataLayout &DL = K.getParent()->getDataLayout();
+  uint64_t End = 0;
+  SmallVector<std::pair<Value *, int64_t>, 16> Work = {{K.getArg(0), 0}};
+  while (!Work.empty()) {
+    auto [V, Off] = Work.pop_back_val();
+    for (User *U : V->users()) {
+      if (auto *L = dyn_cast<LoadInst>(U)) {
+        if (Off < 0)
+          return 0;
+        End = std::max<uint64_t>(End, Off + DL.getTypeStoreSize(L->getType()));
+      } else if (auto *G = dyn_cast<GEPOperator>(U)) {
+        APInt C(DL.getIndexTypeSizeInBits(G->getType()), 0);
+        if (G->getPointerOperand() != V || !G->accumulateConstantOffset(DL, C))
+          return 0;
+        Work.push_back({G, Off + C.getSExtValue()});
+      } else if (auto *Cast = dyn_cast<AddrSpaceCastOperator>(U)) {
+        Work.push_back({Cast, Off});
+      } else {
+        return 0;
+      }
+    }
+  }
+  return End;
+}
+
+/// The parameter buffer size: dereferenceable(N) when the lowering gave it,
+/// else what the kernel provably reads (which then becomes the attribute so
+/// the optimiser may hoist parameter loads out of the block loop).
 uint32_t paramBytesOf(Function &K) {
   if (K.arg_size() == 0)
     return 0;
-  return static_cast<uint32_t>(K.getParamDereferenceableBytes(0));
+  if (uint64_t N = K.getParamDereferenceableBytes(0))
+    return static_cast<uint32_t>(N);
+  uint64_t N = inferParamExtent(K);
+  if (N)
+    K.addDereferenceableParamAttr(0, N);
+  return static_cast<uint32_t>(N);
 }
 
 } // namespace
@@ -763,8 +826,12 @@ Expected<LoweredModule> lowerForHost(Module &Old, const DataLayout &DL, StringRe
         !K->getReturnType()->isVoidTy())
       return failure("entry '" + K->getName() + "' must be void (ptr %params)");
   std::vector<uint32_t> ParamBytes;
-  for (Function *K : OldKernels)
+  for (Function *K : OldKernels) {
     ParamBytes.push_back(paramBytesOf(*K));
+    // The executor hands every kernel a 16-byte aligned parameter buffer.
+    if (!K->getParamAlign(0))
+      K->addParamAttr(0, Attribute::getWithAlignment(K->getContext(), Align(16)));
+  }
 
   Expected<SharedLayout> Shared = layOutShared(Old);
   if (!Shared)
