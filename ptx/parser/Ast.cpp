@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "ptx/parser/Ast.h"
 
-#include "llvm/ADT/StringMap.h"
+#include "ptx/parser/NameTable.h"
 
 #include <cstring>
 
@@ -45,11 +45,11 @@ const SRegRow SRegRows[] = {
 };
 
 // Name -> enum maps, built once (function-local statics are thread-safe).
-const StringMap<uint16_t> &modMap() {
-  static const StringMap<uint16_t> Map = [] {
-    StringMap<uint16_t> M;
+const NameTable &modMap() {
+  static const NameTable Map = [] {
+    NameTable M(std::size(ModRows));
     for (unsigned I = 0; I < std::size(ModRows); ++I)
-      M[ModRows[I].Name] = I;
+      M.set(ModRows[I].Name, I);
     return M;
   }();
   return Map;
@@ -75,11 +75,9 @@ std::optional<ScalarType> modifierType(Modifier M) {
   return std::nullopt;
 }
 std::optional<Modifier> lookupModifier(StringRef Name) {
-  const auto &Map = modMap();
-  auto It = Map.find(Name);
-  if (It == Map.end())
-    return std::nullopt;
-  return Modifier(It->second);
+  if (auto V = modMap().find(Name))
+    return Modifier(*V);
+  return std::nullopt;
 }
 
 const OpcodeInfo &opcodeInfo(Opcode Op) { return OpRows[unsigned(Op)]; }

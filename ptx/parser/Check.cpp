@@ -315,11 +315,40 @@ void Checker::checkInstruction(Instruction &I) {
   std::optional<ScalarType> T = I.firstType();
   switch (I.Op) {
   case Opcode::Setp: {
+    if (!I.firstOfClass(MC_Cmp))
+      error(I.Loc, "'setp' needs a comparison operator");
     const Operand &D = I.Ops[0];
     auto IsPredDest = [&](const Operand &O) { return O.K == Operand::Kind::Sink || isPredReg(O); };
     bool Ok = D.K == Operand::Kind::Pair ? IsPredDest(D.Elems[0]) && IsPredDest(D.Elems[1]) : IsPredDest(D);
     if (!Ok)
       error(D.Loc, "setp destination must be a .pred register");
+    break;
+  }
+  case Opcode::Set:
+  case Opcode::Vset:
+    if (!I.firstOfClass(MC_Cmp))
+      error(I.Loc, "'" + Info.Name + "' needs a comparison operator");
+    break;
+  case Opcode::Atom:
+  case Opcode::Red:
+  case Opcode::Redux:
+    if (!I.firstOfClass(MC_Op))
+      error(I.Loc, "'" + Info.Name + "' needs an operation (.add, .min, .cas, ...)");
+    break;
+  case Opcode::Ld:
+  case Opcode::Ldu:
+  case Opcode::St: {
+    // The data operand is a {vector} exactly when a .vN modifier is written,
+    // and has N elements.
+    const Operand &Data = I.Op == Opcode::St ? I.Ops[1] : I.Ops[0];
+    unsigned Want = I.has(Modifier::V2) ? 2 : I.has(Modifier::V4) ? 4 : I.has(Modifier::V8) ? 8 : 0;
+    if (Data.K == Operand::Kind::Vector && !Want)
+      error(Data.Loc, "vector operand needs a .v2/.v4/.v8 modifier");
+    else if (Want && Data.K != Operand::Kind::Vector)
+      error(Data.Loc, "'.v" + Twine(Want) + "' needs a {vector} operand");
+    else if (Want && Data.Elems.size() != Want)
+      error(Data.Loc, "vector operand has " + Twine(Data.Elems.size()) + " elements but '.v" + Twine(Want) +
+                          "' needs " + Twine(Want));
     break;
   }
   case Opcode::Selp:

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "ptx/parser/Parser.h"
 #include "ptx/parser/Lexer.h"
+#include "ptx/parser/NameTable.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
@@ -30,19 +31,19 @@ namespace {
 /// Opcode lookup tables built from Instructions.def: full dotted spelling ->
 /// opcode, and first word -> most words any spelling starting with it has.
 struct OpcodeTables {
-  StringMap<uint16_t> ByName;
-  StringMap<uint8_t> MaxWords;
-  StringMap<uint8_t> SRegs;
+  NameTable ByName{allOpcodes().size()};
+  NameTable MaxWords{allOpcodes().size()};
+  NameTable SRegs{64};
   OpcodeTables() {
     ArrayRef<OpcodeInfo> All = allOpcodes();
     for (unsigned I = 0; I < All.size(); ++I) {
       StringRef Name = All[I].Name;
-      ByName[Name] = I;
-      uint8_t Words = 1 + Name.count('.');
-      uint8_t &Max = MaxWords[Name.split('.').first];
-      Max = std::max(Max, Words);
+      ByName.set(Name, I);
+      uint16_t Words = 1 + Name.count('.');
+      StringRef First = Name.split('.').first;
+      MaxWords.set(First, std::max<uint16_t>(MaxWords.find(First).value_or(0), Words));
     }
-#define PTX_SREG(E, S, Kind) SRegs[S] = uint8_t(SpecialReg::E);
+#define PTX_SREG(E, S, Kind) SRegs.set(S, uint16_t(SpecialReg::E));
 #include "ptx/parser/SpecialRegs.def"
   }
 };
@@ -221,9 +222,16 @@ bool Parser::parseIntLiteral(const Token &T, int64_t &V) {
     Radix = 8;
     S = S.drop_front();
   }
-  uint64_t U;
-  if (S.empty() || S.getAsInteger(Radix, U))
+  // Hand-rolled (not StringRef::getAsInteger): literals are on the hot path.
+  uint64_t U = 0;
+  if (S.empty())
     return error(T.Loc, "invalid integer literal '" + T.Text + "'");
+  for (char C : S) {
+    unsigned D = C >= '0' && C <= '9' ? C - '0' : C >= 'a' && C <= 'f' ? C - 'a' + 10 : C >= 'A' && C <= 'F' ? C - 'A' + 10 : 99;
+    if (D >= Radix || U > (UINT64_MAX - D) / Radix)
+      return error(T.Loc, "invalid integer literal '" + T.Text + "'");
+    U = U * Radix + D;
+  }
   V = int64_t(U);
   return true;
 }
@@ -834,12 +842,26 @@ const Initializer *Parser::parseInitializer() {
   int64_t V;
   if (!parseExpr(V))
     return nullptr;
-  if (is(Tok::LParen)) { // mask form: 0xff00(sym)
+  if (is(Tok::LParen)) { // mask form: 0xff00(sym) or 0xff00(constant)
+    uint64_t Mask = uint64_t(V);
+    unsigned Shift = 0;
+    while (Shift < 64 && (Mask >> Shift) != 0xff)
+      Shift += 8;
+    if (Shift >= 64)
+      return error(I->Loc, "mask must be 0xFF shifted by whole bytes"), nullptr;
     advance();
-    if (!ParseSymbol())
-      return nullptr;
-    I->Mask = uint64_t(V);
-    if (!expect(Tok::RParen, "')' closing the masked address"))
+    if (is(Tok::Ident)) {
+      if (!ParseSymbol())
+        return nullptr;
+      I->Mask = Mask;
+    } else {
+      int64_t C;
+      if (!parseExpr(C))
+        return nullptr;
+      I->K = Initializer::Kind::Int;
+      I->Int = int64_t((uint64_t(C) & Mask) >> Shift);
+    }
+    if (!expect(Tok::RParen, "')' closing the masked operand"))
       return nullptr;
     return I;
   }
@@ -1031,17 +1053,16 @@ Instruction *Parser::parseInstruction(SourceLoc Loc) {
     advance();
   }
   const OpcodeTables &T = tables();
-  auto MW = T.MaxWords.find(Words[0].Text);
-  if (MW == T.MaxWords.end()) {
+  std::optional<uint16_t> MW = T.MaxWords.find(Words[0].Text);
+  if (!MW) {
     error(Words[0].Loc, "unknown instruction '" + Words[0].Text + "'");
     return nullptr;
   }
   unsigned Used = 0;
-  for (unsigned K = std::min<unsigned>(MW->second, Words.size()); K >= 1; --K) {
+  for (unsigned K = std::min<unsigned>(*MW, Words.size()); K >= 1; --K) {
     StringRef Name(Words[0].Text.data(), Words[K - 1].end() - Words[0].Text.data());
-    auto It = T.ByName.find(Name);
-    if (It != T.ByName.end()) {
-      I->Op = Opcode(It->second);
+    if (std::optional<uint16_t> Op = T.ByName.find(Name)) {
+      I->Op = Opcode(*Op);
       Used = K;
       break;
     }
@@ -1193,10 +1214,10 @@ bool Parser::parseOperand(Operand &Op, bool InCall) {
     Op.Name = Name;
     if (Name[0] == '%') {
       StringRef S = Name.drop_front();
-      const auto &SRegs = tables().SRegs;
-      auto It = SRegs.find(S);
+      const NameTable &SRegs = tables().SRegs;
+      std::optional<uint16_t> It = SRegs.find(S);
       int64_t Index = -1;
-      if (It == SRegs.end()) {
+      if (!It) {
         // Indexed families: %envreg<N>, %pm<N>, %pm<N>_64.
         bool Is64 = S.consume_back("_64");
         size_t Digits = S.find_if([](char C) { return C >= '0' && C <= '9'; });
@@ -1205,20 +1226,20 @@ bool Parser::parseOperand(Operand &Op, bool InCall) {
           unsigned N;
           if (!S.drop_front(Digits).getAsInteger(10, N)) {
             if (Base == "envreg" && !Is64 && N < 32) {
-              It = SRegs.find("envreg");
+              It = uint16_t(SpecialReg::EnvReg);
               Index = N;
             } else if (Base == "pm" && N < 8) {
-              It = SRegs.find(Is64 ? "pm_64" : "pm");
+              It = uint16_t(Is64 ? SpecialReg::Pm64 : SpecialReg::Pm);
               Index = N;
             }
           }
         }
-      } else if (specialRegKind(SpecialReg(It->second)) == SpecialRegKind::Indexed) {
-        It = SRegs.end(); // "%envreg" alone is an ordinary name.
+      } else if (specialRegKind(SpecialReg(*It)) == SpecialRegKind::Indexed) {
+        It.reset(); // "%envreg" alone is an ordinary name.
       }
-      if (It != SRegs.end()) {
+      if (It) {
         Op.K = Operand::Kind::SReg;
-        Op.SReg = SpecialReg(It->second);
+        Op.SReg = SpecialReg(*It);
         Op.Int = Index < 0 ? 0 : Index;
       }
     }

@@ -53,6 +53,11 @@ const BadBody BadBodies[] = {
     {".foo .b32 %y;", 0, 1, "unknown declaration attribute '.foo'"},
     {"ld.global.u32 %r1, [%p1];", 0, 20, "predicate register '%p1' used as an address"},
     {"selp.b32 %r1, %r2, %r3, %r4;", 0, 25, "selp selector must be a .pred register"},
+    {"ld.global.v4.f32 {%f1, %f2}, [%rd1];", 0, 18, "vector operand has 2 elements but '.v4' needs 4"},
+    {"ld.global.f32 {%f1, %f2}, [%rd1];", 0, 15, "vector operand needs a .v2/.v4/.v8 modifier"},
+    {"st.global.v2.f32 [%rd1], %f1;", 0, 26, "'.v2' needs a {vector} operand"},
+    {"setp.s32 %p1, %r1, %r2;", 0, 1, "'setp' needs a comparison operator"},
+    {"atom.global.u32 %r1, [%rd1], 1;", 0, 1, "'atom' needs an operation"},
     {"t: .branchtargets L_end, nowhere;\nbrx.idx %r1, t;", 0, 1, "'nowhere' in a target list is not a label"},
 };
 
@@ -93,6 +98,7 @@ const BadModule BadModules[] = {
     {".version 9.0\n.alias a, nothere;\n.func a()\n{\nret;\n}\n", 2, 1, "alias target 'nothere' is not a function"},
     {".version 9.0\n/* unterminated comment\n", 2, 1, "expected a directive at module scope"},
     {".version 9.0\n.file 1 \"unterminated\n", 2, 9, "expected a file name string"},
+    {".version 9.0\n.global .u8 m = 0xF0(m);\n", 2, 17, "mask must be 0xFF shifted by whole bytes"},
 };
 
 TEST(PtxDiagnostics, BadModules) {

@@ -56,7 +56,8 @@ TEST(PtxDirectives, GlobalsAndInitializers) {
                       ".visible .global .attribute(.managed) .u32 mg;\n"
                       ".weak .global .align 8 .v2 .f32 vv = {0f00000000, 0f3F800000};\n"
                       ".common .global .u32 cm;\n"
-                      ".global .b8 str[4] = {104, 105, 0};\n");
+                      ".global .b8 str[4] = {104, 105, 0};\n"
+                      ".global .u8 m5[3] = {0xFF(1000 + 546), 0xFF00(131187), 0xff(generic(a)+4)};\n");
   const VarDecl &A = global(*M, "a");
   EXPECT_EQ(A.Space, StateSpace::Global);
   EXPECT_EQ(A.Align, 4u);
@@ -99,6 +100,26 @@ TEST(PtxDirectives, GlobalsAndInitializers) {
   EXPECT_EQ(global(*M, "vv").VecWidth, 2u);
   EXPECT_EQ(global(*M, "vv").Link, Linkage::Weak);
   EXPECT_EQ(global(*M, "cm").Link, Linkage::Common);
+  // Masks over constants fold to the selected byte (0x60A -> 0x0A,
+  // 0x20073 -> byte 1 = 0x00); over a symbol they stay symbolic.
+  const VarDecl &M5 = global(*M, "m5");
+  ASSERT_NE(M5.Init, nullptr);
+  ASSERT_EQ(M5.Init->Elems.size(), 3u);
+  EXPECT_EQ(M5.Init->Elems[0]->K, Initializer::Kind::Int);
+  EXPECT_EQ(M5.Init->Elems[0]->Int, 0x0A);
+  EXPECT_EQ(M5.Init->Elems[1]->Int, 0);
+  EXPECT_EQ(M5.Init->Elems[2]->K, Initializer::Kind::Symbol);
+  EXPECT_TRUE(M5.Init->Elems[2]->Generic);
+  EXPECT_EQ(M5.Init->Elems[2]->Offset, 4);
+  EXPECT_EQ(M5.Init->Elems[2]->Mask, 0xffu);
+}
+
+TEST(PtxDirectives, PredefinedWarpSize) {
+  auto M = parseBody("mov.u32 %r1, WARP_SZ;\n");
+  auto Is = instructions(*M);
+  ASSERT_EQ(Is.size(), 1u);
+  EXPECT_EQ(Is[0]->Ops[1].K, Operand::Kind::Int);
+  EXPECT_EQ(Is[0]->Ops[1].Int, 32);
 }
 
 TEST(PtxDirectives, FunctionsParamsAndPerformanceDirectives) {
