@@ -1,0 +1,209 @@
+//===- LowerCvt.cpp - mov and cvt (PTX ISA 9.7.9.4, 9.7.9.21/22) -----------===//
+/// \file
+/// mov (registers, immediates, symbol addresses, {a,b} packing/unpacking)
+/// and cvt between every pair of integer and float types:
+///  - float → integer rounds with .rni/.rzi/.rmi/.rpi (.rzi when a float
+///    source has none, as nvcc never omits it), then saturates to the
+///    destination range with NaN → 0, exactly PTX's rule (llvm.fpto*i.sat);
+///  - integer → float and float → narrower float honour .rn/.rz/.rm/.rp
+///    (directedRound with the exact conversion error);
+///  - integer → integer truncates or extends by the source signedness;
+///    .sat clamps to the destination range;
+///  - .ftz/.sat/.relu/.satfinite on float results; f16x2/bf16x2 pack forms
+///    (d.hi = cvt(a), d.lo = cvt(b)); tf32 with .rna/.rn/.rz.
+//===----------------------------------------------------------------------===//
+#include "ptx/lower/Context.h"
+
+#include "llvm/IR/Intrinsics.h"
+
+using namespace llvm;
+
+namespace ferry::ptx::lower {
+
+Error FunctionLowering::lowerMov(const Instruction &I) {
+  std::optional<ScalarType> TO = I.lastType();
+  if (!TO || I.Ops.size() != 2)
+    return fail("malformed " + spell(I));
+  ScalarType T = *TO;
+  if (I.has(Modifier::V2) || I.has(Modifier::V4))
+    return notLowered(I, "vector mov");
+  Expected<Value *> V = get(I.Ops[1], T);
+  if (!V)
+    return V.takeError();
+  return set(I.Ops[0], *V, T);
+}
+
+namespace {
+bool isIntType(ScalarType T) {
+  TypeKind K = typeKind(T);
+  return K == TypeKind::Unsigned || K == TypeKind::Signed || K == TypeKind::Bits;
+}
+} // namespace
+
+Error FunctionLowering::lowerCvt(const Instruction &I) {
+  SmallVector<ScalarType, 2> Types;
+  for (Modifier M : I.Mods)
+    if (auto T = modifierType(M))
+      Types.push_back(*T);
+  if (Types.size() != 2)
+    return fail(spell(I) + " needs a destination and a source type");
+  ScalarType DT = Types[0], ST = Types[1];
+  std::optional<Modifier> Rnd = I.firstOfClass(MC_Round);
+  bool Ftz = I.has(Modifier::Ftz);
+  bool Sat = I.has(Modifier::Sat);
+
+  if (I.Op == Opcode::CvtPack)
+    return notLowered(I);
+
+  // Packed destinations: cvt.rn{.relu}{.satfinite}.{f16x2,bf16x2}.f32 d, a, b.
+  if (DT == ScalarType::F16x2 || DT == ScalarType::BF16x2) {
+    if (ST != ScalarType::F32 || I.Ops.size() < 3)
+      return notLowered(I);
+    Expected<Value *> A = get(I.Ops[1], ScalarType::F32), Bv = get(I.Ops[2], ScalarType::F32);
+    if (!A) return A.takeError();
+    if (!Bv) return Bv.takeError();
+    Type *HT = DT == ScalarType::F16x2 ? B.getHalfTy() : B.getBFloatTy();
+    auto One = [&](Value *X) -> Value * {
+      Value *R = B.CreateFPTrunc(X, HT);
+      if (Rnd && *Rnd != Modifier::Rn)
+        R = directedRound(R, B.CreateFSub(X, B.CreateFPExt(R, X->getType())), *Rnd,
+                          B.CreateFCmpONE(callLLVM(Intrinsic::fabs, {X->getType()}, {X}), ConstantFP::getInfinity(X->getType())));
+      if (I.has(Modifier::Relu))
+        R = B.CreateSelect(B.CreateFCmpUNO(R, R), R, callLLVM(Intrinsic::maxnum, {HT}, {R, ConstantFP::get(HT, 0.0)}));
+      if (I.has(Modifier::SatFinite)) {
+        Value *Max = ConstantFP::get(C, APFloat::getLargest(HT->getFltSemantics()));
+        Value *NMax = ConstantFP::get(C, APFloat::getLargest(HT->getFltSemantics(), true));
+        R = callLLVM(Intrinsic::minnum, {HT}, {callLLVM(Intrinsic::maxnum, {HT}, {R, NMax}), Max});
+      }
+      return R;
+    };
+    Value *Lo = One(*Bv), *Hi = One(*A);
+    Value *Vec = B.CreateInsertElement(B.CreateInsertElement(PoisonValue::get(FixedVectorType::get(HT, 2)), Lo, uint64_t(0)), Hi, uint64_t(1));
+    return set(I.Ops[0], Vec, DT);
+  }
+  if (DT == ScalarType::TF32) {
+    if (ST != ScalarType::F32)
+      return notLowered(I);
+    Expected<Value *> A = get(I.Ops[1], ScalarType::F32);
+    if (!A) return A.takeError();
+    Value *Bits = B.CreateBitCast(*A, B.getInt32Ty());
+    Value *Rounded;
+    if (Rnd && *Rnd == Modifier::Rz)
+      Rounded = Bits;
+    else if (Rnd && *Rnd == Modifier::Rn) // ties to even on bit 13
+      Rounded = B.CreateAdd(Bits, B.CreateAdd(B.getInt32(0xFFF), B.CreateAnd(B.CreateLShr(Bits, 13), 1)));
+    else // .rna: ties away from zero
+      Rounded = B.CreateAdd(Bits, B.getInt32(0x1000));
+    Rounded = B.CreateAnd(Rounded, B.getInt32(0xFFFFE000));
+    Value *NonFinite = B.CreateFCmpUEQ(callLLVM(Intrinsic::fabs, {B.getFloatTy()}, {*A}), ConstantFP::getInfinity(B.getFloatTy()));
+    NonFinite = B.CreateOr(NonFinite, B.CreateFCmpUNO(*A, *A));
+    return set(I.Ops[0], B.CreateSelect(NonFinite, Bits, Rounded), ScalarType::B32);
+  }
+  if ((isFloat(DT) && bits(DT) < 16) || (isFloat(ST) && bits(ST) < 16) || DT == ScalarType::E4M3x2 ||
+      DT == ScalarType::E5M2x2 || ST == ScalarType::E4M3x2 || ST == ScalarType::E5M2x2 ||
+      DT == ScalarType::E2M1x2 || ST == ScalarType::E2M1x2 || ST == ScalarType::F16x2 || ST == ScalarType::BF16x2)
+    return notLowered(I, "fp8/fp6/fp4 or packed-source conversion");
+
+  Expected<Value *> AV = get(I.Ops[1], ST);
+  if (!AV)
+    return AV.takeError();
+  Value *A = *AV;
+  Value *R;
+  if (isIntType(DT) && isIntType(ST)) {
+    unsigned DW = bits(DT), SW = bits(ST);
+    bool SS = isSigned(ST), DS = isSigned(DT);
+    if (Sat) {
+      // Clamp the source value to the destination range, comparing in a
+      // width that holds both.
+      unsigned WW = std::max(DW, SW) + 1;
+      Value *X = SS ? B.CreateSExt(A, B.getIntNTy(WW)) : B.CreateZExt(A, B.getIntNTy(WW));
+      APInt Lo = DS ? APInt::getSignedMinValue(DW).sext(WW) : APInt(WW, 0);
+      APInt Hi = DS ? APInt::getSignedMaxValue(DW).sext(WW) : APInt::getMaxValue(DW).zext(WW);
+      X = callLLVM(Intrinsic::smax, {X->getType()}, {X, ConstantInt::get(X->getType(), Lo)});
+      X = callLLVM(Intrinsic::smin, {X->getType()}, {X, ConstantInt::get(X->getType(), Hi)});
+      R = B.CreateTrunc(X, B.getIntNTy(DW));
+    } else if (DW < SW) {
+      R = B.CreateTrunc(A, B.getIntNTy(DW));
+    } else {
+      R = SS ? B.CreateSExt(A, B.getIntNTy(DW)) : B.CreateZExt(A, B.getIntNTy(DW));
+    }
+    return set(I.Ops[0], R, DT);
+  }
+  if (isIntType(DT) && isFloat(ST)) {
+    if (Ftz)
+      A = flush(A);
+    Modifier M = Rnd ? *Rnd : Modifier::Rzi;
+    Intrinsic::ID Id = M == Modifier::Rni ? Intrinsic::rint : M == Modifier::Rmi ? Intrinsic::floor
+                     : M == Modifier::Rpi ? Intrinsic::ceil : Intrinsic::trunc;
+    Value *X = A;
+    if (X->getType()->isHalfTy() || X->getType()->isBFloatTy())
+      X = B.CreateFPExt(X, B.getFloatTy());
+    X = callLLVM(Id, {X->getType()}, {X});
+    Type *IT = B.getIntNTy(bits(DT));
+    R = callLLVM(isSigned(DT) ? Intrinsic::fptosi_sat : Intrinsic::fptoui_sat, {IT, X->getType()}, {X});
+    return set(I.Ops[0], R, DT);
+  }
+  Type *DVT = valType(DT);
+  if (isFloat(DT) && isIntType(ST)) {
+    bool SS = isSigned(ST);
+    R = SS ? B.CreateSIToFP(A, DVT) : B.CreateUIToFP(A, DVT);
+    if (Rnd && *Rnd != Modifier::Rn && (DVT->isFloatTy() || DVT->isDoubleTy() || DVT->isHalfTy())) {
+      // The exact error: source minus the result converted back, in i128.
+      Type *Wide = B.getInt128Ty();
+      Value *X = SS ? B.CreateSExt(A, Wide) : B.CreateZExt(A, Wide);
+      Value *Back = B.CreateFPToSI(DVT->isHalfTy() ? B.CreateFPExt(R, B.getFloatTy()) : R, Wide);
+      Value *Diff = B.CreateSub(X, Back);
+      Value *Err = B.CreateSelect(B.CreateICmpSGT(Diff, ConstantInt::get(Wide, 0)), ConstantFP::get(DVT, 1.0),
+                                  B.CreateSelect(B.CreateICmpSLT(Diff, ConstantInt::get(Wide, 0)), ConstantFP::get(DVT, -1.0), ConstantFP::get(DVT, 0.0)));
+      R = directedRound(R, Err, *Rnd, B.getTrue());
+    }
+  } else if (isFloat(DT) && isFloat(ST)) {
+    if (Ftz)
+      A = flush(A);
+    Type *SVT = A->getType();
+    unsigned DB = DVT->getPrimitiveSizeInBits(), SB = SVT->getPrimitiveSizeInBits();
+    if (DVT == SVT) {
+      // Same type: .rni/.rzi/.rmi/.rpi round to an integral value.
+      R = A;
+      if (Rnd) {
+        Intrinsic::ID Id = *Rnd == Modifier::Rni ? Intrinsic::rint : *Rnd == Modifier::Rmi ? Intrinsic::floor
+                         : *Rnd == Modifier::Rpi ? Intrinsic::ceil : *Rnd == Modifier::Rzi ? Intrinsic::trunc
+                         : Intrinsic::not_intrinsic;
+        if (Id != Intrinsic::not_intrinsic)
+          R = callLLVM(Id, {SVT}, {A});
+      }
+    } else if (DB > SB || (DB == SB && DT == ScalarType::F32)) {
+      R = B.CreateFPExt(A, DVT);
+      if (Rnd && (*Rnd == Modifier::Rni || *Rnd == Modifier::Rzi || *Rnd == Modifier::Rmi || *Rnd == Modifier::Rpi)) {
+        Intrinsic::ID Id = *Rnd == Modifier::Rni ? Intrinsic::rint : *Rnd == Modifier::Rmi ? Intrinsic::floor
+                         : *Rnd == Modifier::Rpi ? Intrinsic::ceil : Intrinsic::trunc;
+        R = callLLVM(Id, {DVT}, {R});
+      }
+    } else if (DB == SB) { // f16 <-> bf16: through f32
+      R = B.CreateFPTrunc(B.CreateFPExt(A, B.getFloatTy()), DVT);
+    } else {
+      R = B.CreateFPTrunc(A, DVT);
+      if (Rnd && *Rnd != Modifier::Rn && *Rnd != Modifier::Rna) {
+        Value *Err = B.CreateFSub(A, B.CreateFPExt(R, SVT));
+        Value *Fin = B.CreateFCmpONE(callLLVM(Intrinsic::fabs, {SVT}, {A}), ConstantFP::getInfinity(SVT));
+        R = directedRound(R, Err, *Rnd, Fin);
+      }
+      if (I.has(Modifier::SatFinite)) {
+        Value *Max = ConstantFP::get(C, APFloat::getLargest(DVT->getFltSemantics()));
+        Value *NMax = ConstantFP::get(C, APFloat::getLargest(DVT->getFltSemantics(), true));
+        R = callLLVM(Intrinsic::minnum, {DVT}, {callLLVM(Intrinsic::maxnum, {DVT}, {R, NMax}), Max});
+      }
+    }
+    if (I.has(Modifier::Relu))
+      R = B.CreateSelect(B.CreateFCmpUNO(R, R), R, callLLVM(Intrinsic::maxnum, {DVT}, {R, ConstantFP::get(DVT, 0.0)}));
+  } else {
+    return notLowered(I);
+  }
+  if (Ftz && DVT->isFloatTy())
+    R = flush(R);
+  if (Sat)
+    R = saturate(R);
+  return set(I.Ops[0], R, DT);
+}
+
+} // namespace ferry::ptx::lower

@@ -1,0 +1,295 @@
+//===- LowerFloat.cpp - floating point (PTX ISA 9.7.3, 9.7.4) --------------===//
+/// \file
+/// f32/f64 and half/bf16 (scalar and x2 SIMD) arithmetic.
+///
+/// Rounding modes: .rn is LLVM's default. .rz/.rm/.rp are computed exactly
+/// without strict-FP intrinsics: the round-to-nearest result R is corrected
+/// by one ulp when the exact error of the operation (recovered with an
+/// error-free transformation: TwoSum for add/sub, fma(a,b,-R) for mul,
+/// fma(-R,b,a) for div, fma(-R,R,a) for sqrt) points the other way
+/// (directedRound). f32 fma with a directed mode is evaluated in double and
+/// corrected the same way; f64 fma with a directed mode is not lowered yet.
+/// .ftz flushes subnormal inputs and results to zero of the same sign; .sat
+/// clamps to [0, 1] with NaN → +0. Approximate instructions use LLVM's
+/// intrinsics (at least as accurate as the ISA's stated error); tanh.approx
+/// is evaluated from exp2 (relative error below 2^-11 over the range).
+//===----------------------------------------------------------------------===//
+#include "ptx/lower/Context.h"
+
+#include "llvm/IR/Intrinsics.h"
+
+using namespace llvm;
+
+namespace ferry::ptx::lower {
+
+Value *FunctionLowering::directedRound(Value *R, Value *Err, Modifier Mode, Value *Finite) {
+  if (Mode != Modifier::Rz && Mode != Modifier::Rm && Mode != Modifier::Rp)
+    return R;
+  Type *T = R->getType();
+  unsigned W = T->getPrimitiveSizeInBits();
+  IntegerType *IT = B.getIntNTy(W);
+  Value *Bits = B.CreateBitCast(R, IT);
+  Value *IsZero = B.CreateFCmpOEQ(R, ConstantFP::get(T, 0.0));
+  Value *Neg = B.CreateICmpSLT(Bits, ConstantInt::get(IT, 0));
+  Value *Inc = B.CreateAdd(Bits, ConstantInt::get(IT, 1));
+  Value *Dec = B.CreateSub(Bits, ConstantInt::get(IT, 1));
+  Value *Up = B.CreateBitCast(B.CreateSelect(IsZero, ConstantInt::get(IT, 1), B.CreateSelect(Neg, Dec, Inc)), T);
+  Value *Down = B.CreateBitCast(
+      B.CreateSelect(IsZero, ConstantInt::get(IT, APInt::getSignMask(W) | APInt(W, 1)), B.CreateSelect(Neg, Inc, Dec)), T);
+  Value *ErrPos = B.CreateFCmpOGT(Err, ConstantFP::get(Err->getType(), 0.0));
+  Value *ErrNeg = B.CreateFCmpOLT(Err, ConstantFP::get(Err->getType(), 0.0));
+  Value *Out;
+  const fltSemantics &Sem = T->getFltSemantics();
+  Value *Max = ConstantFP::get(C, APFloat::getLargest(Sem));
+  Value *NMax = ConstantFP::get(C, APFloat::getLargest(Sem, true));
+  Value *Inf = B.CreateFCmpOEQ(callLLVM(Intrinsic::fabs, {T}, {R}), ConstantFP::getInfinity(T));
+  Value *Overflow = Finite ? B.CreateAnd(Inf, Finite) : B.getFalse();
+  Value *RPos = B.CreateFCmpOGT(R, ConstantFP::get(T, 0.0));
+  switch (Mode) {
+  case Modifier::Rz:
+    Out = B.CreateSelect(B.CreateAnd(RPos, ErrNeg), Down,
+                         B.CreateSelect(B.CreateAnd(B.CreateNot(RPos), ErrPos), Up, R));
+    Out = B.CreateSelect(Overflow, B.CreateSelect(RPos, Max, NMax), Out);
+    break;
+  case Modifier::Rm:
+    Out = B.CreateSelect(ErrNeg, Down, R);
+    Out = B.CreateSelect(B.CreateAnd(Overflow, RPos), Max, Out);
+    break;
+  default:
+    Out = B.CreateSelect(ErrPos, Up, R);
+    Out = B.CreateSelect(B.CreateAnd(Overflow, B.CreateNot(RPos)), NMax, Out);
+    break;
+  }
+  return Out;
+}
+
+namespace {
+/// is.fpclass masks for testp.
+unsigned testpMask(const Instruction &I) {
+  if (I.has(Modifier::Finite)) return 0x1F8;
+  if (I.has(Modifier::Infinite)) return 0x204;
+  if (I.has(Modifier::Number)) return 0x3FC;
+  if (I.has(Modifier::NotANumber)) return 0x3;
+  if (I.has(Modifier::Normal)) return 0x108;
+  if (I.has(Modifier::Subnormal)) return 0x90;
+  return 0;
+}
+} // namespace
+
+Error FunctionLowering::lowerFloatArith(const Instruction &I) {
+  std::optional<ScalarType> TO = I.lastType();
+  if (!TO)
+    return fail("missing type on " + spell(I));
+  ScalarType T = *TO;
+  if (!isFloat(T) || T == ScalarType::TF32 || bits(T) < 16)
+    return notLowered(I, "type ." + typeName(T).str());
+  Type *VT = valType(T);
+  Type *ST = VT->getScalarType();
+  bool Ftz = I.has(Modifier::Ftz);
+  std::optional<Modifier> Rnd = I.firstOfClass(MC_Round);
+  Modifier Mode = Rnd ? *Rnd : Modifier::Rn;
+  bool Directed = Mode == Modifier::Rz || Mode == Modifier::Rm || Mode == Modifier::Rp;
+  if (Directed && !ST->isFloatTy() && !ST->isDoubleTy())
+    return notLowered(I, "directed rounding on half types");
+  auto In = [&](unsigned K) -> Expected<Value *> {
+    if (K >= I.Ops.size())
+      return fail(spell(I) + ": missing operand");
+    Expected<Value *> V = get(I.Ops[K], T);
+    if (V && Ftz)
+      return flush(*V);
+    return V;
+  };
+  auto Out = [&](Value *V) -> Error {
+    if (Ftz)
+      V = flush(V);
+    if (I.has(Modifier::Sat))
+      V = saturate(V);
+    if (I.has(Modifier::Relu)) {
+      // max(0, x), NaN stays NaN (PTX: canonical NaN).
+      Value *IsNaN = B.CreateFCmpUNO(V, V);
+      V = B.CreateSelect(IsNaN, V, callLLVM(Intrinsic::maxnum, {VT}, {V, ConstantFP::get(VT, 0.0)}));
+    }
+    return set(I.Ops[0], V, T);
+  };
+  auto Finite2 = [&](Value *A, Value *Bv) {
+    Value *FA = B.CreateFCmpONE(callLLVM(Intrinsic::fabs, {VT}, {A}), ConstantFP::getInfinity(VT));
+    Value *FB = B.CreateFCmpONE(callLLVM(Intrinsic::fabs, {VT}, {Bv}), ConstantFP::getInfinity(VT));
+    return B.CreateAnd(FA, FB);
+  };
+  auto Fma = [&](Value *A, Value *Bv, Value *Cv) { return callLLVM(Intrinsic::fma, {VT}, {A, Bv, Cv}); };
+
+  switch (I.Op) {
+  case Opcode::Add:
+  case Opcode::Sub: {
+    Expected<Value *> A = In(1), Bv = In(2);
+    if (!A) return A.takeError();
+    if (!Bv) return Bv.takeError();
+    Value *Y = I.Op == Opcode::Sub ? B.CreateFNeg(*Bv) : *Bv;
+    Value *R = B.CreateFAdd(*A, Y);
+    if (Directed) { // TwoSum: the exact error of the rounded sum.
+      Value *Bb = B.CreateFSub(R, *A);
+      Value *Err = B.CreateFAdd(B.CreateFSub(*A, B.CreateFSub(R, Bb)), B.CreateFSub(Y, Bb));
+      R = directedRound(R, Err, Mode, Finite2(*A, Y));
+    }
+    return Out(R);
+  }
+  case Opcode::Mul: {
+    Expected<Value *> A = In(1), Bv = In(2);
+    if (!A) return A.takeError();
+    if (!Bv) return Bv.takeError();
+    Value *R = B.CreateFMul(*A, *Bv);
+    if (Directed)
+      R = directedRound(R, Fma(*A, *Bv, B.CreateFNeg(R)), Mode, Finite2(*A, *Bv));
+    return Out(R);
+  }
+  case Opcode::Fma:
+  case Opcode::Mad: {
+    Expected<Value *> A = In(1), Bv = In(2), Cv = In(3);
+    if (!A) return A.takeError();
+    if (!Bv) return Bv.takeError();
+    if (!Cv) return Cv.takeError();
+    if (!Directed)
+      return Out(Fma(*A, *Bv, *Cv));
+    if (!ST->isFloatTy())
+      return notLowered(I, "directed rounding of f64 fma");
+    // f32: the product is exact in double; TwoSum of product and addend in
+    // double gives the exact result as S + E.
+    Type *D = B.getDoubleTy();
+    Value *P = B.CreateFMul(B.CreateFPExt(*A, D), B.CreateFPExt(*Bv, D));
+    Value *Cd = B.CreateFPExt(*Cv, D);
+    Value *S = B.CreateFAdd(P, Cd);
+    Value *Bb = B.CreateFSub(S, P);
+    Value *E = B.CreateFAdd(B.CreateFSub(P, B.CreateFSub(S, Bb)), B.CreateFSub(Cd, Bb));
+    Value *R = B.CreateFPTrunc(S, VT);
+    Value *Err = B.CreateFAdd(B.CreateFSub(S, B.CreateFPExt(R, D)), E);
+    Value *Fin = B.CreateAnd(Finite2(*A, *Bv), B.CreateFCmpONE(callLLVM(Intrinsic::fabs, {VT}, {*Cv}), ConstantFP::getInfinity(VT)));
+    return Out(directedRound(R, Err, Mode, Fin));
+  }
+  case Opcode::Div: {
+    Expected<Value *> A = In(1), Bv = In(2);
+    if (!A) return A.takeError();
+    if (!Bv) return Bv.takeError();
+    Value *R = B.CreateFDiv(*A, *Bv);
+    if (Directed) {
+      Value *Rem = Fma(B.CreateFNeg(R), *Bv, *A);
+      Value *Err = B.CreateSelect(B.CreateFCmpOLT(*Bv, ConstantFP::get(VT, 0.0)), B.CreateFNeg(Rem), Rem);
+      R = directedRound(R, Err, Mode, Finite2(*A, *Bv));
+    }
+    return Out(R);
+  }
+  case Opcode::Rcp: {
+    Expected<Value *> A = In(1);
+    if (!A) return A.takeError();
+    Value *One = ConstantFP::get(VT, 1.0);
+    Value *R = B.CreateFDiv(One, *A);
+    if (Directed) {
+      Value *Rem = Fma(B.CreateFNeg(R), *A, One);
+      Value *Err = B.CreateSelect(B.CreateFCmpOLT(*A, ConstantFP::get(VT, 0.0)), B.CreateFNeg(Rem), Rem);
+      R = directedRound(R, Err, Mode, B.getTrue());
+    }
+    return Out(R);
+  }
+  case Opcode::Sqrt: {
+    Expected<Value *> A = In(1);
+    if (!A) return A.takeError();
+    Value *R = callLLVM(Intrinsic::sqrt, {VT}, {*A});
+    if (Directed)
+      R = directedRound(R, Fma(B.CreateFNeg(R), R, *A), Mode, B.getTrue());
+    return Out(R);
+  }
+  case Opcode::Rsqrt: {
+    Expected<Value *> A = In(1);
+    if (!A) return A.takeError();
+    return Out(B.CreateFDiv(ConstantFP::get(VT, 1.0), callLLVM(Intrinsic::sqrt, {VT}, {*A})));
+  }
+  case Opcode::Sin:
+  case Opcode::Cos:
+  case Opcode::Lg2:
+  case Opcode::Ex2: {
+    Expected<Value *> A = In(1);
+    if (!A) return A.takeError();
+    Intrinsic::ID Id = I.Op == Opcode::Sin ? Intrinsic::sin : I.Op == Opcode::Cos ? Intrinsic::cos
+                     : I.Op == Opcode::Lg2 ? Intrinsic::log2 : Intrinsic::exp2;
+    return Out(callLLVM(Id, {VT}, {*A}));
+  }
+  case Opcode::Tanh: {
+    Expected<Value *> A = In(1);
+    if (!A) return A.takeError();
+    // In f32 (or <2 x float>): tanh|x| = 1 - 2/(2^(2|x|·log2 e) + 1), with
+    // the odd Taylor polynomial below |x| < 2^-4 where that cancels.
+    Type *FT = VT->isVectorTy() ? FixedVectorType::get(B.getFloatTy(), 2) : B.getFloatTy();
+    Value *X = ST->isFloatTy() ? *A : B.CreateFPExt(*A, FT);
+    Value *Ax = callLLVM(Intrinsic::fabs, {FT}, {X});
+    Value *E = callLLVM(Intrinsic::exp2, {FT}, {B.CreateFMul(Ax, ConstantFP::get(FT, 2.0 * 1.4426950408889634))});
+    Value *Big = B.CreateFSub(ConstantFP::get(FT, 1.0),
+                              B.CreateFDiv(ConstantFP::get(FT, 2.0), B.CreateFAdd(E, ConstantFP::get(FT, 1.0))));
+    Value *X2 = B.CreateFMul(Ax, Ax);
+    Value *Small = B.CreateFMul(Ax, B.CreateFAdd(ConstantFP::get(FT, 1.0),
+                                                 B.CreateFMul(X2, B.CreateFAdd(ConstantFP::get(FT, -1.0 / 3),
+                                                                               B.CreateFMul(X2, ConstantFP::get(FT, 2.0 / 15))))));
+    Value *R = B.CreateSelect(B.CreateFCmpOLT(Ax, ConstantFP::get(FT, 0.0625)), Small, Big);
+    R = callLLVM(Intrinsic::copysign, {FT}, {R, X});
+    if (!ST->isFloatTy())
+      R = B.CreateFPTrunc(R, VT);
+    return Out(R);
+  }
+  case Opcode::Abs:
+  case Opcode::Neg: {
+    Expected<Value *> A = In(1);
+    if (!A) return A.takeError();
+    return Out(I.Op == Opcode::Abs ? callLLVM(Intrinsic::fabs, {VT}, {*A}) : B.CreateFNeg(*A));
+  }
+  case Opcode::Min:
+  case Opcode::Max: {
+    Expected<Value *> A = In(1), Bv = In(2);
+    if (!A) return A.takeError();
+    if (!Bv) return Bv.takeError();
+    bool Min = I.Op == Opcode::Min;
+    Intrinsic::ID Id = I.has(Modifier::NaN) ? (Min ? Intrinsic::minimum : Intrinsic::maximum)
+                                            : (Min ? Intrinsic::minnum : Intrinsic::maxnum);
+    Value *X = *A, *Y = *Bv;
+    if (I.has(Modifier::XorSign)) {
+      X = callLLVM(Intrinsic::fabs, {VT}, {X});
+      Y = callLLVM(Intrinsic::fabs, {VT}, {Y});
+    }
+    Value *R = callLLVM(Id, {VT}, {X, Y});
+    if (I.Ops.size() > 3) {
+      Expected<Value *> Cv = In(3);
+      if (!Cv) return Cv.takeError();
+      R = callLLVM(Id, {VT}, {R, I.has(Modifier::XorSign) ? callLLVM(Intrinsic::fabs, {VT}, {*Cv}) : *Cv});
+    }
+    if (I.has(Modifier::XorSign)) {
+      // The sign is sign(a) xor sign(b): built from the integer sign bits.
+      unsigned W = VT->getPrimitiveSizeInBits();
+      Value *SA = B.CreateBitCast(*A, B.getIntNTy(W)), *SB = B.CreateBitCast(*Bv, B.getIntNTy(W));
+      APInt Mask(W, 0);
+      unsigned EW = ST->getPrimitiveSizeInBits();
+      for (unsigned K = 0; K < W / EW; ++K)
+        Mask.setBit(K * EW + EW - 1);
+      Value *Sign = B.CreateAnd(B.CreateXor(SA, SB), ConstantInt::get(B.getIntNTy(W), Mask));
+      R = B.CreateBitCast(B.CreateOr(B.CreateBitCast(R, B.getIntNTy(W)), Sign), VT);
+    }
+    return Out(R);
+  }
+  case Opcode::Testp: {
+    Expected<Value *> A = get(I.Ops[1], T);
+    if (!A) return A.takeError();
+    unsigned Mask = testpMask(I);
+    if (!Mask)
+      return notLowered(I, "testp class");
+    Value *R = callLLVM(Intrinsic::is_fpclass, {VT}, {*A, B.getInt32(Mask)});
+    return setPred(I.Ops[0], R);
+  }
+  case Opcode::Copysign: {
+    // copysign d, a, b: b's magnitude with a's sign.
+    Expected<Value *> A = get(I.Ops[1], T), Bv = get(I.Ops[2], T);
+    if (!A) return A.takeError();
+    if (!Bv) return Bv.takeError();
+    return set(I.Ops[0], callLLVM(Intrinsic::copysign, {VT}, {*Bv, *A}), T);
+  }
+  default:
+    return notLowered(I);
+  }
+}
+
+} // namespace ferry::ptx::lower

@@ -1,0 +1,79 @@
+//===- Pipeline.cpp - the lowering pipeline and its entry points -----------===//
+/// \file
+/// Runs the named passes in order (parse → check → lower-decls →
+/// lower-functions → cleanup → verify) and hands the module to the caller's
+/// AfterPass hook after each, which is how ferry-ptx implements
+/// --print-after. Module-level failures are llvm::Errors; per-function
+/// failures travel in LowerResult::Errors.
+//===----------------------------------------------------------------------===//
+#include "ptx/lower/Passes.h"
+#include "ptx/parser/Parser.h"
+
+#include "llvm/IR/LLVMContext.h"
+
+using namespace llvm;
+
+namespace ferry::ptx {
+
+std::string KernelError::format(StringRef FileName) const {
+  return (FileName + ":" + Twine(Loc.Line) + ":" + Twine(Loc.Col) + ": in '" + Function + "': " +
+          Message)
+      .str();
+}
+
+ArrayRef<StringRef> passNames() {
+  static const StringRef Names[] = {"parse", "check", "lower-decls", "lower-functions", "cleanup",
+                                    "verify"};
+  return Names;
+}
+
+Expected<LowerResult> lowerModule(const Module &Ptx, LLVMContext &Ctx, const LowerOptions &Opts) {
+  LowerResult R;
+  R.M = std::make_unique<llvm::Module>(Ptx.FileName.empty() ? "ptx" : Ptx.FileName, Ctx);
+  // SIMT IR is target-neutral; the data layout states only what the IR
+  // relies on: 64-bit pointers in every address space (PTX .address_size 64).
+  R.M->setDataLayout("e-i64:64-i128:128-v16:16-v32:32-n16:32:64");
+  lower::ModuleLowering ML(Ptx, *R.M);
+  auto After = [&](StringRef Pass) {
+    if (Opts.AfterPass)
+      Opts.AfterPass(Pass, *R.M);
+  };
+  if (Ptx.AddressSize != 64)
+    return createStringError(inconvertibleErrorCode(),
+                             Ptx.FileName + ": .address_size 32 is not supported");
+  if (Error E = lower::runLowerDecls(ML))
+    return std::move(E);
+  After("lower-decls");
+  lower::runLowerFunctions(ML);
+  After("lower-functions");
+  R.Errors = std::move(ML.Errors);
+  if (Opts.Cleanup) {
+    lower::runCleanup(*R.M);
+    After("cleanup");
+  }
+  if (Opts.Verify) {
+    if (Error E = lower::runVerify(*R.M))
+      return std::move(E);
+    After("verify");
+  }
+  return std::move(R);
+}
+
+Expected<LowerResult> lowerText(StringRef Text, StringRef FileName, LLVMContext &Ctx,
+                                const LowerOptions &Opts) {
+  ParseResult P = parse(Text, FileName);
+  auto Fail = [&](const std::vector<Diagnostic> &Diags) {
+    std::string Msg;
+    for (const Diagnostic &D : Diags)
+      Msg += (Msg.empty() ? "" : "\n") + D.format(FileName);
+    return createStringError(inconvertibleErrorCode(), Msg);
+  };
+  if (!P.ok())
+    return Fail(P.Diags);
+  std::vector<Diagnostic> Diags = checkModule(*P.M);
+  if (!Diags.empty())
+    return Fail(Diags);
+  return lowerModule(*P.M, Ctx, Opts);
+}
+
+} // namespace ferry::ptx
