@@ -170,6 +170,8 @@ llvm::StringRef componentName(Component C); ///< "x", "b0" (no dot).
 // Operands.
 //===----------------------------------------------------------------------===//
 
+class VarDecl;
+
 /// What a Name operand was found to refer to; filled by checkModule().
 enum class RefKind : uint8_t { Unresolved, Register, Variable, Label, Function, Prototype };
 
@@ -210,6 +212,11 @@ struct Operand {
   int64_t Int = 0;
   uint64_t FloatBits = 0; ///< 0f: the 32 float bits; 0d/decimal: double bits.
   llvm::ArrayRef<Operand> Elems;
+  /// After checkModule(): the declaration a Reg, Name or Address base names
+  /// (its Type gives a register's declared type). For a register of a range
+  /// (%r5 of `.reg .b32 %r<10>`) this is the range's declaration. Null for
+  /// labels, functions, prototypes and unresolved names.
+  const VarDecl *Decl = nullptr;
 
   bool isRegLike() const { return K == Kind::Reg || K == Kind::Name || K == Kind::SReg; }
   /// The float immediate's value (0f forms widened exactly).

@@ -107,6 +107,7 @@ Entry Checker::resolve(Operand &Op, bool AllowLabel) {
   if (E.Kind == RefKind::Label && !AllowLabel)
     error(Op.Loc, "label '" + Op.Name + "' used as a value");
   Op.Ref = E.Kind;
+  Op.Decl = E.Decl;
   if (E.Kind == RefKind::Register && Op.K == Operand::Kind::Name)
     Op.K = Operand::Kind::Reg;
   return E;

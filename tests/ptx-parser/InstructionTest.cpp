@@ -232,7 +232,13 @@ TEST(PtxInstructions, LoadsStoresAndCacheHints) {
   EXPECT_EQ(Is[0]->Ops[1].Name, "%rd1");
   EXPECT_EQ(Is[0]->Ops[1].Int, 16);
   EXPECT_EQ(Is[0]->Ops[1].Ref, RefKind::Register);
+  ASSERT_NE(Is[0]->Ops[1].Decl, nullptr);
+  EXPECT_EQ(Is[0]->Ops[1].Decl->Name, "%rd"); // The %rd<16> range.
+  EXPECT_EQ(Is[0]->Ops[1].Decl->Type, ScalarType::B64);
+  EXPECT_EQ(Is[0]->Ops[0].Elems[2].Decl->Type, ScalarType::F32);
   EXPECT_EQ(Is[1]->Ops[0].Name, "sm");
+  ASSERT_NE(Is[1]->Ops[0].Decl, nullptr);
+  EXPECT_EQ(Is[1]->Ops[0].Decl->Space, StateSpace::Shared);
   EXPECT_EQ(Is[1]->Ops[0].Int, 8);
   EXPECT_EQ(Is[1]->Ops[0].Ref, RefKind::Variable);
   EXPECT_EQ(Is[2]->Ops.size(), 3u);
