@@ -176,6 +176,7 @@ private:
   uint32_t N = 0, Stacked = 0, Alive = 0, Current = 0;
   uint64_t GridAliveMine = 0;
   Barrier Bars[16];
+  uint8_t WarpWaiting[32] = {}; ///< Lanes per warp waiting in a collective.
 };
 
 /// Formats a device printf call (PTX vprintf ABI) and appends the text to

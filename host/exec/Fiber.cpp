@@ -6,8 +6,7 @@
 
 #include <cstring>
 
-// The switch pushes the callee-saved registers and the FP control state onto
-// the current stack, stores the stack pointer, loads the other one and pops
+// The switch pushes the callee-saved registers onto the current stack, stores the stack pointer, loads the other one and pops
 // the same set. A fresh fiber's stack is laid out as if it had been switched
 // away from just before calling ferry_fiber_start, which moves the argument
 // (r12) into rdi and calls the entry (r13).
@@ -24,14 +23,8 @@ ferry_fiber_switch:
   pushq %r13
   pushq %r14
   pushq %r15
-  subq $8, %rsp
-  stmxcsr (%rsp)
-  fnstcw 4(%rsp)
   movq %rsp, (%rdi)
   movq %rsi, %rsp
-  ldmxcsr (%rsp)
-  fldcw 4(%rsp)
-  addq $8, %rsp
   popq %r15
   popq %r14
   popq %r13
@@ -56,21 +49,18 @@ extern "C" void ferry_fiber_start();
 
 namespace ferry::host {
 
-void *prepareFiber(const FiberStack &S, void (*Entry)(void *), void *Arg) {
-  auto Top = reinterpret_cast<uintptr_t>(S.top()) & ~uintptr_t(15);
-  auto *Sp = reinterpret_cast<uint64_t *>(Top - 64);
-  uint32_t Mxcsr = 0;
-  uint16_t Fpcw = 0;
-  asm volatile("stmxcsr %0" : "=m"(Mxcsr));
-  asm volatile("fnstcw %0" : "=m"(Fpcw));
-  Sp[0] = uint64_t(Mxcsr) | (uint64_t(Fpcw) << 32);
-  Sp[1] = 0;                                      // r15
-  Sp[2] = 0;                                      // r14
-  Sp[3] = reinterpret_cast<uint64_t>(Entry);      // r13
-  Sp[4] = reinterpret_cast<uint64_t>(Arg);        // r12
-  Sp[5] = 0;                                      // rbx
-  Sp[6] = 0;                                      // rbp
-  Sp[7] = reinterpret_cast<uint64_t>(&ferry_fiber_start);
+void *prepareFiber(const FiberStack &S, void (*Entry)(void *), void *Arg, unsigned Color) {
+  auto Top = (reinterpret_cast<uintptr_t>(S.top()) - (Color % 64) * 64) & ~uintptr_t(15);
+  // Six registers, the return address, then rsp is 16-byte aligned at Top-16.
+  auto *Sp = reinterpret_cast<uint64_t *>(Top - 72);
+  Sp[0] = 0;                                      // r15
+  Sp[1] = 0;                                      // r14
+  Sp[2] = reinterpret_cast<uint64_t>(Entry);      // r13
+  Sp[3] = reinterpret_cast<uint64_t>(Arg);        // r12
+  Sp[4] = 0;                                      // rbx
+  Sp[5] = 0;                                      // rbp
+  Sp[6] = reinterpret_cast<uint64_t>(&ferry_fiber_start);
+  Sp[7] = 0; // Padding: the entry runs with a 16-byte aligned stack.
   return Sp;
 }
 

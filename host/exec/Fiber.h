@@ -1,7 +1,8 @@
 /// \file
-/// Fibers for the host executor: a minimal x86-64 context switch (callee-saved
-/// registers, MXCSR and the x87 control word; nothing else is live across a
-/// call in the SysV ABI) and pooled mmap'ed stacks with a guard page below
+/// Fibers for the host executor: a minimal x86-64 context switch (the
+/// callee-saved registers; nothing else is live across a call in the SysV
+/// ABI, and kernel code never changes MXCSR or the x87 control word, so
+/// those are shared by all fibers of a worker) and pooled mmap'ed stacks with a guard page below
 /// each, so a runaway kernel stack faults instead of corrupting a neighbour.
 #pragma once
 
@@ -32,7 +33,10 @@ struct FiberStack {
 
 /// Prepares a fresh stack so that switching to the returned stack pointer
 /// calls Entry(Arg). Entry must never return (it switches away for good).
-void *prepareFiber(const FiberStack &S, void (*Entry)(void *), void *Arg);
+/// Color (0..63) offsets the start by Color*64 bytes: stacks are page
+/// aligned, so without it the hot frames of all fibers of a block would map
+/// to the same L1 cache sets.
+void *prepareFiber(const FiberStack &S, void (*Entry)(void *), void *Arg, unsigned Color = 0);
 
 /// A free list of stacks of one size. Not thread-safe: one per worker.
 class StackPool {

@@ -10,7 +10,9 @@
 #include "support/Settings.h"
 
 #include <condition_variable>
+#include <cstddef>
 #include <cstdio>
+#include <cstring>
 #include <mutex>
 #include <sched.h>
 #include <thread>
@@ -242,6 +244,14 @@ Status HostExecutor::launch(const HostKernel &K, std::array<uint32_t, 3> Grid,
                      "launch: " + std::to_string(Arena) + " bytes of shared memory exceed the " +
                          std::to_string(P->Opts.MaxSharedBytes) + "-byte limit");
 
+  // Compiled code may assume a 16-byte aligned parameter buffer of
+  // ParamBytes (HostCompiler.h).
+  std::vector<std::max_align_t> Aligned;
+  if ((reinterpret_cast<uintptr_t>(Params) & 15) && K.ParamBytes) {
+    Aligned.resize((K.ParamBytes + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t));
+    std::memcpy(Aligned.data(), Params, K.ParamBytes);
+    Params = Aligned.data();
+  }
   LaunchState L;
   L.K = &K;
   L.Params = Params;

@@ -7,6 +7,7 @@
 #include "host/exec/ExecInternal.h"
 #include "support/Log.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstdlib>
 #include <new>
@@ -81,11 +82,12 @@ bool BlockRunner::start(uint64_t B, char *Smem) {
         F.Linear = I;
         F.St = TState::Ready;
         F.Runner = this;
-        F.Sp = prepareFiber(F.Stack, &fiberMain, &F);
+        F.Sp = prepareFiber(F.Stack, &fiberMain, &F, I);
       }
   Alive = N;
   for (Barrier &Bar : Bars)
     Bar = Barrier();
+  std::fill(std::begin(WarpWaiting), std::end(WarpWaiting), 0);
   return true;
 }
 
@@ -108,7 +110,9 @@ RunResult BlockRunner::run() {
       W->enter(&SchedSp, F.Stack, F.Sp);
       if (W->Faulted)
         return RunResult::Fault;
-      if (F.St != TState::Ready)
+      // A lane that blocked or exited may be the last one a collective of
+      // its warp was waiting for.
+      if (WarpWaiting[I / 32])
         tryCompleteWarp(I / 32, false);
     }
     if (Ran)
@@ -241,6 +245,7 @@ uint64_t BlockRunner::warp(WarpOp Op, uint32_t Mask, uint64_t A, uint32_t B, uin
   F.B = B;
   F.C = C;
   F.St = TState::Warp;
+  ++WarpWaiting[F.Linear / 32];
   tryCompleteWarp(F.Linear / 32, false);
   if (F.St == TState::Warp)
     suspend(F);
@@ -379,6 +384,7 @@ void BlockRunner::completeGroup(uint32_t Warp, uint32_t Group) {
     }
     F.Result = R;
     F.St = TState::Ready;
+    --WarpWaiting[Warp];
   }
 }
 

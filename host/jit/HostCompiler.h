@@ -7,7 +7,10 @@
 ///   `!ferry.kernels`, one node per entry whose first operand is the
 ///   function: `!ferry.kernels = !{!0}` `!0 = !{ptr @vecadd}`.
 /// - An entry takes exactly one argument, `ptr noalias %params`; its size is
-///   read from `dereferenceable(N)` on that argument when present.
+///   read from `dereferenceable(N)` on that argument when present, else
+///   inferred when every use is a load at a constant offset. When the size
+///   is known the compiled code assumes the buffer is 16-byte aligned (the
+///   executor copies a misaligned one).
 /// - Address spaces 1 (global), 3 (shared), 4 (const), 5 (local) and 0
 ///   (generic); atomics carry syncscope "block", "cluster", "device" or none.
 ///
@@ -51,7 +54,8 @@ struct HostKernel {
   std::string Name;
   uint32_t StaticSharedBytes = 0; ///< Static shared arena (dynamic starts at
                                   ///< alignTo(StaticSharedBytes, 16)).
-  uint32_t ParamBytes = 0;        ///< From dereferenceable(N) on %params; 0 = unknown.
+  uint32_t ParamBytes = 0; ///< dereferenceable(N) on %params, else the extent
+                           ///< the kernel reads; 0 = unknown.
   uint32_t MaxThreadsPerBlock = 1024;
   /// True when the kernel needs one fiber per thread (barriers, warp ops...);
   /// then Thread is set, otherwise Block is set.

@@ -828,8 +828,9 @@ Expected<LoweredModule> lowerForHost(Module &Old, const DataLayout &DL, StringRe
   std::vector<uint32_t> ParamBytes;
   for (Function *K : OldKernels) {
     ParamBytes.push_back(paramBytesOf(*K));
-    // The executor hands every kernel a 16-byte aligned parameter buffer.
-    if (!K->getParamAlign(0))
+    // The executor hands every kernel whose parameter size it knows a
+    // 16-byte aligned buffer (copying it when the caller's is not).
+    if (ParamBytes.back() && !K->getParamAlign(0))
       K->addParamAttr(0, Attribute::getWithAlignment(K->getContext(), Align(16)));
   }
 
