@@ -359,6 +359,35 @@ void Checker::checkInstruction(Instruction &I) {
   default:
     break;
   }
+  // Data movement: a register must be at least as wide as the type it
+  // carries (ld may widen into a larger register; st reads the low bits),
+  // and never a predicate unless the type is .pred.
+  if (T && (I.Op == Opcode::Ld || I.Op == Opcode::Ldu || I.Op == Opcode::St || I.Op == Opcode::Mov)) {
+    unsigned Bits = typeBits(*T);
+    auto CheckReg = [&](const Operand &Op) {
+      const VarDecl *D = regDecl(Op);
+      if (!D || Op.Comp != Component::None || D->VecWidth)
+        return;
+      if ((D->Type == ScalarType::Pred) != (*T == ScalarType::Pred))
+        error(Op.Loc, "register '" + Op.Name + "' of type ." + typeName(D->Type) + " used with ." + typeName(*T));
+      else if (*T != ScalarType::Pred && typeBits(D->Type) < Bits)
+        error(Op.Loc, "register '" + Op.Name + "' is " + Twine(typeBits(D->Type)) + " bits wide, narrower than ." +
+                          typeName(*T));
+    };
+    size_t DataIdx = I.Op == Opcode::St ? 1 : 0;
+    for (size_t K = 0; K < I.Ops.size(); ++K) {
+      const Operand &Op = I.Ops[K];
+      if (K != DataIdx && I.Op != Opcode::Mov)
+        continue; // Addresses and cache policies have their own widths.
+      if (Op.K == Operand::Kind::Vector) {
+        if (I.Op != Opcode::Mov) // mov.b64 %rd, {%r1, %r2} packs narrower parts.
+          for (const Operand &E : Op.Elems)
+            CheckReg(E);
+      } else {
+        CheckReg(Op);
+      }
+    }
+  }
   if (T && isPlainArith(I.Op) && !I.has(Modifier::Wide)) {
     unsigned Bits = typeBits(*T);
     bool WantPred = *T == ScalarType::Pred;
