@@ -154,6 +154,35 @@ TEST_F(HostExec, EarlyExitBeforeBarrier) {
     EXPECT_EQ(Out[T], T < Live ? int32_t((T + 1) % Live + 1) : -1) << "thread " << T;
 }
 
+TEST_F(HostExec, BarrierReductionsAndNamedBarriers) {
+  const HostKernel &Red = kernel("barriers.ll", "barred");
+  const uint32_t N = 100;
+  std::vector<int32_t> Out(N * 3, -1);
+  Params P;
+  P.add(Out.data());
+  ASSERT_TRUE(launch(Red, {2, 1, 1}, {N, 1, 1}, P));
+  for (uint32_t T = 0; T < N; ++T) {
+    EXPECT_EQ(Out[T * 3], 34) << T; // tid % 3 == 0 for 0, 3, ..., 99.
+    EXPECT_EQ(Out[T * 3 + 1], 1) << T;
+    EXPECT_EQ(Out[T * 3 + 2], 1) << T;
+  }
+  const HostKernel &Named = kernel("barriers.ll", "named");
+  std::vector<int32_t> Copy(32, -1);
+  Params Q;
+  Q.add(Copy.data());
+  ASSERT_TRUE(launch(Named, {3, 1, 1}, {64, 1, 1}, Q));
+  for (int32_t I = 0; I < 32; ++I)
+    EXPECT_EQ(Copy[I], I * 10);
+}
+
+TEST_F(HostExec, DeadlockFailsInsteadOfHanging) {
+  Params P;
+  P.add<void *>(nullptr);
+  Status S = launch(kernel("barriers.ll", "deadlock"), {1, 1, 1}, {64, 1, 1}, P);
+  EXPECT_EQ(S.code(), CUDA_ERROR_LAUNCH_FAILED);
+  EXPECT_NE(S.message().find("deadlock"), std::string::npos) << S.message();
+}
+
 TEST_F(HostExec, WarpShufflesWithDivergence) {
   const HostKernel &K = kernel("shfl.ll", "shfl");
   const uint32_t N = 64;
