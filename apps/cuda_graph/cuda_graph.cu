@@ -87,15 +87,19 @@ int main() {
   // A hand-built graph: copy in -> scale by 3 and, in parallel, nothing else;
   // then scale by 5 -> copy out.
   const int M = 1000;
-  std::vector<int> In(M), Out(M, 0);
-  for (int I = 0; I < M; ++I)
+  int *In, *Out; // pinned: graph copy nodes are asynchronous
+  CHECK(cudaMallocHost(&In, M * sizeof(int)));
+  CHECK(cudaMallocHost(&Out, M * sizeof(int)));
+  for (int I = 0; I < M; ++I) {
     In[I] = I - 500;
+    Out[I] = 0;
+  }
   int *D;
   CHECK(cudaMalloc(&D, M * sizeof(int)));
   cudaGraph_t H;
   CHECK(cudaGraphCreate(&H, 0));
   cudaGraphNode_t CopyIn, K3, K5, CopyOut;
-  CHECK(cudaGraphAddMemcpyNode1D(&CopyIn, H, nullptr, 0, D, In.data(), M * sizeof(int), cudaMemcpyHostToDevice));
+  CHECK(cudaGraphAddMemcpyNode1D(&CopyIn, H, nullptr, 0, D, In, M * sizeof(int), cudaMemcpyHostToDevice));
   int NArg = M, F3 = 3, F5 = 5;
   void *Args3[] = {&D, &NArg, &F3}, *Args5[] = {&D, &NArg, &F5};
   cudaKernelNodeParams KP = {};
@@ -106,7 +110,7 @@ int main() {
   CHECK(cudaGraphAddKernelNode(&K3, H, &CopyIn, 1, &KP));
   KP.kernelParams = Args5;
   CHECK(cudaGraphAddKernelNode(&K5, H, &K3, 1, &KP));
-  CHECK(cudaGraphAddMemcpyNode1D(&CopyOut, H, &K5, 1, Out.data(), D, M * sizeof(int), cudaMemcpyDeviceToHost));
+  CHECK(cudaGraphAddMemcpyNode1D(&CopyOut, H, &K5, 1, Out, D, M * sizeof(int), cudaMemcpyDeviceToHost));
   cudaGraphExec_t HExec;
   CHECK(cudaGraphInstantiate(&HExec, H, 0));
   CHECK(cudaGraphLaunch(HExec, S));
@@ -127,5 +131,7 @@ int main() {
   CHECK(cudaFree(B));
   CHECK(cudaFree(Acc));
   CHECK(cudaFreeHost(HostAcc));
+  CHECK(cudaFreeHost(In));
+  CHECK(cudaFreeHost(Out));
   return finish(Bad == 0 && Bad2 == 0);
 }
