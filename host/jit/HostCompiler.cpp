@@ -215,6 +215,13 @@ HostCompiler::compile(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> 
   // Sizes of shared and module variables are host sizes.
   M->setDataLayout(DL);
   std::string ModuleName = M->getModuleIdentifier();
+  if (dumpWanted("simt")) {
+    std::string Text;
+    raw_string_ostream OS(Text);
+    M->print(OS, nullptr);
+    std::string Name = Opts.DumpName.empty() ? ModuleName : Opts.DumpName;
+    writeFile(dumpPath(Name, ".simt.ll"), OS.str());
+  }
   llvm::Expected<detail::LoweredModule> L =
       detail::lowerForHost(*M, DL, TM.getTargetTriple().str(), Opts.AllowFastPath);
   M.reset();

@@ -24,8 +24,10 @@
 /// grid sync, nanosleep or exit from a callee) also gets a block function
 /// that loops over the block's threads, so LLVM vectorises across threads.
 /// The result is optimised at O3 for the host CPU (detectHost: AVX2/AVX-512
-/// as available) and JIT-linked. FERRY_DUMP=ir,asm writes the optimised IR
-/// and assembly under FERRY_DUMP_DIR.
+/// as available) and JIT-linked. FERRY_DUMP=simt,ir,asm writes the input
+/// SIMT IR (<name>.simt.ll), the optimised host IR (<name>.host.ll) and the
+/// assembly (<name>.host.s) under FERRY_DUMP_DIR; <name> is
+/// HostCompileOptions::DumpName or the first kernel's name.
 ///
 /// Threading: a HostCompiler may be used from any thread (compiles are
 /// serialised). A CompiledModule is immutable after creation and may be read
