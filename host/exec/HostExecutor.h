@@ -68,8 +68,9 @@ public:
   Expected<HostCompiler *> compiler();
 
   /// Runs K over Grid × Block threads and returns when it has finished.
-  /// Params is the kernel's parameter buffer (copied by nobody: it must stay
-  /// valid during the call). Errors: CUDA_ERROR_INVALID_VALUE for a bad
+  /// Params is the kernel's parameter buffer, laid out as CUDA lays out
+  /// kernelParams; it must stay valid during the call (a buffer that is not
+  /// 16-byte aligned is copied to one that is). Errors: CUDA_ERROR_INVALID_VALUE for a bad
   /// configuration (a zero dimension, more than 1024 threads or the
   /// kernel's maximum, blockDim over (1024,1024,64), gridDim.y/z over 65535,
   /// shared memory over the limit), CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE,
