@@ -309,6 +309,7 @@ public:
   Opcode Op = Opcode::Add;
   llvm::StringRef Guard;        ///< Predicate name of @p; empty when unguarded.
   bool GuardNegated = false;    ///< @!p.
+  const VarDecl *GuardDecl = nullptr; ///< The guard's .pred declaration (after checkModule()).
   SourceLoc GuardLoc;
   llvm::ArrayRef<Modifier> Mods; ///< In written order.
   llvm::ArrayRef<Operand> Ops;   ///< In written order (destination first).

@@ -37,7 +37,6 @@ private:
   // Function scope: one map per open block, plus register ranges (%r<N>).
   SmallVector<StringMap<Entry>, 4> Scopes;
   SmallVector<StringMap<const VarDecl *>, 4> Ranges;
-  StringMap<RefKind> Labels; // Labels, prototypes and target lists of the function.
 
   void error(SourceLoc Loc, const Twine &Msg) {
     if (Diags.size() < 200)
@@ -91,8 +90,6 @@ Entry Checker::lookup(StringRef Name) const {
       }
     }
   }
-  if (auto L = Labels.find(Name); L != Labels.end())
-    return {L->second, nullptr};
   if (auto G = Globals.find(Name); G != Globals.end())
     return G->second;
   return {};
@@ -149,18 +146,26 @@ bool Checker::isPredReg(const Operand &Op) const {
   return D && D->Type == ScalarType::Pred;
 }
 
+/// Labels (and prototypes, target lists) are scoped to their block like
+/// declarations, but visible from the whole block, before their definition
+/// too; so they enter the block's scope before its statements are checked.
+/// Inline PTX relies on this: the same `{ L: ... bra L; }` may be inlined
+/// many times into one function.
 void Checker::collectLabels(ArrayRef<Node *> Body) {
   for (Node *N : Body) {
-    if (auto *L = dyn_cast<Label>(N)) {
-      if (!Labels.try_emplace(L->Name, RefKind::Label).second)
-        error(L->Loc, "duplicate label '" + L->Name + "'");
-    } else if (auto *T = dyn_cast<BranchTargets>(N)) {
-      Labels[T->Name] = RefKind::Label;
-    } else if (auto *P = dyn_cast<CallPrototype>(N)) {
-      Labels[P->Name] = RefKind::Prototype;
-    } else if (auto *B = dyn_cast<Block>(N)) {
-      collectLabels(B->Body);
-    }
+    StringRef Name;
+    RefKind Kind = RefKind::Label;
+    if (auto *L = dyn_cast<Label>(N))
+      Name = L->Name;
+    else if (auto *T = dyn_cast<BranchTargets>(N))
+      Name = T->Name;
+    else if (auto *P = dyn_cast<CallPrototype>(N)) {
+      Name = P->Name;
+      Kind = RefKind::Prototype;
+    } else
+      continue;
+    if (!Scopes.back().try_emplace(Name, Entry{Kind, nullptr}).second)
+      error(N->Loc, (Kind == RefKind::Label ? "duplicate label '" : "duplicate name '") + Name + "'");
   }
 }
 
@@ -171,6 +176,7 @@ void Checker::checkBody(ArrayRef<Node *> Body) {
     case Node::Kind::Block:
       Scopes.emplace_back();
       Ranges.emplace_back();
+      collectLabels(cast<Block>(N)->Body);
       checkBody(cast<Block>(N)->Body);
       Scopes.pop_back();
       Ranges.pop_back();
@@ -258,6 +264,8 @@ void Checker::checkInstruction(Instruction &I) {
       error(I.GuardLoc, "use of undeclared identifier '" + I.Guard + "'");
     else if (G.Kind != RefKind::Register || !G.Decl || G.Decl->Type != ScalarType::Pred)
       error(I.GuardLoc, "guard '" + I.Guard + "' is not a .pred register");
+    else
+      I.GuardDecl = G.Decl;
   }
   for (Modifier Mod : I.Mods)
     if (!(modifierClasses(Mod) & Info.Classes))
@@ -423,8 +431,6 @@ std::vector<Diagnostic> Checker::run() {
     auto *F = dyn_cast<Function>(N);
     if (!F || !F->Body)
       continue;
-    Labels.clear();
-    collectLabels(F->Body->Body);
     Scopes.emplace_back();
     Ranges.emplace_back();
     for (VarDecl *P : F->Returns)
@@ -433,6 +439,7 @@ std::vector<Diagnostic> Checker::run() {
       declare(*P);
     Scopes.emplace_back();
     Ranges.emplace_back();
+    collectLabels(F->Body->Body);
     checkBody(F->Body->Body);
     Scopes.clear();
     Ranges.clear();

@@ -233,6 +233,16 @@ TEST(PtxDirectives, NestedScopesShadowAndRangesResolve) {
                         "\t{\n\t\t.reg .b32 %in;\n\t}\n\tmov.u32 %in, 1;\n\tret;\n}\n");
   ASSERT_EQ(Diags.size(), 1u);
   EXPECT_EQ(Diags[0].Loc.Line, 8u);
+  // Labels are block-scoped: the same inline-asm block may appear twice,
+  // branches may leave a block but not enter one.
+  auto Twice = parseBody("{\n.reg .pred %q;\nL1:\nsetp.eq.s32 %q, %r1, 0;\n@%q bra L1;\nbra L_end;\n}\n"
+                         "{\nL1:\nbra L1;\n}\n");
+  EXPECT_EQ(instructions(*Twice).size(), 4u);
+  EXPECT_EQ(instructions(*Twice)[1]->GuardDecl->Type, ScalarType::Pred);
+  auto Into = diagnose(wrapBody("bra L_in;\n{\nL_in:\nret;\n}\n"));
+  ASSERT_EQ(Into.size(), 1u);
+  EXPECT_EQ(Into[0].Message, "use of undeclared identifier 'L_in'");
+  EXPECT_EQ(Into[0].Loc.Line, BodyFirstLine);
   auto Range = diagnose(".version 9.0\n.target sm_80\n.entry k()\n{\n\t.reg .b32 %r<2>;\n\tmov.u32 %r2, 1;\n\tret;\n}\n");
   ASSERT_EQ(Range.size(), 1u);
   EXPECT_NE(Range[0].Message.find("%r2"), std::string::npos);
