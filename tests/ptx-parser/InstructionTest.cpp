@@ -14,6 +14,7 @@
 using namespace ferry::ptx;
 using namespace ferry::ptx::test;
 using K = Operand::Kind;
+using llvm::ArrayRef;
 
 namespace {
 
@@ -537,6 +538,40 @@ TEST(PtxTables, RowsAreConsistent) {
   EXPECT_EQ(typeKind(ScalarType::S8), TypeKind::Signed);
   EXPECT_EQ(modifierType(Modifier::U32), ScalarType::U32);
   EXPECT_FALSE(modifierType(Modifier::Rn).has_value());
+}
+
+TEST(PtxTables, EveryRowParsesFromItsShape) {
+  // For each row, the bare opcode with operands built from its shape letters
+  // must parse back to that very row (the longest-match of dotted opcode
+  // words reaches every spelling), satisfy the operand-count check, and
+  // round-trip.
+  ArrayRef<OpcodeInfo> Rows = allOpcodes();
+  for (unsigned R = 0; R < Rows.size(); ++R) {
+    const OpcodeInfo &Row = Rows[R];
+    std::string Text = Row.Name.str();
+    bool First = true;
+    if (Row.Flags & IF_Call) {
+      Text += " fn, (%r1)";
+      First = false;
+    }
+    for (size_t K = 0; K < Row.Shape.size(); ++K) {
+      char L = Row.Shape[K];
+      if (L == '*' || L == '?' || (K + 1 < Row.Shape.size() && Row.Shape[K + 1] == '?'))
+        continue;
+      Text += First ? " " : ", ";
+      First = false;
+      Text += L == 'd' ? "%r1" : L == 's' ? "%r2" : L == 'a' ? "[%rd1]" : L == 't' ? "[%rd1, {%r3}]" : "L_end";
+    }
+    Text += ";";
+    ParseResult P = parse(wrapBody(Text), "row.ptx");
+    ASSERT_TRUE(P.ok()) << Text << ": " << P.Diags[0].Message;
+    auto Is = instructions(*P.M);
+    ASSERT_EQ(Is.size(), 1u) << Text;
+    EXPECT_EQ(unsigned(Is[0]->Op), R) << Text;
+    for (const Diagnostic &D : checkModule(*P.M))
+      EXPECT_EQ(D.Message.find("operands, found"), std::string::npos) << Text << ": " << D.Message;
+    EXPECT_EQ(roundTrip(*P.M), "") << Text;
+  }
 }
 
 TEST(PtxPrinter, CanonicalInstructionText) {
