@@ -35,6 +35,9 @@ int main() {
   CHECK(cudaMalloc(&B, N * sizeof(float)));
   CHECK(cudaMalloc(&Acc, sizeof(float)));
   CHECK(cudaMemcpy(A, Init.data(), N * sizeof(float), cudaMemcpyHostToDevice));
+  // A pageable copy can return before its DMA lands, and S below does not
+  // wait for the NULL stream: finish the copy first.
+  CHECK(cudaDeviceSynchronize());
   cudaStream_t S;
   CHECK(cudaStreamCreateWithFlags(&S, cudaStreamNonBlocking));
   float *HostAcc;

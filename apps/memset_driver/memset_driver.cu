@@ -53,8 +53,10 @@ int main() {
     Want[1024 + 4 * I + 2] = 0xAD;
     Want[1024 + 4 * I + 3] = 0xDE;
   }
+  // A blocking stream: its work is ordered after the synchronous memsets and
+  // pageable copies above, which may still be in flight on the NULL stream.
   CUstream S;
-  CU(cuStreamCreate(&S, CU_STREAM_NON_BLOCKING));
+  CU(cuStreamCreate(&S, CU_STREAM_DEFAULT));
   CU(cuMemsetD8Async(Buf + 3000, 0x3C, 500, S));
   for (int I = 0; I < 500; ++I)
     Want[3000 + I] = 0x3C;
