@@ -396,7 +396,10 @@ void Checker::checkInstruction(Instruction &I) {
       }
     }
   }
-  if (T && isPlainArith(I.Op) && !I.has(Modifier::Wide)) {
+  // Mixed-precision forms (add.f32.f16, 9.7.5) carry two types; their
+  // operands legitimately differ in width, so only single-type forms are
+  // width-checked.
+  if (T && isPlainArith(I.Op) && !I.has(Modifier::Wide) && I.lastType() == T) {
     unsigned Bits = typeBits(*T);
     bool WantPred = *T == ScalarType::Pred;
     for (const Operand &Op : I.Ops) {

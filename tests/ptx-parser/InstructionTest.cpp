@@ -99,9 +99,12 @@ TEST(PtxInstructions, FloatAndHalf) {
                 "neg.f32 %f10, -0f3F800000;\n"
                 "testp.notanumber.f32 %p1, %f1;\n"
                 "copysign.f64 %fd5, %fd1, %fd2;\n"
-                "abs.ftz.f32 %f11, %f1;\n",
+                "abs.ftz.f32 %f11, %f1;\n"
+                "add.rn.f32.f16 %f12, %rs1, %f2;\n",
                 M);
-  ASSERT_EQ(Is.size(), 19u);
+  ASSERT_EQ(Is.size(), 20u);
+  EXPECT_EQ(Is[19]->firstType(), ScalarType::F32); // Mixed precision (9.7.5).
+  EXPECT_EQ(Is[19]->lastType(), ScalarType::F16);
   EXPECT_EQ(mods(*Is[0]), ".rn.ftz.sat.f32");
   ASSERT_EQ(Is[0]->Ops[2].K, K::Float);
   EXPECT_EQ(Is[0]->Ops[2].FForm, Operand::FloatForm::Hex32);
