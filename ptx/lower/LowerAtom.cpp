@@ -40,9 +40,40 @@ Error FunctionLowering::lowerAtom(const Instruction &I) {
   std::optional<Modifier> OpM = I.firstOfClass(MC_Op);
   if (!TO || !OpM)
     return fail(spell(I) + " needs an operation and a type");
-  if (I.has(Modifier::V2) || I.has(Modifier::V4) || I.has(Modifier::V8))
-    return notLowered(I, "vector atomics");
   ScalarType T = *TO;
+  unsigned NVec = I.has(Modifier::V8) ? 8 : I.has(Modifier::V4) ? 4 : I.has(Modifier::V2) ? 2 : 1;
+  if (NVec > 1) {
+    // atom/red.v2/.v4/.v8 (sm_90, float add/min/max): each element is its
+    // own atomic operation (PTX gives no atomicity across elements).
+    bool IsRed = I.Op == Opcode::Red;
+    unsigned Base = IsRed ? 0 : 1;
+    if (I.Ops.size() < Base + 2 || I.Ops[Base + 1].K != Operand::Kind::Vector ||
+        I.Ops[Base + 1].Elems.size() != NVec || (!IsRed && (I.Ops[0].K != Operand::Kind::Vector ||
+                                                            I.Ops[0].Elems.size() != NVec)))
+      return fail(spell(I) + ": expected {vector} operands of " + Twine(NVec));
+    if (*OpM != Modifier::Add && *OpM != Modifier::Min && *OpM != Modifier::Max)
+      return notLowered(I, "vector atomic operation");
+    Expected<Value *> P = address(I.Ops[Base], I.space());
+    if (!P)
+      return P.takeError();
+    bool Fl = isFloat(T);
+    AtomicRMWInst::BinOp Op = *OpM == Modifier::Add ? (Fl ? AtomicRMWInst::FAdd : AtomicRMWInst::Add)
+                            : *OpM == Modifier::Min ? (Fl ? AtomicRMWInst::FMin : AtomicRMWInst::Min)
+                                                    : (Fl ? AtomicRMWInst::FMax : AtomicRMWInst::Max);
+    unsigned EB = bits(T) / 8;
+    for (unsigned K = 0; K < NVec; ++K) {
+      Expected<Value *> V = get(I.Ops[Base + 1].Elems[K], T);
+      if (!V)
+        return V.takeError();
+      Value *EP = B.CreateGEP(B.getInt8Ty(), *P, B.getInt64(K * EB));
+      Value *R = B.CreateAtomicRMW(Op, EP, *V, Align(std::max(1u, EB)), ordering(I, AtomicOrdering::Monotonic),
+                                   syncScope(I, true));
+      if (!IsRed)
+        if (Error E = set(I.Ops[0].Elems[K], R, T))
+          return E;
+    }
+    return Error::success();
+  }
   bool IsRed = I.Op == Opcode::Red;
   unsigned Base = IsRed ? 0 : 1; // operand index of the address
   if (I.Ops.size() < Base + 2)

@@ -66,6 +66,16 @@ Error FunctionLowering::lowerMem(const Instruction &I) {
     return Error::success();
   case Opcode::Createpolicy:
     return set(I.Ops[0], B.getInt64(0), ScalarType::B64);
+  case Opcode::Mapa: {
+    // Clusters have one CTA (LowerSreg.cpp): the only valid rank is 0 and
+    // the address maps to itself.
+    ScalarType T = I.lastType().value_or(ScalarType::U64);
+    Expected<Value *> A = get(I.Ops[1], T);
+    if (!A) return A.takeError();
+    return set(I.Ops[0], *A, T);
+  }
+  case Opcode::Getctarank:
+    return set(I.Ops[0], B.getInt32(0), ScalarType::U32);
   default:
     break;
   }

@@ -47,7 +47,13 @@ unsigned queryCode(const Instruction &I) {
 
 Error FunctionLowering::lowerTex(const Instruction &I) {
   // The handle: a register holding an object, or a texref/surfref symbol.
-  auto Handle = [&](const Operand &Op) -> Expected<Value *> { return get(Op, ScalarType::B64); };
+  auto Handle = [&](const Operand &Op) -> Expected<Value *> {
+    if (Op.K != Operand::Kind::Address)
+      return get(Op, ScalarType::B64);
+    Operand H = Op; // txq [h]: a lone handle in brackets
+    H.K = Operand::Kind::Name;
+    return get(H, ScalarType::B64);
+  };
   if (I.Op == Opcode::Txq || I.Op == Opcode::Suq) {
     unsigned Q = queryCode(I);
     if (Q == ~0u)

@@ -59,6 +59,17 @@ Error FunctionLowering::lowerWarp(const Instruction &I) {
     call(I.has(Modifier::Arrive) ? Intr::BarArrive : Intr::BarSync, {Id, Count});
     return Error::success();
   }
+  case Opcode::BarrierCluster: {
+    // Every CTA is a cluster of one in ferry (LowerSreg.cpp), so the
+    // cluster barrier is a block barrier: arrive does nothing (its release
+    // is covered by the wait's barrier), wait is bar.sync 0 with the
+    // cluster-scope acquire-release fence the PTX semantics imply.
+    if (I.has(Modifier::Arrive))
+      return Error::success();
+    call(Intr::Fence, {B.getInt32(1), B.getInt32(1)});
+    call(Intr::BarSync, {B.getInt32(0), B.getInt32(0)});
+    return Error::success();
+  }
   case Opcode::BarWarpSync: {
     Expected<Value *> M = U32(0);
     if (!M) return M.takeError();

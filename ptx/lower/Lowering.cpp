@@ -98,6 +98,12 @@ llvm::Function *ModuleLowering::intrinsic(Intr I) {
   default:
     break;
   }
+  // Thread geometry and launch constants never change during a thread's
+  // life: let CSE merge repeated reads.
+  if (unsigned(I) <= unsigned(Intr::DynSmemBase)) {
+    F->setDoesNotAccessMemory();
+    F->setWillReturn();
+  }
   IntrCache[Idx] = F;
   return F;
 }
@@ -297,6 +303,18 @@ Expected<Value *> FunctionLowering::symbolPointer(StringRef Name, StateSpace *Sp
       return fail("no storage for '" + Name + "'");
     *Space = D->Space;
     return It->second;
+  }
+  if (const VarDecl *GD = ML.GlobalDecls.lookup(Name);
+      GD && GD->Space == StateSpace::Shared && GD->elementCount() == 0) {
+    // extern .shared x[]: the dynamic shared memory base, read once per
+    // function at entry.
+    Value *&Slot = VarSlots[GD];
+    if (!Slot) {
+      IRBuilder<> EB(EntryBB, EntryBB->getFirstInsertionPt());
+      Slot = EB.CreateCall(ML.intrinsic(Intr::DynSmemBase));
+    }
+    *Space = StateSpace::Shared;
+    return Slot;
   }
   if (GlobalVariable *G = ML.Globals.lookup(Name)) {
     *Space = ML.GlobalDecls.lookup(Name)->Space;
@@ -670,7 +688,7 @@ Error FunctionLowering::lowerInstruction(const Instruction &I) {
   case Opcode::Ld: case Opcode::Ldu: case Opcode::St: case Opcode::Prefetch: case Opcode::Prefetchu:
   case Opcode::Applypriority: case Opcode::Discard: case Opcode::Createpolicy:
   case Opcode::Isspacep: case Opcode::Cvta: case Opcode::CpAsync: case Opcode::CpAsyncCommitGroup:
-  case Opcode::CpAsyncWaitGroup: case Opcode::CpAsyncWaitAll:
+  case Opcode::CpAsyncWaitGroup: case Opcode::CpAsyncWaitAll: case Opcode::Mapa: case Opcode::Getctarank:
     return lowerMem(I);
   case Opcode::Atom: case Opcode::Red:
     return lowerAtom(I);
@@ -681,6 +699,7 @@ Error FunctionLowering::lowerInstruction(const Instruction &I) {
   case Opcode::Call:
     return lowerCall(I);
   case Opcode::Bar: case Opcode::Barrier: case Opcode::BarWarpSync: case Opcode::Membar:
+  case Opcode::BarrierCluster:
   case Opcode::Fence: case Opcode::Vote: case Opcode::Match: case Opcode::Activemask:
   case Opcode::Redux: case Opcode::Elect: case Opcode::Shfl:
     return lowerWarp(I);
