@@ -463,7 +463,9 @@ public:
 
   uint32_t VersionMajor = 0, VersionMinor = 0; ///< .version 9.0
   TargetInfo Target;
-  uint32_t AddressSize = 64; ///< .address_size (64 when absent: the default)
+  /// .address_size; the PTX ISA's default when the directive is absent is
+  /// 32 (nvcc always writes `.address_size 64`).
+  uint32_t AddressSize = 32;
   bool HasAddressSize = false;
   llvm::ArrayRef<Node *> Items; ///< Module-scope items in written order.
   llvm::StringRef FileName;     ///< For diagnostics.

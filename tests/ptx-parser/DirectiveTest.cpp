@@ -38,7 +38,7 @@ TEST(PtxDirectives, ModuleHeader) {
   auto F = parseClean(".version 9.0\n.target sm_120f\n");
   EXPECT_EQ(F->Target.SmVersion, 120u);
   EXPECT_EQ(F->Target.ArchSuffix, 'f');
-  EXPECT_EQ(F->AddressSize, 64u); // The default.
+  EXPECT_EQ(F->AddressSize, 32u); // The ISA's default without .address_size.
   EXPECT_FALSE(F->HasAddressSize);
 }
 
