@@ -476,9 +476,19 @@ TEST(PtxInstructions, MatrixAndAsync) {
                 "mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 _, [%r10], 16;\n"
                 "mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 %p1, [%r10], %r14;\n"
                 "mbarrier.test_wait.shared.b64 %p2, [%r10], %rd2;\n"
-                "mbarrier.inval.shared.b64 [%r10];\n",
+                "mbarrier.inval.shared.b64 [%r10];\n"
+                "wgmma.fence.sync.aligned;\n"
+                "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 {%f1, %f2, %f3, %f4}, %rd1, %rd2, %p1, 1, 1, 0, 1;\n"
+                "wgmma.commit_group.sync.aligned;\n"
+                "wgmma.wait_group.sync.aligned 0;\n",
                 M);
-  ASSERT_EQ(Is.size(), 18u);
+  ASSERT_EQ(Is.size(), 22u);
+  EXPECT_EQ(Is[18]->Op, Opcode::WgmmaFence);
+  EXPECT_EQ(Is[19]->Op, Opcode::WgmmaMmaAsync);
+  EXPECT_EQ(Is[19]->firstOfClass(MC_Shape), Modifier::M64n8k16);
+  EXPECT_EQ(Is[19]->Ops.size(), 8u);
+  EXPECT_EQ(Is[20]->Op, Opcode::WgmmaCommitGroup);
+  EXPECT_EQ(Is[21]->Op, Opcode::WgmmaWaitGroup);
   EXPECT_EQ(Is[0]->Op, Opcode::WmmaLoad);
   EXPECT_EQ(mods(*Is[0]), ".a.sync.aligned.row.m16n16k16.f16");
   EXPECT_EQ(Is[0]->Ops[0].Elems.size(), 8u);
@@ -531,7 +541,7 @@ TEST(PtxTables, RowsAreConsistent) {
       EXPECT_NE(std::strchr("dsatl?*", C), nullptr) << Row.Name.str() << " shape " << Row.Shape.str();
   }
   // Modifier spellings are unique and look themselves up.
-  for (unsigned I = 0; I <= unsigned(Modifier::ScaleVec4X); ++I) {
+  for (unsigned I = 0; I <= unsigned(Modifier::ScaleVec4X); ++I) { // ScaleVec4X is the last row.
     auto M = Modifier(I);
     EXPECT_EQ(lookupModifier(modifierName(M)), M) << modifierName(M).str();
     EXPECT_NE(modifierClasses(M), 0u) << modifierName(M).str();
