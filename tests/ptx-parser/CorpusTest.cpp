@@ -39,7 +39,7 @@ TEST(PtxCorpus, ParsesChecksAndRoundTrips) {
   size_t Bytes = 0, Instructions = 0;
   double Seconds = 0;
   std::set<unsigned> Archs;
-  bool SawDebug = false;
+  bool SawDebug = false, SawArchSpecific = false;
   for (const std::string &Path : Files) {
     auto Buf = llvm::MemoryBuffer::getFile(Path);
     ASSERT_TRUE(bool(Buf)) << Path;
@@ -61,6 +61,7 @@ TEST(PtxCorpus, ParsesChecksAndRoundTrips) {
     EXPECT_EQ(R.M->AddressSize, 64u) << Path;
     Archs.insert(R.M->Target.SmVersion);
     SawDebug |= R.M->Target.Debug;
+    SawArchSpecific |= R.M->Target.ArchSuffix == 'a';
     unsigned Kernels = 0;
     for (const Node *N : R.M->Items)
       if (auto *F = llvm::dyn_cast<Function>(N); F && F->IsEntry && F->Body) {
@@ -72,6 +73,7 @@ TEST(PtxCorpus, ParsesChecksAndRoundTrips) {
   }
   EXPECT_EQ(Archs, (std::set<unsigned>{75, 80, 86, 89, 90, 120}));
   EXPECT_TRUE(SawDebug) << "no -G module in the corpus";
+  EXPECT_TRUE(SawArchSpecific) << "no sm_90a module in the corpus";
   // Throughput: best of three parse-only passes over the corpus (the first
   // pass above also paid for cold caches).
   std::vector<std::unique_ptr<llvm::MemoryBuffer>> Bufs;
