@@ -126,8 +126,11 @@ class RunMatrixTest(unittest.TestCase):
     def runMatrix(self, *Args, Nvcc=None):
         Env = dict(os.environ, NVCC=Nvcc or self.Nvcc, FAKE_BEHAVIOUR=self.Behaviour, PYTHONDONTWRITEBYTECODE="1")
         Env["REAL_FERRY"] = FERRY if FERRY and os.access(FERRY, os.X_OK) else ""
+        # Every path the runner writes is redirected here, the committed
+        # MATRIX.md included (a later --markdown-file overrides this one).
         Cmd = [sys.executable, RUNNER, "--build-dir", self.Build, "--corpus", self.Corpus, "--goldens", self.Goldens,
-               "--expectations", self.Expect, "--timeout", "0.5", "-j", "2"]
+               "--expectations", self.Expect, "--markdown-file", os.path.join(self.Tmp.name, "unused-MATRIX.md"),
+               "--timeout", "0.5", "-j", "2"]
         if not Env["REAL_FERRY"]:
             Cmd.append("--no-report")
         return subprocess.run(Cmd + list(Args), capture_output=True, text=True, env=Env, timeout=120)
@@ -203,14 +206,36 @@ class RunMatrixTest(unittest.TestCase):
         self.assertEqual(P.returncode, 1)  # bfs still fails to build
         self.assertEqual(self.nvccCalls(), Calls + 3)
 
-    def test_report_is_written(self):
+    def test_report_and_committed_markdown(self):
         if not (FERRY and os.access(FERRY, os.X_OK)):
             self.skipTest("FERRY_TOOL not set")
-        self.runMatrix("--apps", "vecadd,fft")
+        Committed = os.path.join(self.Tmp.name, "MATRIX.md")
+        with open(Committed, "w") as F:
+            F.write("old\n")
+        Check = ("--check-markdown", "--markdown-file", Committed)
+        self.runMatrix("--apps", "vecadd,fft", "--markdown-file", Committed, "--update-expectations")
         with open(os.path.join(self.Build, "compat", "MATRIX.md")) as F:
             Md = F.read()
         self.assertIn("3 of 4 cells pass", Md)  # fft/default has no golden
         self.assertTrue(os.path.exists(os.path.join(self.Build, "compat", "matrix.html")))
+        # A partial run neither refreshes nor vouches for the committed page.
+        with open(Committed) as F:
+            self.assertEqual(F.read(), "old\n")
+        P = self.runMatrix(*Check)
+        self.assertEqual(P.returncode, 1)
+        self.assertIn("partial run", P.stdout)
+        # A whole run: the committed page is stale until --update-expectations.
+        self.runMatrix()
+        P = self.runMatrix(*Check)
+        self.assertEqual(P.returncode, 1)
+        self.assertIn("-old", P.stdout)
+        self.assertIn("out of date", P.stdout)
+        self.assertIn("--update-expectations", P.stdout)
+        self.assertEqual(self.runMatrix("--update-expectations", "--markdown-file", Committed).returncode, 0)
+        P = self.runMatrix(*Check)
+        self.assertEqual(P.returncode, 0, P.stdout)
+        with open(Committed) as F:
+            self.assertIn("3 of 7 cells pass", F.read())
 
     def test_bad_usage(self):
         P = self.runMatrix("--apps", "nosuchapp")
