@@ -135,10 +135,16 @@ struct KernelInfo;
 /// needs, so the request may die after enqueueLaunch returns.
 struct LaunchRequest {
   const LoadedCode *Code = nullptr;
+  /// Keeps Code alive until the queued launch has run, even if the module
+  /// is unloaded meanwhile.
+  std::shared_ptr<const LoadedCode> Hold;
   unsigned KernelIndex = 0; ///< Index into Code->info().
   std::array<uint32_t, 3> Grid{1, 1, 1};
   std::array<uint32_t, 3> Block{1, 1, 1};
   uint32_t DynamicSharedBytes = 0;
+  /// cuLaunchCooperativeKernel / CU_LAUNCH_ATTRIBUTE_COOPERATIVE: every
+  /// block must be resident at once (grid-wide sync).
+  bool Cooperative = false;
   std::vector<std::byte> Args;
 };
 

@@ -1,9 +1,9 @@
 /// \file
 /// Libraries, modules, kernels and functions, and kernel launch. Images are
-/// stored and their kernels named at load; code generation and execution
-/// come with the kernel executor, so launches report NOT_SUPPORTED (logged)
-/// until then. A CUfunction handle is the same object as its CUkernel,
-/// which is what lets cudart pass a CUkernel to cuLaunchKernel.
+/// stored and their kernels named at load; code is compiled for a device on
+/// first use (core::Library::loadedCode). A CUfunction handle is the same
+/// object as its CUkernel, which is what lets cudart pass a CUkernel to
+/// cuLaunchKernel.
 #include "libcuda/api/Common.h"
 #include "support/Settings.h"
 
@@ -148,18 +148,43 @@ FERRY_EXPORT CUresult cuLibraryEnumerateKernels(CUkernel *kernels, unsigned int 
   return CUDA_SUCCESS;
 }
 
+/// The device whose code a context-free call (cuLibraryGet*) refers to:
+/// the current context's, else device 0 (cudart asks before it has made a
+/// context current only in corner cases).
+static Expected<core::DeviceEntry *> currentOrFirstDevice() {
+  if (Status S = core::requireInit(); !S)
+    return S.takeError();
+  if (auto C = core::ctxstack::current())
+    return &C->device();
+  if (core::deviceCount() == 0)
+    return makeError(CUDA_ERROR_NO_DEVICE, "no device");
+  return core::device(0);
+}
+
 static CUresult getGlobal(const char *Fn, CUdeviceptr *dptr, size_t *bytes, const void *Lib, const char *name) {
   if (!name)
     return fail(Fn, CUDA_ERROR_INVALID_VALUE, "name is null");
+  if (!dptr && !bytes)
+    return fail(Fn, CUDA_ERROR_INVALID_VALUE, "dptr and bytes are both null");
   auto L = imageArg(Lib);
   if (!L)
     return fail(Fn, L.error());
+  bool Known = false;
   for (const auto &G : (*L)->globalNames())
-    if (G == name)
-      return fail(Fn, CUDA_ERROR_NOT_SUPPORTED,
-                  std::string("global '") + name + "' exists but module globals are placed in memory "
-                                                   "only once the kernel compiler exists");
-  return fail(Fn, CUDA_ERROR_NOT_FOUND, std::string("no global named '") + name + "'");
+    Known |= G == name;
+  if (!Known)
+    return fail(Fn, CUDA_ERROR_NOT_FOUND, std::string("no global named '") + name + "'");
+  auto D = currentOrFirstDevice();
+  if (!D)
+    return fail(Fn, D.error());
+  auto G = (*L)->global(**D, name);
+  if (!G)
+    return fail(Fn, G.error());
+  if (dptr)
+    *dptr = CUdeviceptr(reinterpret_cast<uintptr_t>(G->Address));
+  if (bytes)
+    *bytes = G->Bytes;
+  return CUDA_SUCCESS;
 }
 
 FERRY_EXPORT CUresult cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name) {
@@ -167,6 +192,11 @@ FERRY_EXPORT CUresult cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUlib
 }
 FERRY_EXPORT CUresult cuModuleGetGlobal_v2(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod, const char *name) {
   return getGlobal(__func__, dptr, bytes, hmod, name);
+}
+/// Managed variables (`__managed__`) live in memory both sides reach; on
+/// every backend here a module global already is, so it is the same lookup.
+FERRY_EXPORT CUresult cuLibraryGetManaged(CUdeviceptr *dptr, size_t *bytes, CUlibrary library, const char *name) {
+  return getGlobal(__func__, dptr, bytes, library, name);
 }
 
 FERRY_EXPORT CUresult cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel) {
@@ -307,29 +337,119 @@ FERRY_EXPORT CUresult cuFuncSetCacheConfig(CUfunction hfunc, CUfunc_cache config
 // Launch
 //===----------------------------------------------------------------------===//
 
-static CUresult launch(const char *Fn, CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
-                       unsigned by, unsigned bz, unsigned shared, CUstream s, void **params, void **extra,
-                       bool PerThread) {
+/// Packs the parameter buffer the compiled kernel reads: kernelParams[i]
+/// points at parameter i's value; `extra` passes a ready buffer
+/// (CU_LAUNCH_PARAM_BUFFER_POINTER/SIZE, then CU_LAUNCH_PARAM_END).
+static Status packArgs(const KernelInfo &Info, void **params, void **extra, std::vector<std::byte> &Out) {
+  Out.assign(Info.ParamBytes, std::byte{0});
+  if (extra) {
+    const void *Buf = nullptr;
+    size_t Size = 0;
+    bool HaveSize = false;
+    for (unsigned I = 0; I < 64 && extra[I] != CU_LAUNCH_PARAM_END; I += 2) {
+      if (extra[I] == CU_LAUNCH_PARAM_BUFFER_POINTER)
+        Buf = extra[I + 1];
+      else if (extra[I] == CU_LAUNCH_PARAM_BUFFER_SIZE) {
+        if (!extra[I + 1])
+          return makeError(CUDA_ERROR_INVALID_VALUE, "extra: CU_LAUNCH_PARAM_BUFFER_SIZE points at null");
+        Size = *static_cast<const size_t *>(extra[I + 1]);
+        HaveSize = true;
+      } else
+        return makeError(CUDA_ERROR_INVALID_VALUE, "extra: unknown key");
+    }
+    if (Info.ParamBytes == 0)
+      return Status::ok();
+    if (!Buf || !HaveSize)
+      return makeError(CUDA_ERROR_INVALID_VALUE, "extra: buffer pointer or size missing");
+    if (Size < Info.ParamBytes)
+      return makeError(CUDA_ERROR_INVALID_VALUE,
+                       "extra: buffer of " + std::to_string(Size) + " bytes, the kernel takes " +
+                           std::to_string(Info.ParamBytes));
+    std::memcpy(Out.data(), Buf, Info.ParamBytes);
+    return Status::ok();
+  }
+  if (Info.Params.empty())
+    return Status::ok();
+  if (!params)
+    return makeError(CUDA_ERROR_INVALID_VALUE, "the kernel takes parameters but kernelParams is null");
+  for (size_t I = 0; I < Info.Params.size(); ++I) {
+    const KernelParam &P = Info.Params[I];
+    if (!params[I])
+      return makeError(CUDA_ERROR_INVALID_VALUE, "kernelParams[" + std::to_string(I) + "] is null");
+    if (uint64_t(P.Offset) + P.Bytes > Out.size())
+      return makeError(CUDA_ERROR_INVALID_VALUE, "parameter layout exceeds the buffer");
+    std::memcpy(Out.data() + P.Offset, params[I], P.Bytes);
+  }
+  return Status::ok();
+}
+
+struct LaunchShape {
+  unsigned Grid[3], Block[3];
+  unsigned Shared;
+  bool Cooperative = false;
+};
+
+static CUresult launch(const char *Fn, CUfunction f, const LaunchShape &Shape, CUstream s, void **params,
+                       void **extra, bool PerThread) {
   auto K = core::resolve<Kernel>(f);
   if (!K)
     return fail(Fn, K.error());
   auto S = streamArg(s, PerThread);
   if (!S)
     return fail(Fn, S.error());
-  if (!gx || !gy || !gz || !bx || !by || !bz)
+  const unsigned *G = Shape.Grid, *B = Shape.Block;
+  if (!G[0] || !G[1] || !G[2] || !B[0] || !B[1] || !B[2])
     return fail(Fn, CUDA_ERROR_INVALID_VALUE, "a grid or block dimension is 0");
-  const DeviceProperties &P = (*S)->context().device().Backend->properties();
-  if (uint64_t(bx) * by * bz > uint64_t(P.MaxThreadsPerBlock) || bx > unsigned(P.MaxBlockDim[0]) ||
-      by > unsigned(P.MaxBlockDim[1]) || bz > unsigned(P.MaxBlockDim[2]))
+  core::DeviceEntry &Dev = (*S)->context().device();
+  const DeviceProperties &P = Dev.Backend->properties();
+  if (uint64_t(B[0]) * B[1] * B[2] > uint64_t(P.MaxThreadsPerBlock) || B[0] > unsigned(P.MaxBlockDim[0]) ||
+      B[1] > unsigned(P.MaxBlockDim[1]) || B[2] > unsigned(P.MaxBlockDim[2]))
     return fail(Fn, CUDA_ERROR_INVALID_VALUE, "block dimensions exceed the device limits");
+  if (G[0] > unsigned(P.MaxGridDim[0]) || G[1] > unsigned(P.MaxGridDim[1]) || G[2] > unsigned(P.MaxGridDim[2]))
+    return fail(Fn, CUDA_ERROR_INVALID_VALUE, "grid dimensions exceed the device limits");
   if (params && extra)
     return fail(Fn, CUDA_ERROR_INVALID_VALUE, "kernelParams and extra are both given");
   if (Status St = (*S)->context().stickyError(); !St)
     return done(Fn, std::move(St));
-  // KERNEL EXECUTOR HOOK: compiling the kernel and enqueueing a
-  // LaunchRequest comes with the PTX→SIMT IR pipeline and the executor.
-  return fail(Fn, CUDA_ERROR_NOT_SUPPORTED,
-              "launching '" + (*K)->name() + "': kernel execution is not implemented yet");
+  auto Code = (*K)->library().kernelCode(Dev, (*K)->name());
+  if (!Code)
+    return fail(Fn, Code.error());
+  const KernelInfo &Info = *Code->Info;
+  uint64_t Threads = uint64_t(B[0]) * B[1] * B[2];
+  if (Info.MaxThreadsPerBlock && Threads > Info.MaxThreadsPerBlock)
+    return fail(Fn, CUDA_ERROR_INVALID_VALUE,
+                "block of " + std::to_string(Threads) + " threads exceeds the kernel's maximum of " +
+                    std::to_string(Info.MaxThreadsPerBlock));
+  if (Info.ReqNtid[0] && (B[0] != Info.ReqNtid[0] || B[1] != Info.ReqNtid[1] || B[2] != Info.ReqNtid[2]))
+    return fail(Fn, CUDA_ERROR_INVALID_VALUE, "block shape differs from the kernel's .reqntid");
+  // Dynamic shared memory above the static 48 KiB limit needs the opt-in
+  // attribute, as on NVIDIA.
+  size_t DynLimit = std::max<size_t>(P.SharedMemPerBlock, size_t((*K)->MaxDynamicShared.load()));
+  DynLimit = std::min(DynLimit, P.SharedMemPerBlockOptin);
+  if (uint64_t(Shape.Shared) + Info.StaticSharedBytes > DynLimit)
+    return fail(Fn, CUDA_ERROR_INVALID_VALUE,
+                std::to_string(Shape.Shared) + " bytes of dynamic shared memory (+" +
+                    std::to_string(Info.StaticSharedBytes) + " static) exceed the limit of " +
+                    std::to_string(DynLimit));
+  LaunchRequest R;
+  R.Code = Code->Code.get();
+  R.Hold = Code->Code;
+  R.KernelIndex = Code->Index;
+  R.Grid = {G[0], G[1], G[2]};
+  R.Block = {B[0], B[1], B[2]};
+  R.DynamicSharedBytes = Shape.Shared;
+  R.Cooperative = Shape.Cooperative;
+  if (Status St = packArgs(Info, params, extra, R.Args); !St)
+    return done(Fn, std::move(St));
+  Status St = (*S)->submit([&](Queue &Q) { return Q.enqueueLaunch(R); });
+  return done(Fn, std::move(St));
+}
+
+static CUresult launch(const char *Fn, CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                       unsigned by, unsigned bz, unsigned shared, CUstream s, void **params, void **extra,
+                       bool PerThread, bool Cooperative = false) {
+  LaunchShape Shape{{gx, gy, gz}, {bx, by, bz}, shared, Cooperative};
+  return launch(Fn, f, Shape, s, params, extra, PerThread);
 }
 
 FERRY_EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
@@ -352,9 +472,36 @@ static CUresult launchEx(const char *Fn, const CUlaunchConfig *config, CUfunctio
                          void **extra, bool PerThread) {
   if (!config)
     return fail(Fn, CUDA_ERROR_INVALID_VALUE, "config is null");
+  if (config->numAttrs && !config->attrs)
+    return fail(Fn, CUDA_ERROR_INVALID_VALUE, "attrs is null");
+  bool Cooperative = false;
+  for (unsigned I = 0; I < config->numAttrs; ++I) {
+    const CUlaunchAttribute &A = config->attrs[I];
+    switch (A.id) {
+    case CU_LAUNCH_ATTRIBUTE_IGNORE:
+    case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW:
+    case CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY:
+    case CU_LAUNCH_ATTRIBUTE_PRIORITY:
+    case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP:
+    case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN:
+    case CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
+    case CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION:
+      break; // Performance hints; launches here are always fully ordered.
+    case CU_LAUNCH_ATTRIBUTE_COOPERATIVE:
+      Cooperative = A.value.cooperative != 0;
+      break;
+    case CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION:
+    case CU_LAUNCH_ATTRIBUTE_PREFERRED_CLUSTER_DIMENSION:
+      if (A.value.clusterDim.x * A.value.clusterDim.y * A.value.clusterDim.z > 1)
+        return fail(Fn, CUDA_ERROR_NOT_SUPPORTED, "thread block clusters larger than one block");
+      break;
+    default:
+      return fail(Fn, CUDA_ERROR_NOT_SUPPORTED, "launch attribute " + std::to_string(int(A.id)));
+    }
+  }
   return launch(Fn, f, config->gridDimX, config->gridDimY, config->gridDimZ, config->blockDimX,
                 config->blockDimY, config->blockDimZ, config->sharedMemBytes, config->hStream, params, extra,
-                PerThread);
+                PerThread, Cooperative);
 }
 FERRY_EXPORT CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **kernelParams,
                                        void **extra) {
@@ -363,4 +510,21 @@ FERRY_EXPORT CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction 
 FERRY_EXPORT CUresult cuLaunchKernelEx_ptsz(const CUlaunchConfig *config, CUfunction f, void **kernelParams,
                                             void **extra) {
   return launchEx(__func__, config, f, kernelParams, extra, true);
+}
+
+FERRY_EXPORT CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
+                                                unsigned int gridDimZ, unsigned int blockDimX,
+                                                unsigned int blockDimY, unsigned int blockDimZ,
+                                                unsigned int sharedMemBytes, CUstream hStream,
+                                                void **kernelParams) {
+  return launch(__func__, f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes,
+                hStream, kernelParams, nullptr, false, true);
+}
+FERRY_EXPORT CUresult cuLaunchCooperativeKernel_ptsz(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
+                                                     unsigned int gridDimZ, unsigned int blockDimX,
+                                                     unsigned int blockDimY, unsigned int blockDimZ,
+                                                     unsigned int sharedMemBytes, CUstream hStream,
+                                                     void **kernelParams) {
+  return launch(__func__, f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes,
+                hStream, kernelParams, nullptr, true, true);
 }

@@ -330,9 +330,37 @@ public:
   /// Names of .global/.const variables declared in the PTX.
   const std::vector<std::string> &globalNames() const { return Globals; }
 
+  /// A kernel's code on one device.
+  struct KernelCode {
+    std::shared_ptr<const LoadedCode> Code;
+    unsigned Index = 0;
+    const KernelInfo *Info = nullptr;
+  };
+  /// This library's code on device D: the PTX is lowered, compiled by the
+  /// device's compiler backend and loaded on first use (lazy loading, the
+  /// CUDA 12+ default), once; a failure is remembered and reported again.
+  Expected<std::shared_ptr<const LoadedCode>> loadedCode(DeviceEntry &D);
+  /// Kernel Name's code on D. A kernel the PTX lowering could not translate
+  /// reports why (CUDA_ERROR_NOT_SUPPORTED or INVALID_PTX).
+  Expected<KernelCode> kernelCode(DeviceEntry &D, const std::string &Name);
+  /// A .global/.const variable's storage on D (loads the code first).
+  Expected<LoadedCode::Global> global(DeviceEntry &D, const std::string &Name);
+
 private:
+  struct DeviceCode {
+    bool Tried = false;
+    std::unique_ptr<CodeObject> Object;
+    std::shared_ptr<const LoadedCode> Loaded;
+    std::optional<Error> Failure;
+    std::map<std::string, std::string> Unlowered; ///< Kernel → why.
+  };
+  Status buildFor(DeviceEntry &D, DeviceCode &Out);
+
   std::vector<uint8_t> Image;
   std::string Ptx;
+  std::vector<std::string> PtxParts; ///< One PTX module per container.
+  std::mutex CodeM;                  ///< Guards Code; held while compiling.
+  std::map<const ferry::Device *, DeviceCode> Code;
   std::vector<std::string> Entries;
   std::vector<std::string> Globals;
   std::mutex M;

@@ -12,6 +12,14 @@
 #include "ptx/fatbin/Select.h"
 #include "support/Log.h"
 #include "support/Settings.h"
+#include "ptx/lower/Lower.h"
+
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/Support/Error.h"
+
+#include <algorithm>
 
 #include <cctype>
 
@@ -90,6 +98,7 @@ Expected<Ref<Library>> Library::load(const void *Image, bool AsModule) {
   switch (Img->Kind) {
   case fatbin::ImageKind::Ptx:
     Lib->Ptx = std::string(Img->Ptx);
+    Lib->PtxParts.push_back(Lib->Ptx);
     break;
   case fatbin::ImageKind::Wrapper:
   case fatbin::ImageKind::Container: {
@@ -107,6 +116,8 @@ Expected<Ref<Library>> Library::load(const void *Image, bool AsModule) {
         return makeError(CUDA_ERROR_INVALID_IMAGE, Text.error().message());
       Lib->Ptx += *Text;
       Lib->Ptx += '\n';
+      if (std::find(Lib->PtxParts.begin(), Lib->PtxParts.end(), *Text) == Lib->PtxParts.end())
+        Lib->PtxParts.emplace_back(*Text);
     }
     break;
   }
@@ -159,9 +170,104 @@ void Library::unload() {
     std::lock_guard<std::mutex> L(M);
     Old.swap(Kernels);
   }
+  {
+    // Queued launches hold their LoadedCode (LaunchRequest::Hold), so the
+    // code can be dropped here without draining.
+    std::lock_guard<std::mutex> L(CodeM);
+    Code.clear();
+  }
   for (auto &[N, K] : Old)
     retire(K.get());
   retire(this);
+}
+
+static std::string errorText(llvm::Error E) {
+  std::string S;
+  llvm::handleAllErrors(std::move(E), [&](const llvm::ErrorInfoBase &EI) {
+    if (!S.empty())
+      S += "; ";
+    S += EI.message();
+  });
+  return S;
+}
+
+Status Library::buildFor(DeviceEntry &D, DeviceCode &Out) {
+  if (PtxParts.empty())
+    return makeError(CUDA_ERROR_NO_BINARY_FOR_GPU, "the image has no PTX (ferry never runs SASS)");
+  CompilerBackend *Compiler = D.Family ? D.Family->compiler() : nullptr;
+  if (!Compiler)
+    return makeError(CUDA_ERROR_NOT_SUPPORTED,
+                     "device " + std::to_string(D.Ordinal) + " has no kernel compiler");
+  // Each container's PTX is its own module (one per translation unit with
+  // -rdc); they are lowered separately and linked, so extern device
+  // functions and variables resolve across them.
+  llvm::LLVMContext Ctx;
+  std::unique_ptr<llvm::Module> Linked;
+  for (size_t I = 0; I < PtxParts.size(); ++I) {
+    std::string Name = "module" + std::to_string(I) + ".ptx";
+    auto R = ptx::lowerText(PtxParts[I], Name, Ctx);
+    if (!R)
+      return makeError(CUDA_ERROR_INVALID_PTX, errorText(R.takeError()));
+    for (const ptx::KernelError &KE : R->Errors)
+      Out.Unlowered.emplace(KE.Function, KE.format(Name));
+    if (!Linked) {
+      Linked = std::move(R->M);
+      continue;
+    }
+    if (llvm::Linker::linkModules(*Linked, std::move(R->M)))
+      return makeError(CUDA_ERROR_INVALID_PTX, "linking the image's PTX modules failed");
+  }
+  for (const auto &[Fn, Why] : Out.Unlowered)
+    log::module().warn("kernel not translated: {}", Why);
+  CompileOptions Opts;
+  auto Obj = Compiler->compile(*Linked, Opts);
+  if (!Obj)
+    return Obj.takeError();
+  auto Loaded = D.Backend->load(**Obj);
+  if (!Loaded)
+    return Loaded.takeError();
+  Out.Object = std::move(*Obj);
+  Out.Loaded = std::shared_ptr<const LoadedCode>(std::move(*Loaded));
+  return Status::ok();
+}
+
+Expected<std::shared_ptr<const LoadedCode>> Library::loadedCode(DeviceEntry &D) {
+  std::lock_guard<std::mutex> L(CodeM);
+  DeviceCode &DC = Code[D.Backend];
+  if (!DC.Tried) {
+    DC.Tried = true;
+    if (Status S = buildFor(D, DC); !S) {
+      log::module().error("compiling the image for device {}: {}", D.Ordinal, S.message());
+      DC.Failure = S.takeError();
+    }
+  }
+  if (DC.Failure)
+    return *DC.Failure;
+  return DC.Loaded;
+}
+
+Expected<Library::KernelCode> Library::kernelCode(DeviceEntry &D, const std::string &Name) {
+  auto LC = loadedCode(D);
+  if (!LC)
+    return LC.takeError();
+  auto Infos = (*LC)->info();
+  for (unsigned I = 0; I < Infos.size(); ++I)
+    if (Infos[I].Name == Name)
+      return KernelCode{*LC, I, &Infos[I]};
+  std::lock_guard<std::mutex> L(CodeM);
+  DeviceCode &DC = Code[D.Backend];
+  if (auto It = DC.Unlowered.find(Name); It != DC.Unlowered.end())
+    return makeError(CUDA_ERROR_NOT_SUPPORTED, "kernel '" + Name + "' was not translated: " + It->second);
+  return makeError(CUDA_ERROR_NOT_FOUND, "kernel '" + Name + "' is not in the compiled image");
+}
+
+Expected<LoadedCode::Global> Library::global(DeviceEntry &D, const std::string &Name) {
+  auto LC = loadedCode(D);
+  if (!LC)
+    return LC.takeError();
+  if (auto G = (*LC)->global(Name))
+    return *G;
+  return makeError(CUDA_ERROR_NOT_FOUND, "no global named '" + Name + "'");
 }
 
 } // namespace ferry::core

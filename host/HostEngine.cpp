@@ -1,0 +1,195 @@
+/// \file
+/// Joins the host compiler (host/jit) and the host executor (host/exec) to
+/// libcuda's seams (libcuda/Backend.h): a CompilerBackend that turns SIMT IR
+/// into a HostCodeObject, the HostDevice load hook that makes it a
+/// LoadedCode, and the launch hook that hands a LaunchRequest to the
+/// process-wide HostExecutor. All three are installed at static-init time,
+/// which is why this library is linked whole into libcuda.so.
+///
+/// Kernel metadata that the core needs before any launch (the parameter
+/// layout, .maxntid/.reqntid) is read from the SIMT IR's `!ferry.params`
+/// and `!ferry.directives` (ptx/lower/SimtIR.md) before the module is
+/// handed to the JIT; the rest (static shared size) comes from the compile.
+#include "host/HostDevice.h"
+#include "host/exec/HostExecutor.h"
+#include "support/Log.h"
+
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Metadata.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <map>
+
+namespace ferry::host {
+namespace {
+
+/// Compiled host code: the JIT module (shared with every LoadedCode made
+/// from it, so unloading the code object early cannot free running code)
+/// and the per-kernel facts the core reads.
+class HostCodeObject final : public CodeObject {
+public:
+  std::shared_ptr<CompiledModule> Module;
+  std::vector<KernelInfo> Infos;
+  std::vector<const HostKernel *> Kernels; ///< Parallel to Infos.
+
+  std::span<const KernelInfo> kernels() const override { return Infos; }
+  Expected<std::vector<std::byte>> serialize() const override {
+    // Host code lives in the JIT's memory; the on-disk cache of host code
+    // is not written yet, so there is nothing to store.
+    return makeError(CUDA_ERROR_NOT_SUPPORTED, "host code objects are not serialisable yet");
+  }
+};
+
+class HostLoadedCode final : public LoadedCode {
+public:
+  std::shared_ptr<CompiledModule> Module;
+  std::vector<KernelInfo> Infos;
+  std::vector<const HostKernel *> Kernels;
+
+  std::span<const KernelInfo> info() const override { return Infos; }
+  std::optional<Global> global(std::string_view Name) const override {
+    auto G = Module->global(Name);
+    if (!G)
+      return std::nullopt;
+    return Global{G->Address, G->Bytes};
+  }
+};
+
+uint32_t constInt(const llvm::MDOperand &Op) {
+  if (auto *C = llvm::mdconst::dyn_extract_or_null<llvm::ConstantInt>(Op))
+    return uint32_t(C->getZExtValue());
+  return 0;
+}
+
+llvm::Function *functionOf(const llvm::MDNode *N) {
+  if (!N || N->getNumOperands() == 0)
+    return nullptr;
+  return llvm::mdconst::dyn_extract_or_null<llvm::Function>(N->getOperand(0));
+}
+
+/// Parameter layouts and launch-bound directives by kernel name.
+struct SimtFacts {
+  std::map<std::string, KernelInfo> ByName;
+};
+
+SimtFacts readFacts(const llvm::Module &M) {
+  SimtFacts F;
+  if (auto *Params = M.getNamedMetadata("ferry.params")) {
+    for (const llvm::MDNode *N : Params->operands()) {
+      llvm::Function *Fn = functionOf(N);
+      if (!Fn || N->getNumOperands() < 2)
+        continue;
+      KernelInfo &K = F.ByName[Fn->getName().str()];
+      K.Name = Fn->getName().str();
+      K.ParamBytes = constInt(N->getOperand(1));
+      for (unsigned I = 2; I + 2 < N->getNumOperands(); I += 3)
+        K.Params.push_back(KernelParam{constInt(N->getOperand(I)), constInt(N->getOperand(I + 1)),
+                                       constInt(N->getOperand(I + 2))});
+    }
+  }
+  if (auto *Dirs = M.getNamedMetadata("ferry.directives")) {
+    for (const llvm::MDNode *N : Dirs->operands()) {
+      llvm::Function *Fn = functionOf(N);
+      if (!Fn || N->getNumOperands() < 3)
+        continue;
+      auto *Name = llvm::dyn_cast<llvm::MDString>(N->getOperand(1));
+      if (!Name)
+        continue;
+      KernelInfo &K = F.ByName[Fn->getName().str()];
+      std::array<uint32_t, 3> V{1, 1, 1};
+      for (unsigned I = 0; I < 3 && I + 2 < N->getNumOperands(); ++I)
+        V[I] = constInt(N->getOperand(I + 2));
+      uint64_t Product = uint64_t(V[0]) * V[1] * V[2];
+      if (Name->getString() == "maxntid")
+        K.MaxThreadsPerBlock = uint32_t(std::min<uint64_t>(Product, 1024));
+      else if (Name->getString() == "reqntid") {
+        K.ReqNtid = V;
+        K.MaxThreadsPerBlock = uint32_t(std::min<uint64_t>(Product, 1024));
+      }
+    }
+  }
+  return F;
+}
+
+class HostCompilerBackend final : public CompilerBackend {
+public:
+  std::string target() const override {
+    auto C = HostExecutor::instance().compiler();
+    return C ? "host-" + (*C)->targetDescription() : "host";
+  }
+
+  Expected<std::unique_ptr<CodeObject>> compile(llvm::Module &SimtIr,
+                                                const CompileOptions &Options) override {
+    auto Compiler = HostExecutor::instance().compiler();
+    if (!Compiler)
+      return Compiler.takeError();
+    SimtFacts Facts = readFacts(SimtIr);
+    // The JIT takes a module together with its own context; a bitcode
+    // round trip moves the caller's module into a fresh one.
+    std::string Bits;
+    {
+      llvm::raw_string_ostream OS(Bits);
+      llvm::WriteBitcodeToFile(SimtIr, OS);
+    }
+    HostCompileOptions HO;
+    HO.OptLevel = unsigned(std::clamp(Options.OptLevel, 0, 3));
+    auto CM = (*Compiler)->compileIR(Bits, SimtIr.getModuleIdentifier(), HO);
+    if (!CM)
+      return CM.takeError();
+    auto Out = std::make_unique<HostCodeObject>();
+    Out->Module = std::shared_ptr<CompiledModule>(std::move(*CM));
+    for (const HostKernel &HK : Out->Module->kernels()) {
+      KernelInfo Info;
+      if (auto It = Facts.ByName.find(HK.Name); It != Facts.ByName.end())
+        Info = It->second;
+      Info.Name = HK.Name;
+      if (!Info.ParamBytes)
+        Info.ParamBytes = HK.ParamBytes;
+      Info.StaticSharedBytes = HK.StaticSharedBytes;
+      uint32_t Max = HK.MaxThreadsPerBlock ? HK.MaxThreadsPerBlock : 1024;
+      Info.MaxThreadsPerBlock = Info.MaxThreadsPerBlock ? std::min(Info.MaxThreadsPerBlock, Max) : Max;
+      Info.Registers = 32;
+      Out->Infos.push_back(std::move(Info));
+      Out->Kernels.push_back(&HK);
+    }
+    return std::unique_ptr<CodeObject>(std::move(Out));
+  }
+
+  Expected<std::unique_ptr<CodeObject>> deserialize(std::span<const std::byte>) override {
+    return makeError(CUDA_ERROR_NOT_SUPPORTED, "host code objects are not serialisable yet");
+  }
+};
+
+Expected<std::unique_ptr<LoadedCode>> loadHostCode(HostDevice &, const CodeObject &Code) {
+  auto *HC = dynamic_cast<const HostCodeObject *>(&Code);
+  if (!HC)
+    return makeError(CUDA_ERROR_INVALID_IMAGE, "host device: code object was not made by the host compiler");
+  auto L = std::make_unique<HostLoadedCode>();
+  L->Module = HC->Module;
+  L->Infos = HC->Infos;
+  L->Kernels = HC->Kernels;
+  return std::unique_ptr<LoadedCode>(std::move(L));
+}
+
+Status launchHostKernel(HostDevice &, const LaunchRequest &R) {
+  auto *L = dynamic_cast<const HostLoadedCode *>(R.Code);
+  if (!L || R.KernelIndex >= L->Kernels.size())
+    return makeError(CUDA_ERROR_INVALID_HANDLE, "host device: launch of a kernel that is not loaded here");
+  uint32_t Flags = R.Cooperative ? LaunchCooperative : 0;
+  return HostExecutor::instance().launch(*L->Kernels[R.KernelIndex], R.Grid, R.Block,
+                                         R.DynamicSharedBytes, R.Args.data(), Flags);
+}
+
+struct Install {
+  Install() {
+    static HostCompilerBackend Compiler;
+    HostBackend::setCompiler(&Compiler);
+    HostDevice::installExecutor(&launchHostKernel, &loadHostCode);
+  }
+} Installer;
+
+} // namespace
+} // namespace ferry::host
