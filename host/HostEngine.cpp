@@ -178,7 +178,7 @@ Status launchHostKernel(HostDevice &, const LaunchRequest &R) {
   auto *L = dynamic_cast<const HostLoadedCode *>(R.Code);
   if (!L || R.KernelIndex >= L->Kernels.size())
     return makeError(CUDA_ERROR_INVALID_HANDLE, "host device: launch of a kernel that is not loaded here");
-  uint32_t Flags = R.Cooperative ? LaunchCooperative : 0;
+  uint32_t Flags = R.Cooperative ? uint32_t(LaunchCooperative) : 0u;
   return HostExecutor::instance().launch(*L->Kernels[R.KernelIndex], R.Grid, R.Block,
                                          R.DynamicSharedBytes, R.Args.data(), Flags);
 }

@@ -68,6 +68,7 @@ void fillCtx(BlockCtx &Ctx, const LaunchState &L, Worker &W, char *Smem, void *R
   Ctx.SmId = W.Index;
   Ctx.NSmId = L.NumWorkers;
   Ctx.TotalSmemBytes = L.ArenaBytes;
+  Ctx.DynSmemOffset = L.DynOffset;
   Ctx.Runner = Runner;
 }
 

@@ -64,6 +64,7 @@ bool BlockRunner::start(uint64_t B, char *Smem) {
   Ctx.SmId = W->Index;
   Ctx.NSmId = S.NumWorkers;
   Ctx.TotalSmemBytes = S.ArenaBytes;
+  Ctx.DynSmemOffset = S.DynOffset;
   Ctx.Runner = static_cast<RunnerBase *>(this);
   while (Stacked < N) {
     FiberStack St = W->Stacks.acquire();

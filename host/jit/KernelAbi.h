@@ -26,7 +26,7 @@ struct BlockCtx {
   uint32_t SmId;
   uint32_t NSmId;
   uint32_t TotalSmemBytes;
-  uint32_t Pad;
+  uint32_t DynSmemOffset; ///< Where dynamic shared memory starts in Smem.
   void *Runner;         ///< The executor's scheduler state (opaque here).
 };
 static_assert(offsetof(BlockCtx, Ntid) == 0);
@@ -38,6 +38,7 @@ static_assert(offsetof(BlockCtx, GridId) == 48);
 static_assert(offsetof(BlockCtx, SmId) == 56);
 static_assert(offsetof(BlockCtx, NSmId) == 60);
 static_assert(offsetof(BlockCtx, TotalSmemBytes) == 64);
+static_assert(offsetof(BlockCtx, DynSmemOffset) == 68);
 static_assert(offsetof(BlockCtx, Runner) == 72);
 
 /// The thread function of a kernel: one CUDA thread, run on a fiber.

@@ -39,12 +39,14 @@ Error failure(const Twine &Msg) { return createStringError(inconvertibleErrorCod
 constexpr unsigned SharedAS = 3;
 constexpr unsigned NumHidden = 4; // BlockCtx *, tid.x, tid.y, tid.z
 constexpr const char *SmemMarker = "ferry.host.smem";
+constexpr const char *DynSmemMarker = "ferry.host.dynsmem";
 
 enum class Intr {
 #define FERRY_INTRINSIC(Id, Name, ...) Id,
 #include "ptx/lower/SimtIntrinsics.def"
 #undef FERRY_INTRINSIC
   HostSmem,
+  HostDynSmem,
 };
 
 const StringMap<Intr> &intrinsicTable() {
@@ -54,6 +56,7 @@ const StringMap<Intr> &intrinsicTable() {
 #include "ptx/lower/SimtIntrinsics.def"
 #undef FERRY_INTRINSIC
     T[SmemMarker] = Intr::HostSmem;
+    T[DynSmemMarker] = Intr::HostDynSmem;
     return T;
   }();
   return Table;
@@ -150,17 +153,83 @@ Instruction *insertionPointFor(Use &U) {
 }
 
 struct SharedLayout {
-  uint64_t StaticBytes = 0;
-  uint64_t DynamicOffset = 0;
+  /// Static shared bytes each kernel needs, in kernelsOf() order: the end of
+  /// the furthest variable it can reach.
+  std::vector<uint64_t> StaticBytes;
 };
 
-/// Replaces every addrspace(3) global and `ferry.dynamic_smem()` of Old by a
-/// call to the marker `ferry.host.smem(i64 offset)`, lowered later against
-/// the BlockCtx.
+/// The functions each kernel can reach through calls: direct callees, and
+/// every address-taken function from a function that calls indirectly.
+std::vector<SmallPtrSet<Function *, 16>> reachableFrom(Module &M, const std::vector<Function *> &Kernels) {
+  SmallVector<Function *, 16> AddressTaken;
+  for (Function &F : M)
+    if (!F.isDeclaration() && F.hasAddressTaken())
+      AddressTaken.push_back(&F);
+  DenseMap<Function *, SmallVector<Function *, 8>> Callees;
+  for (Function &F : M) {
+    auto &Out = Callees[&F];
+    for (Instruction &I : instructions(F)) {
+      auto *CB = dyn_cast<CallBase>(&I);
+      if (!CB)
+        continue;
+      if (Function *Callee = CB->getCalledFunction())
+        Out.push_back(Callee);
+      else
+        Out.append(AddressTaken.begin(), AddressTaken.end());
+    }
+  }
+  std::vector<SmallPtrSet<Function *, 16>> Reach(Kernels.size());
+  for (size_t I = 0; I < Kernels.size(); ++I) {
+    SmallVector<Function *, 16> Work = {Kernels[I]};
+    while (!Work.empty()) {
+      Function *F = Work.pop_back_val();
+      if (!Reach[I].insert(F).second)
+        continue;
+      for (Function *C : Callees[F])
+        Work.push_back(C);
+    }
+  }
+  return Reach;
+}
+
+/// The functions whose code refers to G (through constant expressions too).
+SmallPtrSet<Function *, 8> functionsUsing(GlobalValue &G) {
+  SmallPtrSet<Function *, 8> Out;
+  SmallVector<User *, 16> Work(G.users());
+  SmallPtrSet<User *, 16> Seen;
+  while (!Work.empty()) {
+    User *U = Work.pop_back_val();
+    if (!Seen.insert(U).second)
+      continue;
+    if (auto *I = dyn_cast<Instruction>(U))
+      Out.insert(I->getFunction());
+    else if (isa<ConstantExpr>(U))
+      Work.append(U->user_begin(), U->user_end());
+  }
+  return Out;
+}
+
+/// Replaces every addrspace(3) global of Old by a call to the marker
+/// `ferry.host.smem(i64 offset)`, and `ferry.dynamic_smem()` and extern
+/// shared arrays by `ferry.host.dynsmem()` (the arena plus the BlockCtx's
+/// DynSmemOffset), both lowered later against the BlockCtx.
+///
+/// Layout: each variable has one offset for the whole module (device
+/// functions shared by kernels see it at one place), but variables that no
+/// kernel uses together may overlap, so a kernel's static size is what it
+/// uses, as on NVIDIA, not the sum over the translation unit.
 Expected<SharedLayout> layOutShared(Module &Old) {
   const DataLayout &DL = Old.getDataLayout();
+  std::vector<Function *> Kernels = kernelsOf(Old);
+  auto Reach = reachableFrom(Old, Kernels);
   SharedLayout L;
-  std::vector<std::pair<GlobalVariable *, uint64_t>> Placed;
+  L.StaticBytes.assign(Kernels.size(), 0);
+  struct Placed {
+    GlobalVariable *G;
+    uint64_t Offset, End;
+    SmallVector<unsigned, 4> Users; // Kernel indices.
+  };
+  std::vector<Placed> Done;
   std::vector<GlobalVariable *> Dynamic;
   for (GlobalVariable &G : Old.globals()) {
     if (G.getAddressSpace() != SharedAS)
@@ -172,17 +241,40 @@ Expected<SharedLayout> layOutShared(Module &Old) {
     }
     Align A = std::max(G.getAlign().value_or(DL.getABITypeAlign(G.getValueType())),
                        DL.getABITypeAlign(G.getValueType()));
-    L.StaticBytes = alignTo(L.StaticBytes, A);
-    Placed.push_back({&G, L.StaticBytes});
-    L.StaticBytes += Size;
+    SmallPtrSet<Function *, 8> Using = functionsUsing(G);
+    SmallVector<unsigned, 4> Users;
+    for (unsigned K = 0; K < Kernels.size(); ++K)
+      for (Function *F : Using)
+        if (Reach[K].contains(F)) {
+          Users.push_back(K);
+          break;
+        }
+    // Lowest aligned offset clear of every placed variable sharing a kernel.
+    uint64_t Off = 0;
+    for (bool Moved = true; Moved;) {
+      Moved = false;
+      Off = alignTo(Off, A);
+      for (const Placed &P : Done) {
+        bool Shares = Users.empty() || P.Users.empty();
+        for (unsigned K : Users)
+          Shares |= is_contained(P.Users, K);
+        if (Shares && Off < P.End && P.Offset < Off + Size) {
+          Off = P.End;
+          Moved = true;
+        }
+      }
+    }
+    Done.push_back({&G, Off, Off + Size, Users});
+    for (unsigned K : Users)
+      L.StaticBytes[K] = std::max(L.StaticBytes[K], Off + Size);
   }
-  L.DynamicOffset = alignTo(L.StaticBytes, 16);
 
   LLVMContext &C = Old.getContext();
   PointerType *SharedPtr = PointerType::get(C, SharedAS);
   FunctionCallee Marker =
       Old.getOrInsertFunction(SmemMarker, FunctionType::get(SharedPtr, {Type::getInt64Ty(C)}, false));
-  auto Replace = [&](GlobalVariable *G, uint64_t Offset) -> Error {
+  FunctionCallee DynMarker = Old.getOrInsertFunction(DynSmemMarker, FunctionType::get(SharedPtr, false));
+  auto Replace = [&](GlobalVariable *G, std::optional<uint64_t> Offset) -> Error {
     convertUsersOfConstantsToInstructions({G});
     SmallVector<Use *, 16> Uses;
     for (Use &U : G->uses())
@@ -192,15 +284,16 @@ Expected<SharedLayout> layOutShared(Module &Old) {
         return failure("unsupported: shared variable '" + G->getName() +
                        "' is referenced from a global initializer");
       IRBuilder<> B(insertionPointFor(*U));
-      U->set(B.CreateCall(Marker, {B.getInt64(Offset)}, G->getName()));
+      U->set(Offset ? B.CreateCall(Marker, {B.getInt64(*Offset)}, G->getName())
+                    : B.CreateCall(DynMarker, {}, G->getName()));
     }
     return Error::success();
   };
-  for (auto &[G, Off] : Placed)
-    if (Error E = Replace(G, Off))
+  for (Placed &P : Done)
+    if (Error E = Replace(P.G, P.Offset))
       return E;
   for (GlobalVariable *G : Dynamic)
-    if (Error E = Replace(G, L.DynamicOffset))
+    if (Error E = Replace(G, std::nullopt))
       return E;
   if (Function *Dyn = Old.getFunction("ferry.dynamic_smem")) {
     SmallVector<CallBase *, 8> Calls;
@@ -209,16 +302,65 @@ Expected<SharedLayout> layOutShared(Module &Old) {
         Calls.push_back(CB);
     for (CallBase *CB : Calls) {
       IRBuilder<> B(CB);
-      Value *Ptr = B.CreateCall(Marker, {B.getInt64(L.DynamicOffset)});
+      Value *Ptr = B.CreateCall(DynMarker, {});
       CB->replaceAllUsesWith(Ptr);
       CB->eraseFromParent();
     }
   }
-  for (auto &[G, Off] : Placed)
-    G->eraseFromParent();
+  for (Placed &P : Done)
+    P.G->eraseFromParent();
   for (GlobalVariable *G : Dynamic)
     G->eraseFromParent();
   return L;
+}
+
+/// PTX shared-space addresses are offsets into the block's shared window
+/// (32-bit values in `mov.u32 %r, smem_var`, `cvta.to.shared`, `ld.shared
+/// [%r]`). Once shared variables are real host pointers into the arena, an
+/// integer in the shared space must stay an offset: `ptrtoint` of a shared
+/// pointer subtracts the arena base and `inttoptr` to the shared space adds
+/// it back. Generic addresses stay full host addresses.
+void rebaseSharedIntegers(Module &M) {
+  LLVMContext &C = M.getContext();
+  PointerType *SharedPtr = PointerType::get(C, SharedAS);
+  FunctionCallee Marker =
+      M.getOrInsertFunction(SmemMarker, FunctionType::get(SharedPtr, {Type::getInt64Ty(C)}, false));
+  auto IsSharedCast = [](const Value *V) {
+    if (auto *O = dyn_cast<Operator>(V)) {
+      if (O->getOpcode() == Instruction::PtrToInt)
+        return O->getOperand(0)->getType()->getPointerAddressSpace() == SharedAS;
+      if (O->getOpcode() == Instruction::IntToPtr)
+        return O->getType()->getPointerAddressSpace() == SharedAS;
+    }
+    return false;
+  };
+  // Constant expressions (a literal shared address) become instructions.
+  SmallVector<Constant *, 8> Consts;
+  for (Function &F : M)
+    for (Instruction &I : instructions(F))
+      for (Value *Op : I.operands())
+        if (isa<ConstantExpr>(Op) && IsSharedCast(Op))
+          Consts.push_back(cast<Constant>(Op));
+  if (!Consts.empty())
+    convertUsersOfConstantsToInstructions(Consts);
+  Type *I8 = Type::getInt8Ty(C);
+  for (Function &F : M) {
+    for (Instruction &I : make_early_inc_range(instructions(F))) {
+      if (!IsSharedCast(&I))
+        continue;
+      IRBuilder<> B(&I);
+      Value *Base = B.CreateCall(Marker, {B.getInt64(0)});
+      if (auto *P2I = dyn_cast<PtrToIntInst>(&I)) {
+        Value *Whole = B.CreatePtrToInt(P2I->getOperand(0), B.getInt64Ty());
+        Value *Off = B.CreateSub(Whole, B.CreatePtrToInt(Base, B.getInt64Ty()));
+        I.replaceAllUsesWith(B.CreateZExtOrTrunc(Off, I.getType()));
+      } else {
+        Value *Off = B.CreateZExtOrTrunc(I.getOperand(0), B.getInt64Ty());
+        I.replaceAllUsesWith(B.CreateGEP(I8, Base, Off));
+      }
+      I.eraseFromParent();
+    }
+  }
 }
 
 /// The new module's functions, with the hidden parameters, and what became of
@@ -498,10 +640,16 @@ private:
     case Intr::GridId: V = field(B, Ctx, offsetof(BlockCtx, GridId), I64); break;
     case Intr::DynSmemSize: V = field(B, Ctx, offsetof(BlockCtx, DynSmemBytes), I32); break;
     case Intr::TotalSmemSize: V = field(B, Ctx, offsetof(BlockCtx, TotalSmemBytes), I32); break;
-    case Intr::HostSmem:
+    case Intr::HostSmem: {
+      Value *Base = field(B, Ctx, offsetof(BlockCtx, Smem), Ptr);
+      V = B.CreateInBoundsGEP(B.getInt8Ty(), Base, Arg(0));
+      break;
+    }
+    case Intr::HostDynSmem:
     case Intr::DynSmemBase: {
       Value *Base = field(B, Ctx, offsetof(BlockCtx, Smem), Ptr);
-      V = Id == Intr::HostSmem ? B.CreateInBoundsGEP(B.getInt8Ty(), Base, Arg(0)) : Base;
+      Value *Off = field(B, Ctx, offsetof(BlockCtx, DynSmemOffset), B.getInt32Ty());
+      V = B.CreateInBoundsGEP(B.getInt8Ty(), Base, B.CreateZExt(Off, B.getInt64Ty()));
       break;
     }
     case Intr::Clock:
@@ -837,6 +985,7 @@ Expected<LoweredModule> lowerForHost(Module &Old, const DataLayout &DL, StringRe
   Expected<SharedLayout> Shared = layOutShared(Old);
   if (!Shared)
     return Shared.takeError();
+  rebaseSharedIntegers(Old);
   Expected<Cloned> C = cloneFlat(Old, DL, Triple);
   if (!C)
     return C.takeError();
@@ -858,7 +1007,7 @@ Expected<LoweredModule> lowerForHost(Module &Old, const DataLayout &DL, StringRe
     Function *K = C->Kernels[I];
     LoweredKernel LK;
     LK.Name = K->getName().str();
-    LK.StaticSharedBytes = static_cast<uint32_t>(Shared->StaticBytes);
+    LK.StaticSharedBytes = static_cast<uint32_t>(Shared->StaticBytes[I]);
     LK.ParamBytes = ParamBytes[I];
     K->setLinkage(GlobalValue::ExternalLinkage);
     K->setVisibility(GlobalValue::DefaultVisibility);
