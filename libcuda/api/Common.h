@@ -64,4 +64,10 @@ inline Expected<core::Ref<core::Stream>> streamArg(CUstream S, bool PerThread) {
   return core::resolveStream(S, PerThread);
 }
 
+/// Blocks of a kernel that fit on one multiprocessor at once (the occupancy
+/// model of Occupancy.cpp); cooperative launches must not exceed this times
+/// the multiprocessor count.
+int residentBlocks(const DeviceProperties &P, const KernelInfo &Info, core::Kernel &K, int BlockSize,
+                   size_t DynSmem);
+
 } // namespace ferry::api

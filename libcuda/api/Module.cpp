@@ -223,21 +223,40 @@ static CUresult kernelName(const char *Fn, const char **name, const void *H) {
 FERRY_EXPORT CUresult cuKernelGetName(const char **name, CUkernel hfunc) { return kernelName(__func__, name, hfunc); }
 FERRY_EXPORT CUresult cuFuncGetName(const char **name, CUfunction hfunc) { return kernelName(__func__, name, hfunc); }
 
-/// Attribute values known before compilation. Values that depend on the
-/// compiled code (static shared/local sizes, registers) read as 0 / 32 until
-/// the compiler backend reports them.
-static CUresult kernelAttribute(const char *Fn, int *pi, int attrib, const Kernel &K,
-                                const DeviceProperties &P) {
+/// Function attributes. Values that depend on the compiled code (static
+/// shared size, maximum block size from .maxntid) compile the kernel for
+/// the device first, as NVIDIA's lazy loading also loads the function.
+/// PTX_VERSION is the `.target` the PTX was written for (CUB and Thrust
+/// match it against the architectures they were compiled for);
+/// BINARY_VERSION is the device's, since the code is generated for it.
+static CUresult kernelAttribute(const char *Fn, int *pi, int attrib, Kernel &K, core::DeviceEntry &D) {
+  const DeviceProperties &P = D.Backend->properties();
+  auto Code = K.library().kernelCode(D, K.name());
+  if (!Code)
+    return fail(Fn, Code.error());
+  const KernelInfo &Info = *Code->Info;
   switch (attrib) {
-  case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *pi = P.MaxThreadsPerBlock; break;
-  case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *pi = 0; break;
-  case CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: *pi = 0; break;
-  case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: *pi = 0; break;
-  case CU_FUNC_ATTRIBUTE_NUM_REGS: *pi = 32; break;
-  case CU_FUNC_ATTRIBUTE_PTX_VERSION: *pi = P.CcMajor * 10 + P.CcMinor; break;
+  case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
+    *pi = Info.MaxThreadsPerBlock ? int(std::min<uint32_t>(Info.MaxThreadsPerBlock, P.MaxThreadsPerBlock))
+                                  : P.MaxThreadsPerBlock;
+    break;
+  case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *pi = int(Info.StaticSharedBytes); break;
+  case CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: *pi = int(Info.ConstBytes); break;
+  case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: *pi = int(Info.LocalBytes); break;
+  case CU_FUNC_ATTRIBUTE_NUM_REGS: *pi = int(Info.Registers ? Info.Registers : 32); break;
+  case CU_FUNC_ATTRIBUTE_PTX_VERSION: {
+    unsigned T = K.library().ptxTarget();
+    *pi = T ? int(T) : P.CcMajor * 10 + P.CcMinor;
+    break;
+  }
   case CU_FUNC_ATTRIBUTE_BINARY_VERSION: *pi = P.CcMajor * 10 + P.CcMinor; break;
   case CU_FUNC_ATTRIBUTE_CACHE_MODE_CA: *pi = 0; break;
-  case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: *pi = K.MaxDynamicShared.load(); break;
+  case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: {
+    // The default is what is left of the 48 KiB static window.
+    int Set = K.MaxDynamicShared.load();
+    *pi = Set ? Set : int(P.SharedMemPerBlock > Info.StaticSharedBytes ? P.SharedMemPerBlock - Info.StaticSharedBytes : 0);
+    break;
+  }
   case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: *pi = K.PreferredCarveout.load(); break;
   case CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET: *pi = 0; break;
   case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH: *pi = 0; break;
@@ -259,7 +278,7 @@ FERRY_EXPORT CUresult cuKernelGetAttribute(int *pi, CUfunction_attribute attrib,
   auto D = deviceArg(dev);
   if (!D)
     return fail(__func__, D.error());
-  return kernelAttribute(__func__, pi, int(attrib), **K, (*D)->Backend->properties());
+  return kernelAttribute(__func__, pi, int(attrib), **K, **D);
 }
 
 FERRY_EXPORT CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfunc) {
@@ -271,7 +290,7 @@ FERRY_EXPORT CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, C
   auto C = current(__func__);
   if (!C)
     return C.code();
-  return kernelAttribute(__func__, pi, int(attrib), **K, (*C)->device().Backend->properties());
+  return kernelAttribute(__func__, pi, int(attrib), **K, (*C)->device());
 }
 
 static CUresult setAttribute(const char *Fn, Kernel &K, int attrib, int val, const DeviceProperties &P) {
@@ -431,6 +450,13 @@ static CUresult launch(const char *Fn, CUfunction f, const LaunchShape &Shape, C
                 std::to_string(Shape.Shared) + " bytes of dynamic shared memory (+" +
                     std::to_string(Info.StaticSharedBytes) + " static) exceed the limit of " +
                     std::to_string(DynLimit));
+  if (Shape.Cooperative) {
+    uint64_t Blocks = uint64_t(G[0]) * G[1] * G[2];
+    uint64_t Fit = uint64_t(residentBlocks(P, Info, **K, int(Threads), Shape.Shared)) * P.MultiprocessorCount;
+    if (Blocks > Fit)
+      return fail(Fn, CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE,
+                  std::to_string(Blocks) + " blocks, but only " + std::to_string(Fit) + " can be resident at once");
+  }
   LaunchRequest R;
   R.Code = Code->Code.get();
   R.Hold = Code->Code;

@@ -329,6 +329,9 @@ public:
   const std::string &ptx() const { return Ptx; }
   /// Names of .global/.const variables declared in the PTX.
   const std::vector<std::string> &globalNames() const { return Globals; }
+  /// The sm_XY of the PTX's `.target` directive as XY (75 for sm_75), 0
+  /// when there is none.
+  unsigned ptxTarget() const { return PtxTarget; }
 
   /// A kernel's code on one device.
   struct KernelCode {
@@ -359,6 +362,7 @@ private:
   std::vector<uint8_t> Image;
   std::string Ptx;
   std::vector<std::string> PtxParts; ///< One PTX module per container.
+  unsigned PtxTarget = 0;
   std::mutex CodeM;                  ///< Guards Code; held while compiling.
   std::map<const ferry::Device *, DeviceCode> Code;
   std::vector<std::string> Entries;

@@ -20,6 +20,7 @@
 #include "llvm/Support/Error.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include <cctype>
 
@@ -129,6 +130,11 @@ Expected<Ref<Library>> Library::load(const void *Image, bool AsModule) {
     return makeError(CUDA_ERROR_INVALID_IMAGE, "image is neither a fatbin, PTX nor ELF");
   }
   scanPtxNames(Lib->Ptx, Lib->Entries, Lib->Globals);
+  if (size_t T = Lib->Ptx.find(".target"); T != std::string::npos) {
+    size_t Sm = Lib->Ptx.find("sm_", T);
+    if (Sm != std::string::npos && Sm < T + 32)
+      Lib->PtxTarget = unsigned(std::strtoul(Lib->Ptx.c_str() + Sm + 3, nullptr, 10));
+  }
   log::module().debug("loaded {} ({} kernels, {} globals, {} bytes of PTX)",
                        fatbin::imageKindName(Img->Kind), Lib->Entries.size(), Lib->Globals.size(),
                        Lib->Ptx.size());
