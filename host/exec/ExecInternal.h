@@ -29,6 +29,7 @@ struct LaunchState {
   uint64_t Chunk = 1;
   uint64_t GridId = 0;
   uint32_t NumWorkers = 1;
+  uint64_t GridWorkspace = 0; ///< BlockCtx::GridWorkspace.
   std::atomic<uint64_t> Next{0};
   std::atomic<bool> Abort{false};
 

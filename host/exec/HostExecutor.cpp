@@ -69,6 +69,7 @@ void fillCtx(BlockCtx &Ctx, const LaunchState &L, Worker &W, char *Smem, void *R
   Ctx.NSmId = L.NumWorkers;
   Ctx.TotalSmemBytes = L.ArenaBytes;
   Ctx.DynSmemOffset = L.DynOffset;
+  Ctx.GridWorkspace = L.GridWorkspace;
   Ctx.Runner = Runner;
 }
 
@@ -279,6 +280,11 @@ Status HostExecutor::launch(const HostKernel &K, std::array<uint32_t, 3> Grid,
                            std::to_string(P->Opts.MaxCooperativeBlocks) + " at once");
     L.Cooperative = true;
     L.GridAlive = L.Blocks * Threads;
+    // Cooperative groups synchronise the grid with atomics on this memory
+    // (CUDA's driver hands it to every launch made cooperative).
+    alignas(64) static thread_local uint32_t Workspace[16];
+    std::memset(Workspace, 0, sizeof Workspace);
+    L.GridWorkspace = reinterpret_cast<uintptr_t>(Workspace);
     std::vector<std::thread> Ts;
     Ts.reserve(L.Blocks);
     for (uint64_t B = 0; B < L.Blocks; ++B)

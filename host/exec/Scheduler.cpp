@@ -65,6 +65,7 @@ bool BlockRunner::start(uint64_t B, char *Smem) {
   Ctx.NSmId = S.NumWorkers;
   Ctx.TotalSmemBytes = S.ArenaBytes;
   Ctx.DynSmemOffset = S.DynOffset;
+  Ctx.GridWorkspace = S.GridWorkspace;
   Ctx.Runner = static_cast<RunnerBase *>(this);
   while (Stacked < N) {
     FiberStack St = W->Stacks.acquire();

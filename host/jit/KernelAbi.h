@@ -28,6 +28,7 @@ struct BlockCtx {
   uint32_t TotalSmemBytes;
   uint32_t DynSmemOffset; ///< Where dynamic shared memory starts in Smem.
   void *Runner;         ///< The executor's scheduler state (opaque here).
+  uint64_t GridWorkspace; ///< Cooperative launches: zeroed grid-barrier memory.
 };
 static_assert(offsetof(BlockCtx, Ntid) == 0);
 static_assert(offsetof(BlockCtx, Nctaid) == 12);
@@ -40,6 +41,7 @@ static_assert(offsetof(BlockCtx, NSmId) == 60);
 static_assert(offsetof(BlockCtx, TotalSmemBytes) == 64);
 static_assert(offsetof(BlockCtx, DynSmemOffset) == 68);
 static_assert(offsetof(BlockCtx, Runner) == 72);
+static_assert(offsetof(BlockCtx, GridWorkspace) == 80);
 
 /// The thread function of a kernel: one CUDA thread, run on a fiber.
 using ThreadFn = void (*)(const void *Params, BlockCtx *Ctx, uint32_t Tx, uint32_t Ty,

@@ -659,6 +659,7 @@ private:
       break;
     }
     case Intr::GlobalTimer: V = B.CreateCall(rt("ferry_rt_globaltimer", I64, {})); break;
+    case Intr::GridWorkspace: V = field(B, Ctx, offsetof(BlockCtx, GridWorkspace), I64); break;
     case Intr::BarSync:
     case Intr::BarArrive:
     case Intr::BarRedPopc:

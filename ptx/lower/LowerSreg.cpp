@@ -67,7 +67,15 @@ Expected<Value *> FunctionLowering::readSpecial(const Operand &Op) {
   case SpecialReg::AggrSmemSize: return static_cast<Value *>(call(Intr::TotalSmemSize));
   case SpecialReg::Pm64:
   case SpecialReg::CurrentGraphExec: return static_cast<Value *>(B.getInt64(0));
-  default: // %pm*, %envreg*, %reserved_smem_*
+  case SpecialReg::EnvReg:
+    // Cooperative groups read the grid workspace as %envreg1 (high half)
+    // and %envreg2 (low half); the other environment registers read 0.
+    if (Op.Int == 1)
+      return B.CreateTrunc(B.CreateLShr(call(Intr::GridWorkspace), 32), B.getInt32Ty());
+    if (Op.Int == 2)
+      return B.CreateTrunc(call(Intr::GridWorkspace), B.getInt32Ty());
+    return static_cast<Value *>(B.getInt32(0));
+  default: // %pm*, %reserved_smem_*
     return static_cast<Value *>(B.getInt32(0));
   }
 }
