@@ -13,6 +13,7 @@
 #include "support/Log.h"
 #include "support/Settings.h"
 #include "ptx/lower/Lower.h"
+#include "ptx/parser/Parser.h"
 
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -25,6 +26,16 @@
 #include <cctype>
 
 namespace ferry::core {
+
+static std::string errorText(llvm::Error E) {
+  std::string S;
+  llvm::handleAllErrors(std::move(E), [&](const llvm::ErrorInfoBase &EI) {
+    if (!S.empty())
+      S += "; ";
+    S += EI.message();
+  });
+  return S;
+}
 
 /// The compute capability PTX is chosen for: the first device's when the
 /// driver is up, else the host device's configured one.
@@ -56,6 +67,20 @@ void scanPtxNames(std::string_view Ptx, std::vector<std::string> &Entries,
     if (C == '/' && I + 1 < N && Ptx[I + 1] == '*') {
       size_t End = Ptx.find("*/", I + 2);
       I = End == std::string_view::npos ? N : End + 2;
+      continue;
+    }
+    if (C == '{' && Depth == 0 && Stmt.find('=') != std::string::npos) {
+      // An initialiser (`.const .b8 x[4] = {1, 2, 3, 4};`): part of the
+      // statement, not a function body.
+      int Nest = 0;
+      for (; I < N; ++I) {
+        Nest += Ptx[I] == '{';
+        Nest -= Ptx[I] == '}';
+        if (Nest == 0) {
+          ++I;
+          break;
+        }
+      }
       continue;
     }
     if (C == '{') {
@@ -129,6 +154,14 @@ Expected<Ref<Library>> Library::load(const void *Image, bool AsModule) {
   case fatbin::ImageKind::Unknown:
     return makeError(CUDA_ERROR_INVALID_IMAGE, "image is neither a fatbin, PTX nor ELF");
   }
+  // cuModuleLoad* JIT-compiles PTX on NVIDIA, so malformed PTX fails the
+  // load itself; here the text is parsed and checked now (cheap) and code
+  // generation stays lazy. Libraries (cudart's start-up registration) are
+  // only checked when first used.
+  if (AsModule)
+    for (size_t I = 0; I < Lib->PtxParts.size(); ++I)
+      if (auto M = ptx::parseAndCheck(Lib->PtxParts[I], "module" + std::to_string(I) + ".ptx"); !M)
+        return makeError(CUDA_ERROR_INVALID_PTX, errorText(M.takeError()));
   scanPtxNames(Lib->Ptx, Lib->Entries, Lib->Globals);
   if (size_t T = Lib->Ptx.find(".target"); T != std::string::npos) {
     size_t Sm = Lib->Ptx.find("sm_", T);
@@ -185,16 +218,6 @@ void Library::unload() {
   for (auto &[N, K] : Old)
     retire(K.get());
   retire(this);
-}
-
-static std::string errorText(llvm::Error E) {
-  std::string S;
-  llvm::handleAllErrors(std::move(E), [&](const llvm::ErrorInfoBase &EI) {
-    if (!S.empty())
-      S += "; ";
-    S += EI.message();
-  });
-  return S;
 }
 
 Status Library::buildFor(DeviceEntry &D, DeviceCode &Out) {

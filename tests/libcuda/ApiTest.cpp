@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include <cstring>
 #include <dlfcn.h>
 #include <fstream>
@@ -290,6 +292,122 @@ TEST_F(Api, ExportTables) {
   EXPECT_NE(Get(&Out2, nullptr, &Key), CUDA_SUCCESS);
   CUuuid Bogus = {};
   EXPECT_NE(cuGetExportTable(&T, &Bogus), CUDA_SUCCESS);
+}
+
+// A PTX module loaded with cuModuleLoadData: a kernel launched with
+// kernelParams and with an `extra` buffer, a module global with an
+// initialiser read back and updated, and the launch checks.
+static const char *AxpyPtx = R"(
+.version 8.0
+.target sm_75
+.address_size 64
+.const .align 4 .b8 Bias[8] = {1, 0, 0, 0, 2, 0, 0, 0};
+.global .align 4 .u32 Launches;
+.visible .entry axpy(.param .u64 y, .param .u64 x, .param .f32 a, .param .u32 n)
+{
+  .reg .pred %p;
+  .reg .b32 %r<8>;
+  .reg .f32 %f<4>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [y];
+  ld.param.u64 %rd2, [x];
+  ld.param.f32 %f1, [a];
+  ld.param.u32 %r1, [n];
+  mov.u32 %r2, %ctaid.x;
+  mov.u32 %r3, %ntid.x;
+  mov.u32 %r4, %tid.x;
+  mad.lo.s32 %r5, %r2, %r3, %r4;
+  setp.ge.u32 %p, %r5, %r1;
+  @%p bra DONE;
+  mul.wide.u32 %rd3, %r5, 4;
+  add.s64 %rd4, %rd2, %rd3;
+  add.s64 %rd5, %rd1, %rd3;
+  ld.global.f32 %f2, [%rd4];
+  ld.global.f32 %f3, [%rd5];
+  fma.rn.f32 %f3, %f1, %f2, %f3;
+  ld.const.u32 %r6, [Bias+4];
+  cvt.rn.f32.u32 %f2, %r6;
+  add.f32 %f3, %f3, %f2;
+  st.global.f32 [%rd5], %f3;
+  setp.ne.u32 %p, %r5, 0;
+  @%p bra DONE;
+  atom.global.add.u32 %r7, [Launches], 1;
+DONE:
+  ret;
+}
+)";
+
+TEST_F(Api, ModuleLaunchWithParamsExtraAndGlobals) {
+  CUmodule M = nullptr;
+  ASSERT_EQ(cuModuleLoadData(&M, AxpyPtx), CUDA_SUCCESS);
+  CUfunction F = nullptr;
+  ASSERT_EQ(cuModuleGetFunction(&F, M, "axpy"), CUDA_SUCCESS);
+  EXPECT_EQ(cuModuleGetFunction(&F, M, "nope"), CUDA_ERROR_NOT_FOUND);
+  const unsigned N = 1000;
+  std::vector<float> X(N), Y(N);
+  for (unsigned I = 0; I < N; ++I) {
+    X[I] = float(I);
+    Y[I] = float(I % 5);
+  }
+  CUdeviceptr DX, DY;
+  ASSERT_EQ(cuMemAlloc_v2(&DX, N * 4), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemAlloc_v2(&DY, N * 4), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemcpyHtoD_v2(DX, X.data(), N * 4), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemcpyHtoD_v2(DY, Y.data(), N * 4), CUDA_SUCCESS);
+  float A = 3.0f;
+  unsigned Count = N;
+  void *Params[] = {&DY, &DX, &A, &Count};
+  ASSERT_EQ(cuLaunchKernel(F, (N + 127) / 128, 1, 1, 128, 1, 1, 0, nullptr, Params, nullptr), CUDA_SUCCESS);
+  // The same launch through an argument buffer laid out as CUDA packs it.
+  struct {
+    CUdeviceptr Y, X;
+    float A;
+    unsigned N;
+  } Buf{DY, DX, A, N};
+  size_t Size = sizeof Buf;
+  void *Extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, &Buf, CU_LAUNCH_PARAM_BUFFER_SIZE, &Size, CU_LAUNCH_PARAM_END};
+  ASSERT_EQ(cuLaunchKernel(F, (N + 127) / 128, 1, 1, 128, 1, 1, 0, nullptr, nullptr, Extra), CUDA_SUCCESS);
+  ASSERT_EQ(cuCtxSynchronize(), CUDA_SUCCESS);
+  std::vector<float> Out(N);
+  ASSERT_EQ(cuMemcpyDtoH_v2(Out.data(), DY, N * 4), CUDA_SUCCESS);
+  int Bad = 0;
+  for (unsigned I = 0; I < N; ++I)
+    Bad += Out[I] != float(I % 5) + 2 * (3.0f * float(I) + 2.0f);
+  EXPECT_EQ(Bad, 0);
+
+  CUdeviceptr G = 0;
+  size_t GBytes = 0;
+  ASSERT_EQ(cuModuleGetGlobal_v2(&G, &GBytes, M, "Launches"), CUDA_SUCCESS);
+  EXPECT_EQ(GBytes, 4u);
+  unsigned Launches = 0;
+  ASSERT_EQ(cuMemcpyDtoH_v2(&Launches, G, 4), CUDA_SUCCESS);
+  EXPECT_EQ(Launches, 2u);
+  ASSERT_EQ(cuModuleGetGlobal_v2(&G, &GBytes, M, "Bias"), CUDA_SUCCESS);
+  EXPECT_EQ(GBytes, 8u);
+  unsigned Bias[2] = {};
+  ASSERT_EQ(cuMemcpyDtoH_v2(Bias, G, 8), CUDA_SUCCESS);
+  EXPECT_EQ(Bias[0], 1u);
+  EXPECT_EQ(Bias[1], 2u);
+  EXPECT_EQ(cuModuleGetGlobal_v2(&G, &GBytes, M, "Missing"), CUDA_ERROR_NOT_FOUND);
+
+  EXPECT_EQ(cuLaunchKernel(F, 1, 1, 1, 2048, 1, 1, 0, nullptr, Params, nullptr), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuLaunchKernel(F, 1, 70000, 1, 32, 1, 1, 0, nullptr, Params, nullptr), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuLaunchKernel(F, 1, 1, 1, 32, 1, 1, 1u << 30, nullptr, Params, nullptr), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuLaunchKernel(F, 1, 1, 1, 32, 1, 1, 0, nullptr, Params, Extra), CUDA_ERROR_INVALID_VALUE);
+  int Ptx = 0;
+  ASSERT_EQ(cuFuncGetAttribute(&Ptx, CU_FUNC_ATTRIBUTE_PTX_VERSION, F), CUDA_SUCCESS);
+  EXPECT_EQ(Ptx, 75);
+  ASSERT_EQ(cuMemFree_v2(DX), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemFree_v2(DY), CUDA_SUCCESS);
+  ASSERT_EQ(cuModuleUnload(M), CUDA_SUCCESS);
+  EXPECT_EQ(cuModuleGetFunction(&F, M, "axpy"), CUDA_ERROR_INVALID_HANDLE);
+}
+
+TEST_F(Api, MalformedPtxIsRejectedAtLoad) {
+  CUmodule M = nullptr;
+  const char *Broken = ".version 8.0\n.target sm_75\n.address_size 64\n.visible .entry k() {\n  bogus.op %r1;\n}\n";
+  EXPECT_EQ(cuModuleLoadData(&M, Broken), CUDA_ERROR_INVALID_PTX);
+  EXPECT_EQ(cuModuleLoadData(&M, "not ptx at all \x01"), CUDA_ERROR_INVALID_IMAGE);
 }
 
 } // namespace
