@@ -394,7 +394,9 @@ cudaError_t cudaDeviceSetLimit(enum cudaLimit Limit, size_t Value) {
   if (cudaError_t E = enter(C))
     return E;
   CUresult R = driver().cuCtxSetLimit(static_cast<CUlimit>(Limit), Value);
-  if (R == CUDA_ERROR_UNSUPPORTED_LIMIT || R == CUDA_ERROR_INVALID_VALUE)
+  // A limit number the driver does not know is an invalid argument (as the
+  // H100 answers); a known limit the device cannot set is unsupported.
+  if (R == CUDA_ERROR_UNSUPPORTED_LIMIT)
     return recordError(cudaErrorUnsupportedLimit);
   return finish(R, C.Device);
 }
@@ -406,7 +408,9 @@ cudaError_t cudaDeviceGetLimit(size_t *Value, enum cudaLimit Limit) {
   if (cudaError_t E = enter(C))
     return E;
   CUresult R = driver().cuCtxGetLimit(Value, static_cast<CUlimit>(Limit));
-  if (R == CUDA_ERROR_UNSUPPORTED_LIMIT || R == CUDA_ERROR_INVALID_VALUE)
+  // A limit number the driver does not know is an invalid argument (as the
+  // H100 answers); a known limit the device cannot set is unsupported.
+  if (R == CUDA_ERROR_UNSUPPORTED_LIMIT)
     return recordError(cudaErrorUnsupportedLimit);
   return finish(R, C.Device);
 }

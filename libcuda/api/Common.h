@@ -46,6 +46,20 @@ inline Expected<core::Ref<core::Context>> current(const char *Fn) {
   return C;
 }
 
+/// The current context for an operation that creates or queues work: after
+/// a kernel fault the context is unusable and, as on NVIDIA, such calls
+/// return the sticky error until the context is reset or destroyed.
+inline Expected<core::Ref<core::Context>> usableCurrent(const char *Fn) {
+  auto C = current(Fn);
+  if (!C)
+    return C;
+  if (Status S = (*C)->stickyError(); !S) {
+    fail(Fn, S.code(), S.message());
+    return S.takeError();
+  }
+  return C;
+}
+
 /// Device ordinal check with init check first (NOT_INITIALIZED wins).
 inline Expected<core::DeviceEntry *> deviceArg(CUdevice Dev) {
   if (Status S = core::requireInit(); !S)

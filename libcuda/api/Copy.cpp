@@ -16,6 +16,8 @@ static CUresult submitCopy(const char *Fn, CUstream hStream, bool PerThread, boo
   auto S = streamArg(hStream, PerThread);
   if (!S)
     return fail(Fn, S.error());
+  if (Status St = (*S)->context().stickyError(); !St)
+    return done(Fn, std::move(St));
   if (Rect.WidthBytes == 0 || Rect.Height == 0 || Rect.Depth == 0)
     return CUDA_SUCCESS;
   if (!Rect.Dst || !Rect.Src)
@@ -172,6 +174,8 @@ static CUresult fill(const char *Fn, CUdeviceptr dst, size_t Pitch, uint32_t Val
   auto S = streamArg(s, PerThread);
   if (!S)
     return fail(Fn, S.error());
+  if (Status St = (*S)->context().stickyError(); !St)
+    return done(Fn, std::move(St));
   if (Width == 0 || Height == 0)
     return CUDA_SUCCESS;
   if (!dst)

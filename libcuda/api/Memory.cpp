@@ -17,7 +17,7 @@ FERRY_EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *dptrOut, size_t bytesize) {
     return fail(__func__, CUDA_ERROR_INVALID_VALUE, "dptr is null");
   if (bytesize == 0)
     return fail(__func__, CUDA_ERROR_INVALID_VALUE, "bytesize is 0");
-  auto C = current(__func__);
+  auto C = usableCurrent(__func__);
   if (!C)
     return C.code();
   auto P = core::allocate(**C, AllocKind::Device, bytesize, 0);
@@ -41,7 +41,7 @@ FERRY_EXPORT CUresult cuMemAllocPitch_v2(CUdeviceptr *dptrOut, size_t *pPitch, s
     return fail(__func__, CUDA_ERROR_INVALID_VALUE, "width or height is 0");
   if (ElementSizeBytes != 4 && ElementSizeBytes != 8 && ElementSizeBytes != 16)
     return fail(__func__, CUDA_ERROR_INVALID_VALUE, "ElementSizeBytes must be 4, 8 or 16");
-  auto C = current(__func__);
+  auto C = usableCurrent(__func__);
   if (!C)
     return C.code();
   // Rows aligned like NVIDIA's (512-byte texture pitch alignment).
@@ -63,7 +63,7 @@ static CUresult hostAlloc(const char *Fn, void **pp, size_t bytesize, unsigned F
     return fail(Fn, CUDA_ERROR_INVALID_VALUE, "bytesize is 0");
   if (Flags & ~unsigned(CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_WRITECOMBINED))
     return fail(Fn, CUDA_ERROR_INVALID_VALUE, "unknown cuMemHostAlloc flags");
-  auto C = current(Fn);
+  auto C = usableCurrent(Fn);
   if (!C)
     return C.code();
   auto P = core::allocate(**C, AllocKind::Host, bytesize, Flags);
@@ -110,8 +110,10 @@ FERRY_EXPORT CUresult cuMemHostGetFlags(unsigned int *pFlags, void *p) {
   auto A = core::alloctable::find(uintptr_t(p));
   if (!A || A->Kind != AllocKind::Host)
     return fail(__func__, CUDA_ERROR_INVALID_VALUE, "pointer is not from cuMemHostAlloc");
-  // Under unified addressing every pinned allocation is mapped.
-  *pFlags = A->Flags | CU_MEMHOSTALLOC_DEVICEMAP;
+  // Under unified addressing every pinned allocation is mapped and
+  // portable; the H100's driver reports DEVICEMAP (and WRITECOMBINED when
+  // asked for) but never PORTABLE, whatever was passed, so neither do we.
+  *pFlags = (A->Flags & ~unsigned(CU_MEMHOSTALLOC_PORTABLE)) | CU_MEMHOSTALLOC_DEVICEMAP;
   return CUDA_SUCCESS;
 }
 
@@ -143,7 +145,7 @@ FERRY_EXPORT CUresult cuMemAllocManaged(CUdeviceptr *dptrOut, size_t bytesize, u
     return fail(__func__, CUDA_ERROR_INVALID_VALUE, "bytesize is 0");
   if (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST)
     return fail(__func__, CUDA_ERROR_INVALID_VALUE, "flags must be CU_MEM_ATTACH_GLOBAL or _HOST");
-  auto C = current(__func__);
+  auto C = usableCurrent(__func__);
   if (!C)
     return C.code();
   auto P = core::allocate(**C, AllocKind::Managed, bytesize, flags);

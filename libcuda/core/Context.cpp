@@ -236,14 +236,14 @@ Status Context::orderBeforeEnqueue(Stream &S) {
 
 Expected<size_t> Context::getLimit(int Limit) const {
   if (Limit < 0 || size_t(Limit) >= DefaultLimits.size())
-    return makeError(CUDA_ERROR_UNSUPPORTED_LIMIT, "unknown limit " + std::to_string(Limit));
+    return makeError(CUDA_ERROR_INVALID_VALUE, "unknown limit " + std::to_string(Limit));
   std::lock_guard<std::mutex> L(M);
   return Limits[size_t(Limit)];
 }
 
 Status Context::setLimit(int Limit, size_t Value) {
   if (Limit < 0 || size_t(Limit) >= DefaultLimits.size())
-    return makeError(CUDA_ERROR_UNSUPPORTED_LIMIT, "unknown limit " + std::to_string(Limit));
+    return makeError(CUDA_ERROR_INVALID_VALUE, "unknown limit " + std::to_string(Limit));
   std::lock_guard<std::mutex> L(M);
   Limits[size_t(Limit)] = Value;
   return Status::ok();
