@@ -12,6 +12,7 @@
 /// handed to the JIT; the rest (static shared size) comes from the compile.
 #include "host/HostDevice.h"
 #include "host/exec/HostExecutor.h"
+#include "support/Cache.h"
 #include "support/Log.h"
 
 #include "llvm/Bitcode/BitcodeWriter.h"
@@ -21,7 +22,9 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <dlfcn.h>
 #include <map>
+#include <sys/stat.h>
 
 namespace ferry::host {
 namespace {
@@ -37,9 +40,9 @@ public:
 
   std::span<const KernelInfo> kernels() const override { return Infos; }
   Expected<std::vector<std::byte>> serialize() const override {
-    // Host code lives in the JIT's memory; the on-disk cache of host code
-    // is not written yet, so there is nothing to store.
-    return makeError(CUDA_ERROR_NOT_SUPPORTED, "host code objects are not serialisable yet");
+    const std::string &S = Module->serialized();
+    auto *B = reinterpret_cast<const std::byte *>(S.data());
+    return std::vector<std::byte>(B, B + S.size());
   }
 };
 
@@ -114,6 +117,42 @@ SimtFacts readFacts(const llvm::Module &M) {
   return F;
 }
 
+/// What identifies this build of ferry for the code cache: the shared
+/// object holding this code, its size and modification time, so a rebuilt
+/// ferry never loads code an older one compiled.
+const std::string &buildIdentity() {
+  static const std::string Id = [] {
+    Dl_info Info{};
+    if (!dladdr(reinterpret_cast<void *>(&buildIdentity), &Info) || !Info.dli_fname)
+      return std::string("unknown-build");
+    struct stat St {};
+    std::string Out = Info.dli_fname;
+    if (stat(Info.dli_fname, &St) == 0)
+      Out += ":" + std::to_string(St.st_size) + ":" + std::to_string(St.st_mtim.tv_sec) + "." +
+             std::to_string(St.st_mtim.tv_nsec);
+    return Out;
+  }();
+  return Id;
+}
+
+/// Kernel facts of a compiled module, in the module's kernel order.
+void describe(HostCodeObject &Out, const SimtFacts &Facts) {
+  for (const HostKernel &HK : Out.Module->kernels()) {
+    KernelInfo Info;
+    if (auto It = Facts.ByName.find(HK.Name); It != Facts.ByName.end())
+      Info = It->second;
+    Info.Name = HK.Name;
+    if (!Info.ParamBytes)
+      Info.ParamBytes = HK.ParamBytes;
+    Info.StaticSharedBytes = HK.StaticSharedBytes;
+    uint32_t Max = HK.MaxThreadsPerBlock ? HK.MaxThreadsPerBlock : 1024;
+    Info.MaxThreadsPerBlock = Info.MaxThreadsPerBlock ? std::min(Info.MaxThreadsPerBlock, Max) : Max;
+    Info.Registers = 32;
+    Out.Infos.push_back(std::move(Info));
+    Out.Kernels.push_back(&HK);
+  }
+}
+
 class HostCompilerBackend final : public CompilerBackend {
 public:
   std::string target() const override {
@@ -136,30 +175,55 @@ public:
     }
     HostCompileOptions HO;
     HO.OptLevel = unsigned(std::clamp(Options.OptLevel, 0, 3));
+    // The code cache: the key covers the exact SIMT IR, the CPU the code is
+    // generated for, this build of ferry and the options; a hit links the
+    // stored object and compiles nothing.
+    CodeCache &Cache = CodeCache::fromSettings();
+    std::string Key;
+    if (Cache.enabled()) {
+      Key = CodeCache::KeyBuilder()
+                .add("host-module")
+                .add((*Compiler)->targetDescription())
+                .add(buildIdentity())
+                .add(std::to_string(HO.OptLevel))
+                .add(Bits)
+                .finish();
+      if (auto Hit = Cache.load(Key)) {
+        auto CM = (*Compiler)->load(*Hit);
+        if (CM) {
+          auto Out = std::make_unique<HostCodeObject>();
+          Out->Module = std::shared_ptr<CompiledModule>(std::move(*CM));
+          describe(*Out, Facts);
+          log::cache().debug("host module {} loaded from the code cache", SimtIr.getModuleIdentifier());
+          return std::unique_ptr<CodeObject>(std::move(Out));
+        }
+        log::cache().warn("cached host module unusable ({}); compiling again", CM.error().message());
+      }
+    }
     auto CM = (*Compiler)->compileIR(Bits, SimtIr.getModuleIdentifier(), HO);
     if (!CM)
       return CM.takeError();
     auto Out = std::make_unique<HostCodeObject>();
     Out->Module = std::shared_ptr<CompiledModule>(std::move(*CM));
-    for (const HostKernel &HK : Out->Module->kernels()) {
-      KernelInfo Info;
-      if (auto It = Facts.ByName.find(HK.Name); It != Facts.ByName.end())
-        Info = It->second;
-      Info.Name = HK.Name;
-      if (!Info.ParamBytes)
-        Info.ParamBytes = HK.ParamBytes;
-      Info.StaticSharedBytes = HK.StaticSharedBytes;
-      uint32_t Max = HK.MaxThreadsPerBlock ? HK.MaxThreadsPerBlock : 1024;
-      Info.MaxThreadsPerBlock = Info.MaxThreadsPerBlock ? std::min(Info.MaxThreadsPerBlock, Max) : Max;
-      Info.Registers = 32;
-      Out->Infos.push_back(std::move(Info));
-      Out->Kernels.push_back(&HK);
-    }
+    describe(*Out, Facts);
+    if (Cache.enabled())
+      Cache.store(Key, Out->Module->serialized());
     return std::unique_ptr<CodeObject>(std::move(Out));
   }
 
-  Expected<std::unique_ptr<CodeObject>> deserialize(std::span<const std::byte>) override {
-    return makeError(CUDA_ERROR_NOT_SUPPORTED, "host code objects are not serialisable yet");
+  /// Bytes from serialize(); the kernels' parameter layouts are not in
+  /// them (the core has them from the PTX), only what the host code needs.
+  Expected<std::unique_ptr<CodeObject>> deserialize(std::span<const std::byte> Bytes) override {
+    auto Compiler = HostExecutor::instance().compiler();
+    if (!Compiler)
+      return Compiler.takeError();
+    auto CM = (*Compiler)->load(std::string_view(reinterpret_cast<const char *>(Bytes.data()), Bytes.size()));
+    if (!CM)
+      return CM.takeError();
+    auto Out = std::make_unique<HostCodeObject>();
+    Out->Module = std::shared_ptr<CompiledModule>(std::move(*CM));
+    describe(*Out, SimtFacts{});
+    return std::unique_ptr<CodeObject>(std::move(Out));
   }
 };
 

@@ -29,6 +29,7 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
+#include <cstring>
 #include <mutex>
 
 using namespace llvm;
@@ -42,6 +43,11 @@ struct HostCompiler::Impl {
   std::optional<orc::JITTargetMachineBuilder> JTMB;
   std::unique_ptr<TargetMachine> TM; ///< For the optimiser; guarded by M.
   unsigned Counter = 0;
+};
+
+struct HostCompiler::ObjectTables {
+  std::vector<detail::LoweredKernel> Kernels;
+  std::vector<detail::LoweredGlobal> Globals;
 };
 
 struct CompiledModule::Impl {
@@ -256,6 +262,91 @@ HostCompiler::compile(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> 
       log::jit().warn("assembly dump failed: {}", Asm.error().message());
   }
 
+  // Code generation to a relocatable object, which is both what the JIT
+  // links and what the on-disk cache keeps.
+  SmallVector<char, 0> Obj;
+  {
+    raw_svector_ostream OS(Obj);
+    legacy::PassManager PM;
+    if (TM.addPassesToEmitFile(PM, OS, nullptr, CodeGenFileType::ObjectFile))
+      return makeError(CUDA_ERROR_UNKNOWN, "the host target cannot emit object files");
+    PM.run(NM);
+  }
+  ObjectTables T;
+  for (const detail::LoweredKernel &K : L->Kernels)
+    T.Kernels.push_back(K);
+  for (const detail::LoweredGlobal &G : L->Globals)
+    T.Globals.push_back(G);
+  return link(T, std::string_view(Obj.data(), Obj.size()));
+}
+
+namespace {
+/// Little-endian fields of the serialized form.
+void put32(std::string &Out, uint32_t V) { Out.append(reinterpret_cast<const char *>(&V), 4); }
+void put64(std::string &Out, uint64_t V) { Out.append(reinterpret_cast<const char *>(&V), 8); }
+void putStr(std::string &Out, StringRef S) {
+  put32(Out, uint32_t(S.size()));
+  Out.append(S.data(), S.size());
+}
+struct Reader {
+  StringRef In;
+  bool Ok = true;
+  uint64_t get(unsigned Bytes) {
+    if (In.size() < Bytes) {
+      Ok = false;
+      return 0;
+    }
+    uint64_t V = 0;
+    std::memcpy(&V, In.data(), Bytes);
+    In = In.drop_front(Bytes);
+    return V;
+  }
+  std::string str() {
+    uint64_t N = get(4);
+    if (!Ok || In.size() < N) {
+      Ok = false;
+      return {};
+    }
+    std::string S = In.take_front(N).str();
+    In = In.drop_front(N);
+    return S;
+  }
+};
+constexpr StringLiteral SerialMagic = "FERRY-HOST-OBJ-1";
+} // namespace
+
+Expected<std::unique_ptr<CompiledModule>> HostCompiler::load(std::string_view Bytes) {
+  Reader R{StringRef(Bytes.data(), Bytes.size())};
+  if (!R.In.consume_front(SerialMagic))
+    return makeError(CUDA_ERROR_INVALID_IMAGE, "not a serialized host module");
+  ObjectTables T;
+  uint64_t NK = R.get(4);
+  for (uint64_t I = 0; R.Ok && I < NK && I < (1u << 20); ++I) {
+    detail::LoweredKernel K;
+    K.Name = R.str();
+    K.Symbol = R.str();
+    K.UsesFibers = R.get(4) != 0;
+    K.StaticSharedBytes = uint32_t(R.get(4));
+    K.ParamBytes = uint32_t(R.get(4));
+    K.MaxThreadsPerBlock = uint32_t(R.get(4));
+    T.Kernels.push_back(std::move(K));
+  }
+  uint64_t NG = R.get(4);
+  for (uint64_t I = 0; R.Ok && I < NG && I < (1u << 20); ++I) {
+    detail::LoweredGlobal G;
+    G.Name = R.str();
+    G.Bytes = R.get(8);
+    T.Globals.push_back(std::move(G));
+  }
+  std::string Obj = R.str();
+  if (!R.Ok || !R.In.empty())
+    return makeError(CUDA_ERROR_INVALID_IMAGE, "truncated or oversized serialized host module");
+  std::lock_guard<std::recursive_mutex> Lock(P->M);
+  return link(T, Obj);
+}
+
+Expected<std::unique_ptr<CompiledModule>> HostCompiler::link(const ObjectTables &T, std::string_view Obj) {
+  std::lock_guard<std::recursive_mutex> Lock(P->M);
   orc::LLJIT &J = *P->J;
   auto JD = J.createJITDylib("ferry.module." + std::to_string(P->Counter++));
   if (!JD)
@@ -266,11 +357,28 @@ HostCompiler::compile(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> 
   Out->P->Owner = P;
   Out->P->JD = &*JD;
 
-  std::vector<detail::LoweredKernel> Kernels = std::move(L->Kernels);
-  std::vector<detail::LoweredGlobal> Globals = std::move(L->Globals);
-  orc::ThreadSafeModule TSM(std::move(L->M), orc::ThreadSafeContext(std::move(Ctx)));
-  if (llvm::Error E = J.addIRModule(*JD, std::move(TSM)))
+  std::string &S = Out->Serialized;
+  S.append(SerialMagic.data(), SerialMagic.size());
+  put32(S, uint32_t(T.Kernels.size()));
+  for (const detail::LoweredKernel &K : T.Kernels) {
+    putStr(S, K.Name);
+    putStr(S, K.Symbol);
+    put32(S, K.UsesFibers);
+    put32(S, K.StaticSharedBytes);
+    put32(S, K.ParamBytes);
+    put32(S, K.MaxThreadsPerBlock);
+  }
+  put32(S, uint32_t(T.Globals.size()));
+  for (const detail::LoweredGlobal &G : T.Globals) {
+    putStr(S, G.Name);
+    put64(S, G.Bytes);
+  }
+  putStr(S, StringRef(Obj.data(), Obj.size()));
+
+  if (llvm::Error E = J.addObjectFile(*JD, MemoryBuffer::getMemBufferCopy(StringRef(Obj.data(), Obj.size()), "ferry-host-module")))
     return makeError(CUDA_ERROR_UNKNOWN, "JIT add: " + errText(std::move(E)));
+  const std::vector<detail::LoweredKernel> &Kernels = T.Kernels;
+  const std::vector<detail::LoweredGlobal> &Globals = T.Globals;
 
   for (const detail::LoweredKernel &K : Kernels) {
     auto Addr = J.lookup(*JD, K.Symbol);

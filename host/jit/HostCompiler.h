@@ -100,12 +100,18 @@ public:
   std::optional<Global> global(std::string_view Name) const;
   std::span<const std::pair<std::string, Global>> globals() const { return Globals; }
 
+  /// The module as bytes that HostCompiler::load turns back into an equal
+  /// module (in this or a later process): the relocatable object the JIT
+  /// linked and the kernel and variable tables.
+  const std::string &serialized() const { return Serialized; }
+
 private:
   friend class HostCompiler;
   struct Impl;
   std::unique_ptr<Impl> P;
   std::vector<HostKernel> Kernels;
   std::vector<std::pair<std::string, Global>> Globals;
+  std::string Serialized;
 };
 
 class HostCompiler {
@@ -129,12 +135,21 @@ public:
                                                       std::string_view Name,
                                                       const HostCompileOptions &Opts = {});
 
+  /// Links a module CompiledModule::serialized() produced (by a compiler
+  /// for the same CPU and the same ferry build; the code cache's key ensures
+  /// that). Malformed bytes give CUDA_ERROR_INVALID_IMAGE.
+  Expected<std::unique_ptr<CompiledModule>> load(std::string_view Bytes);
+
   /// The CPU the code is generated for (e.g. "znver4") and its features.
   std::string targetDescription() const;
 
 private:
   friend class CompiledModule;
   HostCompiler();
+  struct ObjectTables;
+  /// Links a relocatable object with its kernel/variable tables into a new
+  /// CompiledModule (and records its serialized form).
+  Expected<std::unique_ptr<CompiledModule>> link(const ObjectTables &T, std::string_view Obj);
   struct Impl;
   std::shared_ptr<Impl> P;
 };

@@ -130,11 +130,14 @@ Expected<Ref<Library>> Library::load(const void *Image, bool AsModule) {
   case fatbin::ImageKind::Container: {
     // One PTX per container; -rdc builds bring several, which are kept
     // concatenated for name lookup (the linker step comes with compilation).
+    // An -rdc image's first container holds only the linked SASS; its PTX
+    // is in the prelinked containers, so a container without PTX is worth
+    // a warning only when no container has any.
+    std::vector<std::string> Skipped;
     for (const auto &C : Img->Containers) {
       auto Pick = fatbin::choosePtxEntry(C.Entries, Sm);
       if (!Pick) {
-        log::module().warn("image container without usable PTX for sm_{}: {}", Sm,
-                            Pick.error().message());
+        Skipped.push_back(Pick.error().message());
         continue;
       }
       auto Text = fatbin::ptxText(C.Entries[*Pick]);
@@ -144,6 +147,12 @@ Expected<Ref<Library>> Library::load(const void *Image, bool AsModule) {
       Lib->Ptx += '\n';
       if (std::find(Lib->PtxParts.begin(), Lib->PtxParts.end(), *Text) == Lib->PtxParts.end())
         Lib->PtxParts.emplace_back(*Text);
+    }
+    for (const std::string &Why : Skipped) {
+      if (Lib->PtxParts.empty())
+        log::module().warn("image container without usable PTX for sm_{}: {}", Sm, Why);
+      else
+        log::module().debug("container without PTX skipped: {}", Why);
     }
     break;
   }
