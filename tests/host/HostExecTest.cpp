@@ -110,6 +110,31 @@ TEST_F(HostExec, VecAddBothPaths) {
   }
 }
 
+// The serialized form (what the code cache stores) links back into a
+// module that runs the same; damaged bytes are refused, never run.
+TEST_F(HostExec, SerializedModuleRoundTripsAndRejectsDamage) {
+  const CompiledModule &M = module("vecadd.ll");
+  ASSERT_FALSE(M.serialized().empty());
+  Expected<HostCompiler *> C = Exec->compiler();
+  ASSERT_TRUE(C);
+  Expected<std::unique_ptr<CompiledModule>> Again = (*C)->load(M.serialized());
+  ASSERT_TRUE(Again) << Again.error().message();
+  const HostKernel *K = (*Again)->kernel("vecadd");
+  ASSERT_NE(K, nullptr);
+  EXPECT_EQ(K->ParamBytes, 28u);
+  float A[5] = {1, 2, 3, 4, 5}, B[5] = {10, 20, 30, 40, 50}, Out[5] = {};
+  Params P;
+  P.add(&A[0]).add(&B[0]).add(&Out[0]).add(5u);
+  ASSERT_TRUE(launch(*K, {1, 1, 1}, {5, 1, 1}, P));
+  for (int I = 0; I < 5; ++I)
+    EXPECT_EQ(Out[I], A[I] + B[I]);
+  std::string Cut = M.serialized().substr(0, M.serialized().size() / 2);
+  Expected<std::unique_ptr<CompiledModule>> Bad = (*C)->load(Cut);
+  ASSERT_FALSE(Bad);
+  EXPECT_EQ(Bad.error().code(), CUDA_ERROR_INVALID_IMAGE);
+  EXPECT_FALSE((*C)->load("not a module"));
+}
+
 TEST_F(HostExec, MisalignedParameterBufferIsCopied) {
   const HostKernel &K = kernel("vecadd.ll", "vecadd");
   float A[3] = {1, 2, 3}, B[3] = {10, 20, 30}, C[3] = {};
