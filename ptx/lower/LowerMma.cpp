@@ -22,8 +22,8 @@
 ///    (fill, scaling) correct. A (MxK): lane L holds row L%M, the E
 ///    consecutive k values of chunk (L/M)%(K/E) (E = elements per lane; f16
 ///    fragments hold a whole row, replicated over 32/M lanes). B (KxN) is the
-///    same with columns: column L%N, chunk (L/N)%(K/E). C/D (MxN, 8 elements
-///    per lane): row L%M, columns (L/M)*8 .. +7. The memory layout (.row /
+///    same with columns: column L%N, chunk (L/N)%(K/E). C/D (MxN, C = M*N/32
+///    elements per lane): row L%M, columns (L/M)*C .. +C-1. The memory layout (.row /
 ///    .col) only changes the addresses a load or store uses, never the
 ///    fragment, so wmma.mma ignores its layout qualifiers.
 ///  - mma.sync, ldmatrix, stmatrix, movmatrix: exactly the per-lane layouts
@@ -270,7 +270,8 @@ private:
   // wmma
   //===--------------------------------------------------------------------===//
 
-  /// Elements per lane of a wmma fragment ('a', 'b', 'c').
+  /// Elements per lane of a wmma fragment ('a', 'b', 'c'): 8 for C/D except
+  /// m8n8k4 (2).
   static unsigned wmmaElems(char Kind, Shape S, ScalarType T) {
     if (Kind == 'c')
       return S.M * S.N / 32;
@@ -281,6 +282,8 @@ private:
 
   /// Is T a valid element type of a wmma fragment of this kind and shape?
   static bool wmmaTypeOk(char Kind, Shape S, ScalarType T) {
+    if (S.M == 8 && S.N == 8)
+      return T == ScalarType::F64; // m8n8k4, double precision
     bool K8 = S.K == 8;
     if (Kind == 'c')
       return T == ScalarType::F32 || (!K8 && (T == ScalarType::F16 || T == ScalarType::S32));
@@ -291,10 +294,13 @@ private:
 
   Expected<Shape> wmmaShape() {
     std::optional<Shape> S = shapeOf(I);
-    // wmma shapes are m16n16k16, m32n8k16, m8n32k16 and (tf32) m16n16k8;
-    // the mma.sync-only shapes and the sub-byte/f64 wmma shapes are not.
-    if (!S || S->M * S->N != 256)
+    // wmma shapes are m16n16k16, m32n8k16, m8n32k16, (tf32) m16n16k8 and
+    // (f64) m8n8k4; the mma.sync-only and sub-byte wmma shapes are not.
+    if (!S || (S->M * S->N != 256 && !(S->M == 8 && S->N == 8 && S->K == 4)))
       return notLowered("shape");
+    // Directed rounding of the f64 sums is not implemented; .rn is the default.
+    if (I.has(Modifier::Rz) || I.has(Modifier::Rm) || I.has(Modifier::Rp))
+      return notLowered("rounding mode");
     return *S;
   }
 
@@ -344,7 +350,7 @@ private:
     Type *ET = B.getIntNTy(W);
     SmallVector<Value *, 16> Raw;
     if (Store) {
-      Expected<SmallVector<Value *, 8>> Regs = readRegs(FragOp, NRegs, 32, "fragment");
+      Expected<SmallVector<Value *, 8>> Regs = readRegs(FragOp, NRegs, regBits(T), "fragment");
       if (!Regs)
         return Regs.takeError();
       for (Value *R : *Regs)
@@ -393,13 +399,13 @@ private:
     bool Sat = I.has(Modifier::SatFinite);
 
     unsigned EA = wmmaElems('a', S, TA), EB = wmmaElems('b', S, TB), EC = wmmaElems('c', S, TC);
-    Expected<SmallVector<Value *, 8>> ARegs = readRegs(I.Ops[1], EA / perReg(TA), 32, "a");
+    Expected<SmallVector<Value *, 8>> ARegs = readRegs(I.Ops[1], EA / perReg(TA), regBits(TA), "a");
     if (!ARegs)
       return ARegs.takeError();
-    Expected<SmallVector<Value *, 8>> BRegs = readRegs(I.Ops[2], EB / perReg(TB), 32, "b");
+    Expected<SmallVector<Value *, 8>> BRegs = readRegs(I.Ops[2], EB / perReg(TB), regBits(TB), "b");
     if (!BRegs)
       return BRegs.takeError();
-    Expected<SmallVector<Value *, 8>> CRegs = readRegs(I.Ops[3], EC / perReg(TC), 32, "c");
+    Expected<SmallVector<Value *, 8>> CRegs = readRegs(I.Ops[3], EC / perReg(TC), regBits(TC), "c");
     if (!CRegs)
       return CRegs.takeError();
 
@@ -551,8 +557,10 @@ private:
     if (!Ptr)
       return Ptr.takeError();
     Type *PT = (*Ptr)->getType();
-    // Lane 8m + r supplies the address of row r of matrix m.
-    Value *Addr = B.CreatePtrToInt(*Ptr, B.getInt64Ty());
+    // Lane 8m + r supplies the address of row r of matrix m. Shared-space
+    // addresses are 32-bit in PTX: one shuffle each instead of two.
+    bool Narrow = PT->getPointerAddressSpace() == 3;
+    Value *Addr = B.CreatePtrToInt(*Ptr, Narrow ? B.getInt32Ty() : B.getInt64Ty());
     auto RowPtr = [&](Value *SrcLane) { return B.CreateIntToPtr(shfl(Addr, SrcLane), PT); };
     Value *L = lane();
     Value *G = B.CreateLShr(L, 2), *Tq = B.CreateAnd(L, B.getInt32(3));

@@ -24,6 +24,7 @@ using namespace nvcuda;
 typedef float AccMem_F32;
 typedef __half AccMem_F16;
 typedef int AccMem_S32;
+typedef double AccMem_F64;
 
 template <int M, int N, int K, typename InMem, typename Frag, typename AccT, typename LA, typename LB>
 __device__ void wmmaBody(const InMem *A, const InMem *B, const AccT *C, AccT *D, int Lda, int Ldb,
