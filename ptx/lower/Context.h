@@ -190,6 +190,7 @@ public:
   llvm::Error lowerCall(const Instruction &I);       // LowerControl.cpp
   llvm::Error lowerWarp(const Instruction &I);       // LowerWarp.cpp
   llvm::Error lowerTex(const Instruction &I);        // LowerTex.cpp
+  llvm::Error lowerMma(const Instruction &I);        // LowerMma.cpp
   llvm::Expected<llvm::Value *> readSpecial(const Operand &Op); // LowerSreg.cpp
 
   // ---- Function state -------------------------------------------------------

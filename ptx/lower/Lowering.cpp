@@ -706,6 +706,9 @@ Error FunctionLowering::lowerInstruction(const Instruction &I) {
   case Opcode::Tex: case Opcode::Tld4: case Opcode::Txq: case Opcode::Suld: case Opcode::Sust:
   case Opcode::Suq:
     return lowerTex(I);
+  case Opcode::WmmaLoad: case Opcode::WmmaStore: case Opcode::WmmaMma: case Opcode::Mma:
+  case Opcode::Ldmatrix: case Opcode::Stmatrix: case Opcode::Movmatrix:
+    return lowerMma(I);
   default:
     return notLowered(I);
   }

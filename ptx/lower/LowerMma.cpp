@@ -1,0 +1,632 @@
+//===- LowerMma.cpp - warp-level matrix instructions (PTX ISA 9.7.14) ------===//
+/// \file
+/// wmma.load/store/mma, mma.sync, ldmatrix, stmatrix and movmatrix. These
+/// are warp-collective: a lane's results depend on the registers of other
+/// lanes. SIMT IR is the view of one thread, so every lowering here gathers
+/// what the lane needs with ferry.shfl.sync (mode idx, full mask, one
+/// register index uniform across the warp per call, the source lane varying)
+/// and then computes its own elements with scalar arithmetic. The backend's
+/// shuffles are exact, so the results are too.
+///
+/// Arithmetic: products and sums in f32 (f16/bf16/tf32 inputs; tf32 inputs
+/// have their low 13 mantissa bits ignored, as on the tensor cores), f64, or
+/// 64-bit integers (s8/u8), accumulated with fma in k order starting from C;
+/// an f16 accumulator is rounded once at the end. NVIDIA's tensor cores round
+/// the intermediate sums differently, so results may differ from a GPU in the
+/// last bits (exact whenever every partial sum is representable).
+///
+/// Fragment layouts:
+///  - wmma: PTX leaves the distribution of elements across lanes
+///    unspecified (only the register count per fragment is fixed), so ferry
+///    picks one that makes the gathers cheap and keeps element-wise user code
+///    (fill, scaling) correct. A (MxK): lane L holds row L%M, the E
+///    consecutive k values of chunk (L/M)%(K/E) (E = elements per lane; f16
+///    fragments hold a whole row, replicated over 32/M lanes). B (KxN) is the
+///    same with columns: column L%N, chunk (L/N)%(K/E). C/D (MxN, C = M*N/32
+///    elements per lane): row L%M, columns (L/M)*C .. +C-1. The memory layout (.row /
+///    .col) only changes the addresses a load or store uses, never the
+///    fragment, so wmma.mma ignores its layout qualifiers.
+///  - mma.sync, ldmatrix, stmatrix, movmatrix: exactly the per-lane layouts
+///    of the PTX ISA ("Matrix Fragments for mma.m16n8k16" etc.), which real
+///    code (CUTLASS, hand-written kernels) depends on. With groupID g =
+///    lane>>2 and t = lane&3, for every supported m16n8kK shape: A register r
+///    holds row g + 8*(r&1), k = t*P + e + (K/2)*(r>>1) (P elements per
+///    register, e the element within it); B register r holds column g,
+///    k = t*P + e + (K/2)*r; C/D element i holds row g + 8*(i>>1), column
+///    2t + (i&1). m8n8k4.f64 is the same with one row group.
+//===----------------------------------------------------------------------===//
+#include "ptx/lower/Context.h"
+
+#include "llvm/IR/Intrinsics.h"
+
+using namespace llvm;
+
+namespace ferry::ptx::lower {
+
+namespace {
+
+struct Shape {
+  unsigned M = 0, N = 0, K = 0;
+};
+
+std::optional<Shape> shapeOf(const Instruction &I) {
+  std::optional<Modifier> S = I.firstOfClass(MC_Shape);
+  if (!S)
+    return std::nullopt;
+  switch (*S) {
+  case Modifier::M16n16k16: return Shape{16, 16, 16};
+  case Modifier::M32n8k16: return Shape{32, 8, 16};
+  case Modifier::M8n32k16: return Shape{8, 32, 16};
+  case Modifier::M16n16k8: return Shape{16, 16, 8};
+  case Modifier::M16n8k4: return Shape{16, 8, 4};
+  case Modifier::M16n8k8: return Shape{16, 8, 8};
+  case Modifier::M16n8k16: return Shape{16, 8, 16};
+  case Modifier::M16n8k32: return Shape{16, 8, 32};
+  case Modifier::M8n8k4: return Shape{8, 8, 4};
+  case Modifier::M8n8: return Shape{8, 8, 0};
+  default: return std::nullopt;
+  }
+}
+
+/// The type modifiers of an instruction, in written order.
+SmallVector<ScalarType, 4> typesOf(const Instruction &I) {
+  SmallVector<ScalarType, 4> Out;
+  for (Modifier M : I.Mods)
+    if (std::optional<ScalarType> T = modifierType(M))
+      Out.push_back(*T);
+  return Out;
+}
+
+bool isHalfLike(ScalarType T) { return T == ScalarType::F16 || T == ScalarType::BF16; }
+bool isByte(ScalarType T) { return T == ScalarType::S8 || T == ScalarType::U8; }
+
+/// Elements of type T packed in one fragment register (the first in the
+/// low bits).
+unsigned perReg(ScalarType T) { return isHalfLike(T) ? 2 : isByte(T) ? 4 : 1; }
+/// Bits of one fragment register.
+unsigned regBits(ScalarType T) { return T == ScalarType::F64 ? 64 : 32; }
+/// Bits of one element in memory.
+unsigned elemBits(ScalarType T) { return T == ScalarType::TF32 ? 32 : typeBits(T); }
+
+/// A lowering of one matrix instruction; holds the instruction and the
+/// function being built.
+class MmaLowering {
+public:
+  MmaLowering(FunctionLowering &FL, const Instruction &I) : FL(FL), B(FL.B), I(I) {}
+
+  Error run() {
+    switch (I.Op) {
+    case Opcode::WmmaLoad: return wmmaLoadStore(/*Store=*/false);
+    case Opcode::WmmaStore: return wmmaLoadStore(/*Store=*/true);
+    case Opcode::WmmaMma: return wmmaMma();
+    case Opcode::Mma: return mmaSync();
+    case Opcode::Ldmatrix: return ldstMatrix(/*Store=*/false);
+    case Opcode::Stmatrix: return ldstMatrix(/*Store=*/true);
+    case Opcode::Movmatrix: return movMatrix();
+    default: return FL.notLowered(I);
+    }
+  }
+
+private:
+  FunctionLowering &FL;
+  IRBuilder<> &B;
+  const Instruction &I;
+  Value *LaneV = nullptr;
+
+  Error notLowered(StringRef Why) { return FL.notLowered(I, Why); }
+
+  Value *lane() {
+    if (!LaneV)
+      LaneV = FL.call(Intr::LaneId);
+    return LaneV;
+  }
+  Value *lanePlus(Value *Base, unsigned K) { return K ? B.CreateAdd(Base, B.getInt32(K)) : Base; }
+
+  /// The value V (i32 or i64) of lane Src, which may differ per lane; every
+  /// lane of the warp takes part.
+  Value *shfl(Value *V, Value *Src) {
+    if (V->getType()->isIntegerTy(64)) {
+      Value *Lo = shfl(B.CreateTrunc(V, B.getInt32Ty()), Src);
+      Value *Hi = shfl(B.CreateTrunc(B.CreateLShr(V, 32), B.getInt32Ty()), Src);
+      return B.CreateOr(B.CreateZExt(Lo, B.getInt64Ty()),
+                        B.CreateShl(B.CreateZExt(Hi, B.getInt64Ty()), 32));
+    }
+    Value *R = FL.call(Intr::ShflSync, {B.getInt32(3), B.getInt32(~0u), V, Src, B.getInt32(31)});
+    return B.CreateExtractValue(R, 0);
+  }
+
+  /// The registers of a fragment operand ({r0, r1, ...} or one register),
+  /// each as an integer of Bits bits; exactly N of them.
+  Expected<SmallVector<Value *, 8>> readRegs(const Operand &Op, unsigned N, unsigned Bits,
+                                             StringRef What) {
+    ArrayRef<Operand> Elems = Op.K == Operand::Kind::Vector ? Op.Elems : ArrayRef<Operand>(Op);
+    if (Elems.size() != N)
+      return FL.fail(FL.spell(I) + ": " + What + " needs " + Twine(N) + " registers, got " +
+                     Twine(Elems.size()));
+    SmallVector<Value *, 8> Out;
+    for (const Operand &E : Elems) {
+      Expected<Value *> V = FL.get(E, Bits == 64 ? ScalarType::B64 : ScalarType::B32);
+      if (!V)
+        return V.takeError();
+      Out.push_back(*V);
+    }
+    return Out;
+  }
+
+  Error writeRegs(const Operand &Op, ArrayRef<Value *> Regs, StringRef What) {
+    ArrayRef<Operand> Elems = Op.K == Operand::Kind::Vector ? Op.Elems : ArrayRef<Operand>(Op);
+    if (Elems.size() != Regs.size())
+      return FL.fail(FL.spell(I) + ": " + What + " needs " + Twine(Regs.size()) +
+                     " registers, got " + Twine(Elems.size()));
+    for (size_t K = 0; K < Regs.size(); ++K) {
+      bool Wide = Regs[K]->getType()->isIntegerTy(64);
+      if (Error E = FL.set(Elems[K], Regs[K], Wide ? ScalarType::B64 : ScalarType::B32))
+        return E;
+    }
+    return Error::success();
+  }
+
+  /// The elements of one register as raw integers of elemBits(T) bits.
+  void splitRaw(Value *Reg, ScalarType T, SmallVectorImpl<Value *> &Out) {
+    unsigned N = perReg(T), W = elemBits(T);
+    if (N == 1) {
+      Out.push_back(Reg);
+      return;
+    }
+    for (unsigned E = 0; E < N; ++E)
+      Out.push_back(B.CreateTrunc(E ? B.CreateLShr(Reg, E * W) : Reg, B.getIntNTy(W)));
+  }
+
+  /// Packs raw elements (integers of elemBits(T) bits) into registers.
+  SmallVector<Value *, 8> joinRaw(ArrayRef<Value *> Elems, ScalarType T) {
+    unsigned N = perReg(T), W = elemBits(T);
+    SmallVector<Value *, 8> Out;
+    for (size_t R = 0; R * N < Elems.size(); ++R) {
+      if (N == 1) {
+        Out.push_back(Elems[R]);
+        continue;
+      }
+      Value *Acc = nullptr;
+      for (unsigned E = 0; E < N; ++E) {
+        Value *V = B.CreateZExt(Elems[R * N + E], B.getInt32Ty());
+        if (E)
+          V = B.CreateShl(V, E * W);
+        Acc = Acc ? B.CreateOr(Acc, V) : V;
+      }
+      Out.push_back(Acc);
+    }
+    return Out;
+  }
+
+  /// A raw element as the value the arithmetic uses: float for f16/bf16/
+  /// tf32/f32, double for f64, i64 for integers.
+  Value *toCompute(Value *Raw, ScalarType T) {
+    switch (T) {
+    case ScalarType::F16:
+      return B.CreateFPExt(B.CreateBitCast(Raw, B.getHalfTy()), B.getFloatTy());
+    case ScalarType::BF16: // bf16 is the high half of an f32: exact.
+      return B.CreateBitCast(B.CreateShl(B.CreateZExt(Raw, B.getInt32Ty()), 16), B.getFloatTy());
+    case ScalarType::TF32: // The tensor cores read 19 bits: sign, 8 exponent, 10 mantissa.
+      return B.CreateBitCast(B.CreateAnd(Raw, B.getInt32(0xFFFFE000u)), B.getFloatTy());
+    case ScalarType::F32:
+      return B.CreateBitCast(Raw, B.getFloatTy());
+    case ScalarType::F64:
+      return B.CreateBitCast(Raw, B.getDoubleTy());
+    case ScalarType::S8:
+    case ScalarType::S32:
+      return B.CreateSExt(Raw, B.getInt64Ty());
+    default: // u8
+      return B.CreateZExt(Raw, B.getInt64Ty());
+    }
+  }
+
+  /// A computed accumulator value back to a raw element of type T.
+  Value *fromCompute(Value *V, ScalarType T, bool SatFinite) {
+    switch (T) {
+    case ScalarType::F16: {
+      Value *H = B.CreateFPTrunc(V, B.getHalfTy());
+      if (SatFinite) {
+        // .satfinite: ±inf become ±max finite; NaN stays NaN.
+        Value *Max = ConstantFP::get(B.getHalfTy(), APFloat::getLargest(APFloat::IEEEhalf()));
+        Value *Min = ConstantFP::get(B.getHalfTy(), APFloat::getLargest(APFloat::IEEEhalf(), true));
+        H = FL.callLLVM(Intrinsic::minnum, {B.getHalfTy()}, {H, Max});
+        H = FL.callLLVM(Intrinsic::maxnum, {B.getHalfTy()}, {H, Min});
+      }
+      return B.CreateBitCast(H, B.getInt16Ty());
+    }
+    case ScalarType::F32: {
+      if (SatFinite) {
+        Value *Max = ConstantFP::get(B.getFloatTy(), APFloat::getLargest(APFloat::IEEEsingle()));
+        Value *Min = ConstantFP::get(B.getFloatTy(), APFloat::getLargest(APFloat::IEEEsingle(), true));
+        V = FL.callLLVM(Intrinsic::minnum, {B.getFloatTy()}, {V, Max});
+        V = FL.callLLVM(Intrinsic::maxnum, {B.getFloatTy()}, {V, Min});
+      }
+      return B.CreateBitCast(V, B.getInt32Ty());
+    }
+    case ScalarType::F64:
+      return B.CreateBitCast(V, B.getInt64Ty());
+    default: { // s32 from the exact 64-bit sum
+      if (SatFinite) {
+        V = FL.callLLVM(Intrinsic::smin, {B.getInt64Ty()}, {V, B.getInt64(INT32_MAX)});
+        V = FL.callLLVM(Intrinsic::smax, {B.getInt64Ty()}, {V, B.getInt64(uint64_t(int64_t(INT32_MIN)))});
+      }
+      return B.CreateTrunc(V, B.getInt32Ty());
+    }
+    }
+  }
+
+  /// Acc + sum over k of A[k]*B[k], in k order (fma for floats).
+  Value *dot(Value *Acc, ArrayRef<Value *> As, ArrayRef<Value *> Bs) {
+    for (size_t K = 0; K < As.size(); ++K) {
+      if (Acc->getType()->isIntegerTy())
+        Acc = B.CreateAdd(Acc, B.CreateMul(As[K], Bs[K]));
+      else
+        Acc = FL.callLLVM(Intrinsic::fma, {Acc->getType()}, {As[K], Bs[K], Acc});
+    }
+    return Acc;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // wmma
+  //===--------------------------------------------------------------------===//
+
+  /// Elements per lane of a wmma fragment ('a', 'b', 'c'): 8 for C/D except
+  /// m8n8k4 (2).
+  static unsigned wmmaElems(char Kind, Shape S, ScalarType T) {
+    if (Kind == 'c')
+      return S.M * S.N / 32;
+    if (T == ScalarType::F16)
+      return 16; // Replicated when the matrix has fewer than 512 elements.
+    return (Kind == 'a' ? S.M * S.K : S.K * S.N) / 32;
+  }
+
+  /// Is T a valid element type of a wmma fragment of this kind and shape?
+  static bool wmmaTypeOk(char Kind, Shape S, ScalarType T) {
+    if (S.M == 8 && S.N == 8)
+      return T == ScalarType::F64; // m8n8k4, double precision
+    bool K8 = S.K == 8;
+    if (Kind == 'c')
+      return T == ScalarType::F32 || (!K8 && (T == ScalarType::F16 || T == ScalarType::S32));
+    if (K8)
+      return T == ScalarType::TF32;
+    return isHalfLike(T) || isByte(T);
+  }
+
+  Expected<Shape> wmmaShape() {
+    std::optional<Shape> S = shapeOf(I);
+    // wmma shapes are m16n16k16, m32n8k16, m8n32k16, (tf32) m16n16k8 and
+    // (f64) m8n8k4; the mma.sync-only and sub-byte wmma shapes are not.
+    if (!S || (S->M * S->N != 256 && !(S->M == 8 && S->N == 8 && S->K == 4)))
+      return notLowered("shape");
+    // Directed rounding of the f64 sums is not implemented; .rn is the default.
+    if (I.has(Modifier::Rz) || I.has(Modifier::Rm) || I.has(Modifier::Rp))
+      return notLowered("rounding mode");
+    return *S;
+  }
+
+  Error wmmaLoadStore(bool Store) {
+    Expected<Shape> SOr = wmmaShape();
+    if (!SOr)
+      return SOr.takeError();
+    Shape S = *SOr;
+    char Kind = Store ? 'c' : I.has(Modifier::A) ? 'a' : I.has(Modifier::B) ? 'b' : 'c';
+    std::optional<ScalarType> TOr = I.lastType();
+    if (!TOr || !wmmaTypeOk(Kind, S, *TOr))
+      return notLowered("fragment type");
+    ScalarType T = *TOr;
+    bool ColMajor = I.has(Modifier::Col);
+    unsigned Rows = Kind == 'b' ? S.K : S.M, Cols = Kind == 'a' ? S.K : S.N;
+    unsigned E = wmmaElems(Kind, S, T);
+    unsigned NRegs = E / perReg(T);
+
+    const Operand &FragOp = Store ? I.Ops[1] : I.Ops[0];
+    const Operand &AddrOp = Store ? I.Ops[0] : I.Ops[1];
+    Expected<Value *> Base = FL.address(AddrOp, I.space());
+    if (!Base)
+      return Base.takeError();
+    // The stride is in elements; when absent, the matrix is dense.
+    Value *Stride = B.getInt64(ColMajor ? Rows : Cols);
+    if (I.Ops.size() > 2) {
+      Expected<Value *> St = FL.get(I.Ops[2], ScalarType::U32);
+      if (!St)
+        return St.takeError();
+      Stride = B.CreateZExt(*St, B.getInt64Ty());
+    }
+
+    // This lane's position in the fragment layout (see the file comment).
+    Value *L = lane();
+    unsigned Outer = Kind == 'b' ? S.N : S.M; // Rows (a, c) or columns (b) held.
+    Value *Line = B.CreateURem(L, B.getInt32(Outer));
+    Value *Group = B.CreateUDiv(L, B.getInt32(Outer));
+    Value *First; // First k (a, b) or column (c) of the lane's run.
+    if (Kind == 'c')
+      First = B.CreateMul(Group, B.getInt32(E));
+    else
+      First = B.CreateMul(B.CreateURem(Group, B.getInt32(S.K / E)), B.getInt32(E));
+    Line = B.CreateZExt(Line, B.getInt64Ty());
+    First = B.CreateZExt(First, B.getInt64Ty());
+
+    unsigned W = elemBits(T), Bytes = W / 8;
+    Type *ET = B.getIntNTy(W);
+    SmallVector<Value *, 16> Raw;
+    if (Store) {
+      Expected<SmallVector<Value *, 8>> Regs = readRegs(FragOp, NRegs, regBits(T), "fragment");
+      if (!Regs)
+        return Regs.takeError();
+      for (Value *R : *Regs)
+        splitRaw(R, T, Raw);
+    }
+    for (unsigned Slot = 0; Slot < E; ++Slot) {
+      // Kind a/c: the lane's line is a row; kind b: a column.
+      Value *Run = B.CreateAdd(First, B.getInt64(Slot));
+      Value *Row = Kind == 'b' ? Run : Line, *Col = Kind == 'b' ? Line : Run;
+      Value *Index = ColMajor ? B.CreateAdd(B.CreateMul(Col, Stride), Row)
+                              : B.CreateAdd(B.CreateMul(Row, Stride), Col);
+      Value *P = B.CreateGEP(B.getInt8Ty(), *Base, B.CreateMul(Index, B.getInt64(Bytes)));
+      if (Store)
+        B.CreateAlignedStore(Raw[Slot], P, Align(Bytes));
+      else
+        Raw.push_back(B.CreateAlignedLoad(ET, P, Align(Bytes)));
+    }
+    if (Store)
+      return Error::success();
+    return writeRegs(FragOp, joinRaw(Raw, T), "fragment");
+  }
+
+  Error wmmaMma() {
+    Expected<Shape> SOr = wmmaShape();
+    if (!SOr)
+      return SOr.takeError();
+    Shape S = *SOr;
+    SmallVector<ScalarType, 4> Ts = typesOf(I);
+    ScalarType TD, TA, TB, TC;
+    if (Ts.size() == 2) { // .dtype.ctype, f16 inputs
+      TD = Ts[0], TC = Ts[1], TA = TB = ScalarType::F16;
+    } else if (Ts.size() == 4) {
+      TD = Ts[0], TA = Ts[1], TB = Ts[2], TC = Ts[3];
+    } else {
+      return notLowered("types");
+    }
+    bool Int = isByte(TA);
+    bool SameInputs = Int ? isByte(TB) : TA == TB;
+    bool IntAcc = TC == ScalarType::S32 && TD == ScalarType::S32;
+    bool FloatAcc = TC != ScalarType::S32 && TD != ScalarType::S32;
+    if (!wmmaTypeOk('a', S, TA) || !wmmaTypeOk('b', S, TB) || !wmmaTypeOk('c', S, TC) ||
+        !wmmaTypeOk('c', S, TD) || !SameInputs || (Int ? !IntAcc : !FloatAcc))
+      return notLowered("type combination");
+    if (I.Ops.size() != 4)
+      return FL.fail(FL.spell(I) + ": expected d, a, b, c");
+    bool Sat = I.has(Modifier::SatFinite);
+
+    unsigned EA = wmmaElems('a', S, TA), EB = wmmaElems('b', S, TB), EC = wmmaElems('c', S, TC);
+    Expected<SmallVector<Value *, 8>> ARegs = readRegs(I.Ops[1], EA / perReg(TA), regBits(TA), "a");
+    if (!ARegs)
+      return ARegs.takeError();
+    Expected<SmallVector<Value *, 8>> BRegs = readRegs(I.Ops[2], EB / perReg(TB), regBits(TB), "b");
+    if (!BRegs)
+      return BRegs.takeError();
+    Expected<SmallVector<Value *, 8>> CRegs = readRegs(I.Ops[3], EC / perReg(TC), regBits(TC), "c");
+    if (!CRegs)
+      return CRegs.takeError();
+
+    auto Compute = [&](ArrayRef<Value *> Regs, ScalarType T) {
+      SmallVector<Value *, 16> Raw, Out;
+      for (Value *R : Regs)
+        splitRaw(R, T, Raw);
+      for (Value *V : Raw)
+        Out.push_back(toCompute(V, T));
+      return Out;
+    };
+
+    Value *L = lane();
+    // Row L%M of A: chunk c lives in lane L%M + M*c.
+    Value *Row = B.CreateURem(L, B.getInt32(S.M));
+    SmallVector<Value *, 32> ARow;
+    unsigned ChunksA = S.K / EA;
+    if (ChunksA == 1) {
+      ARow = Compute(*ARegs, TA);
+    } else {
+      for (unsigned C = 0; C < ChunksA; ++C) {
+        SmallVector<Value *, 8> Got;
+        for (Value *R : *ARegs)
+          Got.push_back(shfl(R, lanePlus(Row, S.M * C)));
+        ARow.append(Compute(Got, TA));
+      }
+    }
+    // Columns (L/M)*8 + s of B: column j, chunk c lives in lane j + N*c.
+    Value *ColBase = B.CreateMul(B.CreateUDiv(L, B.getInt32(S.M)), B.getInt32(EC));
+    unsigned ChunksB = S.K / EB;
+    SmallVector<Value *, 8> Acc = Compute(*CRegs, TC);
+    SmallVector<Value *, 8> DRaw;
+    for (unsigned Slot = 0; Slot < EC; ++Slot) {
+      Value *J = lanePlus(ColBase, Slot);
+      SmallVector<Value *, 32> BCol;
+      for (unsigned C = 0; C < ChunksB; ++C) {
+        SmallVector<Value *, 8> Got;
+        for (Value *R : *BRegs)
+          Got.push_back(shfl(R, lanePlus(J, S.N * C)));
+        BCol.append(Compute(Got, TB));
+      }
+      DRaw.push_back(fromCompute(dot(Acc[Slot], ARow, BCol), TD, Sat));
+    }
+    return writeRegs(I.Ops[0], joinRaw(DRaw, TD), "d");
+  }
+
+  //===--------------------------------------------------------------------===//
+  // mma.sync (PTX-specified fragment layouts)
+  //===--------------------------------------------------------------------===//
+
+  Error mmaSync() {
+    if (I.has(Modifier::Sp) || I.has(Modifier::SpOrderedMetadata) || I.has(Modifier::BlockScale) ||
+        I.firstOfClass(MC_Mma))
+      return notLowered("sparse, scaled or kind:: forms");
+    std::optional<Shape> SOr = shapeOf(I);
+    SmallVector<ScalarType, 4> Ts = typesOf(I);
+    if (!SOr || Ts.size() != 4)
+      return notLowered("shape or types");
+    Shape S = *SOr;
+    ScalarType TD = Ts[0], TA = Ts[1], TB = Ts[2], TC = Ts[3];
+    // The layouts are only .row.col for every shape lowered here.
+    if (I.Mods.size() < 2 || !I.has(Modifier::Row) || !I.has(Modifier::Col) ||
+        *I.firstOfClass(MC_Layout) != Modifier::Row)
+      return notLowered("layout other than .row.col");
+    bool Float = isHalfLike(TA) || TA == ScalarType::TF32;
+    bool Ok;
+    if (S.M == 16 && S.N == 8 && Float) {
+      bool KOk = TA == ScalarType::TF32 ? (S.K == 4 || S.K == 8) : (S.K == 8 || S.K == 16);
+      Ok = KOk && TA == TB && (TC == ScalarType::F32 || TC == ScalarType::F16) &&
+           (TD == ScalarType::F32 || TD == ScalarType::F16) &&
+           (TA == ScalarType::F16 || (TC == ScalarType::F32 && TD == ScalarType::F32));
+    } else if (S.M == 16 && S.N == 8 && isByte(TA)) {
+      Ok = (S.K == 16 || S.K == 32) && isByte(TB) && TC == ScalarType::S32 && TD == ScalarType::S32;
+    } else if (S.M == 8 && S.N == 8 && S.K == 4 && TA == ScalarType::F64) {
+      Ok = TB == ScalarType::F64 && TC == ScalarType::F64 && TD == ScalarType::F64;
+    } else {
+      Ok = false;
+    }
+    if (!Ok)
+      return notLowered("shape and type combination");
+    if (I.Ops.size() != 4)
+      return FL.fail(FL.spell(I) + ": expected d, a, b, c");
+    bool Sat = I.has(Modifier::SatFinite);
+
+    unsigned P = perReg(TA), RB = regBits(TA);
+    unsigned NA = S.M * S.K / 32 / P, NB = S.K * S.N / 32 / P;
+    unsigned NCElems = S.M * S.N / 32; // 4 (rows g, g+8) or 2 (row g)
+    Expected<SmallVector<Value *, 8>> ARegs = readRegs(I.Ops[1], NA, RB, "a");
+    if (!ARegs)
+      return ARegs.takeError();
+    Expected<SmallVector<Value *, 8>> BRegs = readRegs(I.Ops[2], NB, RB, "b");
+    if (!BRegs)
+      return BRegs.takeError();
+    Expected<SmallVector<Value *, 8>> CRegs =
+        readRegs(I.Ops[3], NCElems / perReg(TC), regBits(TC), "c");
+    if (!CRegs)
+      return CRegs.takeError();
+
+    Value *L = lane();
+    Value *Quad = B.CreateAnd(L, B.getInt32(~3u));                    // 4 * groupID
+    Value *T2 = B.CreateShl(B.CreateAnd(L, B.getInt32(3)), 3);       // 8 * t: lanes of column 2t
+    unsigned Halves = S.M / 8;
+    // A rows g (and g+8): the four lanes of this lane's quad hold them.
+    SmallVector<SmallVector<Value *, 32>, 2> ARows(Halves, SmallVector<Value *, 32>(S.K));
+    for (unsigned TP = 0; TP < 4; ++TP)
+      for (unsigned R = 0; R < NA; ++R) {
+        SmallVector<Value *, 4> Raw;
+        splitRaw(shfl((*ARegs)[R], lanePlus(Quad, TP)), TA, Raw);
+        unsigned H = Halves == 2 ? R & 1 : 0;
+        unsigned KOff = Halves == 2 ? (S.K / 2) * (R >> 1) : (S.K / 2) * R;
+        for (unsigned E = 0; E < P; ++E)
+          ARows[H][TP * P + E + KOff] = toCompute(Raw[E], TA);
+      }
+    // B columns 2t and 2t+1: column n lives in lanes 4n .. 4n+3.
+    SmallVector<Value *, 32> BCols[2] = {SmallVector<Value *, 32>(S.K), SmallVector<Value *, 32>(S.K)};
+    for (unsigned C = 0; C < 2; ++C)
+      for (unsigned TP = 0; TP < 4; ++TP)
+        for (unsigned R = 0; R < NB; ++R) {
+          SmallVector<Value *, 4> Raw;
+          splitRaw(shfl((*BRegs)[R], lanePlus(T2, 4 * C + TP)), TB, Raw);
+          for (unsigned E = 0; E < P; ++E)
+            BCols[C][TP * P + E + (S.K / 2) * R] = toCompute(Raw[E], TB);
+        }
+    SmallVector<Value *, 4> CRaw, DRaw;
+    for (Value *R : *CRegs)
+      splitRaw(R, TC, CRaw);
+    for (unsigned E = 0; E < NCElems; ++E) {
+      Value *Acc = toCompute(CRaw[E], TC);
+      DRaw.push_back(fromCompute(dot(Acc, ARows[E >> 1], BCols[E & 1]), TD, Sat));
+    }
+    return writeRegs(I.Ops[0], joinRaw(DRaw, TD), "d");
+  }
+
+  //===--------------------------------------------------------------------===//
+  // ldmatrix / stmatrix / movmatrix (8x8 matrices of b16)
+  //===--------------------------------------------------------------------===//
+
+  Error ldstMatrix(bool Store) {
+    std::optional<Shape> SOr = shapeOf(I);
+    std::optional<ScalarType> T = I.lastType();
+    if (!SOr || SOr->M != 8 || SOr->N != 8 || SOr->K != 0 || T != ScalarType::B16)
+      return notLowered("only .m8n8 .b16");
+    unsigned NM = I.has(Modifier::X4) ? 4 : I.has(Modifier::X2) ? 2 : 1;
+    bool Trans = I.has(Modifier::Trans);
+    const Operand &AddrOp = Store ? I.Ops[0] : I.Ops[1];
+    const Operand &FragOp = Store ? I.Ops[1] : I.Ops[0];
+    StateSpace Space = I.space();
+    Expected<Value *> Ptr = FL.address(AddrOp, Space);
+    if (!Ptr)
+      return Ptr.takeError();
+    Type *PT = (*Ptr)->getType();
+    // Lane 8m + r supplies the address of row r of matrix m. Shared-space
+    // addresses are 32-bit in PTX: one shuffle each instead of two.
+    bool Narrow = PT->getPointerAddressSpace() == 3;
+    Value *Addr = B.CreatePtrToInt(*Ptr, Narrow ? B.getInt32Ty() : B.getInt64Ty());
+    auto RowPtr = [&](Value *SrcLane) { return B.CreateIntToPtr(shfl(Addr, SrcLane), PT); };
+    Value *L = lane();
+    Value *G = B.CreateLShr(L, 2), *Tq = B.CreateAnd(L, B.getInt32(3));
+    // Byte offset of this lane's pair in a row (4t) or element in a column (2g).
+    Value *PairOff = B.CreateZExt(B.CreateShl(Tq, 2), B.getInt64Ty());
+    Value *ColOff = B.CreateZExt(B.CreateShl(G, 1), B.getInt64Ty());
+    SmallVector<Value *, 4> Regs;
+    if (Store) {
+      Expected<SmallVector<Value *, 8>> R = readRegs(FragOp, NM, 32, "fragment");
+      if (!R)
+        return R.takeError();
+      Regs.assign(R->begin(), R->end());
+    }
+    for (unsigned M = 0; M < NM; ++M) {
+      if (!Trans) {
+        // Lane (g, t) holds row g, columns 2t and 2t+1.
+        Value *P = B.CreateGEP(B.getInt8Ty(), RowPtr(lanePlus(G, 8 * M)), PairOff);
+        if (Store)
+          B.CreateAlignedStore(Regs[M], P, Align(4));
+        else
+          Regs.push_back(B.CreateAlignedLoad(B.getInt32Ty(), P, Align(4)));
+        continue;
+      }
+      // .trans: lane (g, t) holds column g, rows 2t and 2t+1.
+      Value *R0 = lanePlus(B.CreateShl(Tq, 1), 8 * M);
+      Value *P0 = B.CreateGEP(B.getInt8Ty(), RowPtr(R0), ColOff);
+      Value *P1 = B.CreateGEP(B.getInt8Ty(), RowPtr(lanePlus(R0, 1)), ColOff);
+      if (Store) {
+        B.CreateAlignedStore(B.CreateTrunc(Regs[M], B.getInt16Ty()), P0, Align(2));
+        B.CreateAlignedStore(B.CreateTrunc(B.CreateLShr(Regs[M], 16), B.getInt16Ty()), P1, Align(2));
+        continue;
+      }
+      Value *Lo = B.CreateAlignedLoad(B.getInt16Ty(), P0, Align(2));
+      Value *Hi = B.CreateAlignedLoad(B.getInt16Ty(), P1, Align(2));
+      Regs.push_back(joinRaw({Lo, Hi}, ScalarType::F16)[0]);
+    }
+    if (Store)
+      return Error::success();
+    return writeRegs(FragOp, Regs, "fragment");
+  }
+
+  Error movMatrix() {
+    std::optional<Shape> SOr = shapeOf(I);
+    if (!SOr || SOr->M != 8 || SOr->N != 8 || SOr->K != 0 || !I.has(Modifier::Trans) ||
+        I.lastType() != ScalarType::B16)
+      return notLowered("only .m8n8.trans.b16");
+    if (I.Ops.size() != 2)
+      return FL.fail(FL.spell(I) + ": expected d, a");
+    Expected<Value *> A = FL.get(I.Ops[1], ScalarType::B32);
+    if (!A)
+      return A.takeError();
+    // Lane (g, t) receives source elements (2t, g) and (2t+1, g); source
+    // element (r, c) is half c&1 of lane 4r + c/2.
+    Value *L = lane();
+    Value *G = B.CreateLShr(L, 2), *Tq = B.CreateAnd(L, B.getInt32(3));
+    Value *Src0 = B.CreateAdd(B.CreateShl(Tq, 3), B.CreateLShr(G, 1));
+    Value *Shift = B.CreateShl(B.CreateAnd(G, B.getInt32(1)), 4);
+    Value *V0 = B.CreateLShr(shfl(*A, Src0), Shift);
+    Value *V1 = B.CreateLShr(shfl(*A, lanePlus(Src0, 4)), Shift);
+    Value *D = B.CreateOr(B.CreateAnd(V0, B.getInt32(0xFFFF)), B.CreateShl(V1, 16));
+    return FL.set(I.Ops[0], D, ScalarType::B32);
+  }
+};
+
+} // namespace
+
+Error FunctionLowering::lowerMma(const Instruction &I) { return MmaLowering(*this, I).run(); }
+
+} // namespace ferry::ptx::lower
