@@ -63,10 +63,17 @@ static void *wrapperFor(const char *Base, void *Real) {
   return nullptr;
 }
 
+/// The tracer's own versions of the functions that hand out pointers
+/// (defined below); a program that looks one of them up must get the
+/// tracer's, or every call it resolves through it escapes the trace.
+static void *handWrittenFor(void *Real);
+
 static void substitute(Call &C, const char *Symbol, void **Pfn) {
   if (!Symbol || !Pfn || !*Pfn)
     return;
-  if (void *W = wrapperFor(Symbol, *Pfn))
+  if (void *W = handWrittenFor(*Pfn))
+    *Pfn = W;
+  else if (void *W = wrapperFor(Symbol, *Pfn))
     *Pfn = W;
   else
     C.arg("note", "untraced pointer");
@@ -135,3 +142,15 @@ extern "C" FERRY_TRACE_EXPORT CUresult cuGetExportTable(const void **ppExportTab
   C.result(R);
   return R;
 }
+
+namespace ferry::trace {
+static void *handWrittenFor(void *Real) {
+  if (Real == resolveReal("cuGetProcAddress_v2"))
+    return reinterpret_cast<void *>(&::cuGetProcAddress_v2);
+  if (Real == resolveReal("cuGetProcAddress"))
+    return reinterpret_cast<void *>(&::cuGetProcAddress);
+  if (Real == resolveReal("cuGetExportTable"))
+    return reinterpret_cast<void *>(&::cuGetExportTable);
+  return nullptr;
+}
+} // namespace ferry::trace
