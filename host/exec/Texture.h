@@ -35,7 +35,7 @@ float srgbToLinear(float C);
 
 /// Channel C of the texel at (I, J, K) of D, converted as a fetch returns
 /// it: float bits when D.floatResults(), else a sign- or zero-extended
-/// integer. Missing channels read 0, except the fourth (1 or 1.0f).
+/// integer. Channels the format lacks read 0 (alpha too, as on an H100).
 uint32_t texelChannel(const TextureDesc &D, int64_t I, int64_t J, int64_t K, unsigned C);
 
 /// tex: Coords are x, y, z, layer (bit patterns; float unless mode bit 4).
@@ -46,10 +46,12 @@ void gather(const TextureDesc &D, uint32_t Mode, const uint32_t Coords[4], uint3
 /// txq/suq query codes (SimtIntrinsics.def).
 int32_t query(const TextureDesc &D, uint32_t Query);
 
-/// suld.b/sust.b: x in bytes. False when the access is out of range in trap
-/// mode (the caller faults the launch); clamp and zero modes never fail.
-bool surfaceLoad(const TextureDesc &D, uint32_t Mode, const uint32_t Coords[4], uint32_t Out[4]);
-bool surfaceStore(const TextureDesc &D, uint32_t Mode, const uint32_t Coords[4], const uint32_t Vals[4]);
+/// suld.b/sust.b: x in bytes, a multiple of the access size (element bytes
+/// times vector length; an H100 faults otherwise, in every boundary mode).
+/// OutOfRange only in trap mode; the caller faults the launch.
+enum class SurfaceStatus { Ok, OutOfRange, Misaligned };
+SurfaceStatus surfaceLoad(const TextureDesc &D, uint32_t Mode, const uint32_t Coords[4], uint32_t Out[4]);
+SurfaceStatus surfaceStore(const TextureDesc &D, uint32_t Mode, const uint32_t Coords[4], const uint32_t Vals[4]);
 
 } // namespace ferry::host::tex
 

@@ -90,6 +90,9 @@ TEST(TextureFiltering, WeightsAreEightBitFixedPoint) {
   EXPECT_EQ(quantizeWeight(1.f / 3.f), 85.f / 256.f);
   EXPECT_EQ(quantizeWeight(0.999f), 1.f); // 9-bit format: 256/256 is representable.
   EXPECT_EQ(quantizeWeight(0.001f), 0.f);
+  // Halves round up (measured on an H100: 4.5/256 → 5/256).
+  EXPECT_EQ(quantizeWeight(4.5f / 256.f), 5.f / 256.f);
+  EXPECT_EQ(quantizeWeight(10.5f / 256.f), 11.f / 256.f);
 }
 
 TEST(TextureFiltering, Linear1D) {
@@ -178,7 +181,8 @@ TEST(TextureFormats, NormalizedIntegers) {
   D.ReadNormalized = true;
   fetch(D, Tex1d, C, Out);
   EXPECT_FLOAT_EQ(fval(Out[0]), 1.f);
-  EXPECT_FLOAT_EQ(fval(Out[3]), 1.f); // Missing alpha reads 1.
+  EXPECT_EQ(Out[2], 0u); // Missing channels read 0, alpha too (as on an H100).
+  EXPECT_EQ(Out[3], 0u);
 
   std::vector<int16_t> S16 = {-32767, 16384};
   D = desc(S16, TexelType::S16, 2, 1);
@@ -196,7 +200,7 @@ TEST(TextureFormats, ElementTypeIntegers) {
   EXPECT_EQ(Out[0], 0xFFFFFFFBu); // Sign-extended.
   EXPECT_EQ(Out[1], 3u);
   EXPECT_EQ(Out[2], 0u);
-  EXPECT_EQ(Out[3], 1u);
+  EXPECT_EQ(Out[3], 0u);
   std::vector<uint16_t> U16 = {0xFFFF};
   D = desc(U16, TexelType::U16, 1, 1);
   fetch(D, Tex1d | IntCoords, C, Out);
@@ -233,6 +237,20 @@ TEST(TextureFormats, HalfAndSrgb) {
   fetch(D, Tex1d, C, Out);
   EXPECT_NEAR(fval(Out[0]), srgbToLinear(128.f / 255.f), 1e-6);
   EXPECT_FLOAT_EQ(fval(Out[3]), 128.f / 255.f); // Alpha stays linear.
+}
+
+TEST(TextureFetch, BorderColourOfIntegerTextures) {
+  // An H100 returns the border colour's float bits for the format's
+  // channels and 0 for the others.
+  std::vector<int32_t> Data = {1, 2};
+  TextureDesc D = desc(Data, TexelType::S32, 1, 2);
+  D.Address[0] = TexAddress::Border;
+  D.Border[0] = 3.f;
+  D.Border[3] = -2.5f;
+  uint32_t C[4] = {fbits(-1.f), 0, 0, 0}, Out[4];
+  fetch(D, Tex1d, C, Out);
+  EXPECT_EQ(Out[0], fbits(3.f));
+  EXPECT_EQ(Out[3], 0u);
 }
 
 TEST(TextureFetch, LinearMemoryOutOfRangeIsZero) {
@@ -298,31 +316,35 @@ TEST(Surface, StoreLoadAndBoundaryModes) {
   D.Magic = TextureDesc::SurfaceMagic;
   uint32_t Vals[4] = {fbits(1.5f), fbits(-2.f), 0, 0};
   uint32_t C[4] = {3 * 8, 2, 0, 0}; // x in bytes
-  ASSERT_TRUE(surfaceStore(D, surfMode(Tex2d, 4, 2, 0), C, Vals));
+  ASSERT_EQ(SurfaceStatus::Ok, surfaceStore(D, surfMode(Tex2d, 4, 2, 0), C, Vals));
   EXPECT_EQ(Data[(2 * 4 + 3) * 2], 1.5f);
   EXPECT_EQ(Data[(2 * 4 + 3) * 2 + 1], -2.f);
   uint32_t Out[4];
-  ASSERT_TRUE(surfaceLoad(D, surfMode(Tex2d, 4, 2, 0), C, Out));
+  ASSERT_EQ(SurfaceStatus::Ok, surfaceLoad(D, surfMode(Tex2d, 4, 2, 0), C, Out));
   EXPECT_EQ(fval(Out[0]), 1.5f);
   EXPECT_EQ(fval(Out[1]), -2.f);
   // Trap mode out of range fails; zero mode reads zeros and drops stores.
   uint32_t Far[4] = {4 * 8, 2, 0, 0};
-  EXPECT_FALSE(surfaceLoad(D, surfMode(Tex2d, 4, 2, 0), Far, Out));
-  EXPECT_FALSE(surfaceStore(D, surfMode(Tex2d, 4, 2, 0), Far, Vals));
-  ASSERT_TRUE(surfaceLoad(D, surfMode(Tex2d, 4, 2, 2), Far, Out));
+  EXPECT_EQ(SurfaceStatus::OutOfRange, surfaceLoad(D, surfMode(Tex2d, 4, 2, 0), Far, Out));
+  EXPECT_EQ(SurfaceStatus::OutOfRange, surfaceStore(D, surfMode(Tex2d, 4, 2, 0), Far, Vals));
+  ASSERT_EQ(SurfaceStatus::Ok, surfaceLoad(D, surfMode(Tex2d, 4, 2, 2), Far, Out));
   EXPECT_EQ(Out[0], 0u);
   EXPECT_EQ(Out[1], 0u);
-  ASSERT_TRUE(surfaceStore(D, surfMode(Tex2d, 4, 2, 2), Far, Vals));
+  ASSERT_EQ(SurfaceStatus::Ok, surfaceStore(D, surfMode(Tex2d, 4, 2, 2), Far, Vals));
   // Clamp: x clamps to the last 4-byte slot of the row (what an H100
   // returns for a clamped float2 read: the last texel's y), y to the last row.
   uint32_t Clamped[4] = {1000, 7, 0, 0};
-  ASSERT_TRUE(surfaceLoad(D, surfMode(Tex2d, 4, 2, 1), Clamped, Out));
+  ASSERT_EQ(SurfaceStatus::Ok, surfaceLoad(D, surfMode(Tex2d, 4, 2, 1), Clamped, Out));
   EXPECT_EQ(fval(Out[0]), -2.f);
   EXPECT_EQ(Out[1], 0u);
+  // x must be a multiple of the access size, in every mode.
+  uint32_t Odd[4] = {4, 0, 0, 0};
+  EXPECT_EQ(SurfaceStatus::Misaligned, surfaceLoad(D, surfMode(Tex2d, 4, 2, 1), Odd, Out));
+  EXPECT_EQ(SurfaceStatus::Ok, surfaceLoad(D, surfMode(Tex2d, 4, 1, 1), Odd, Out));
   // A negative y clamps to row 0.
   uint32_t Neg[4] = {0, uint32_t(-4), 0, 0};
   Data[0] = 9.f;
-  ASSERT_TRUE(surfaceLoad(D, surfMode(Tex2d, 4, 1, 1), Neg, Out));
+  ASSERT_EQ(SurfaceStatus::Ok, surfaceLoad(D, surfMode(Tex2d, 4, 1, 1), Neg, Out));
   EXPECT_EQ(fval(Out[0]), 9.f);
 }
 
@@ -331,10 +353,10 @@ TEST(Surface, ThreeDimensionalAndNarrowElements) {
   TextureDesc D = desc(Data, TexelType::U8, 1, 2, 2, 2);
   D.Magic = TextureDesc::SurfaceMagic;
   uint32_t C[4] = {1, 1, 1, 0}, Vals[4] = {0x1FF, 0, 0, 0}, Out[4];
-  ASSERT_TRUE(surfaceStore(D, surfMode(Tex3d, 1, 1, 0), C, Vals));
+  ASSERT_EQ(SurfaceStatus::Ok, surfaceStore(D, surfMode(Tex3d, 1, 1, 0), C, Vals));
   EXPECT_EQ(Data[7], 0xFF); // Only the low byte is stored.
-  ASSERT_TRUE(surfaceLoad(D, surfMode(Tex3d, 1, 1, 0), C, Out));
+  ASSERT_EQ(SurfaceStatus::Ok, surfaceLoad(D, surfMode(Tex3d, 1, 1, 0), C, Out));
   EXPECT_EQ(Out[0], 0xFFu); // Zero-extended.
   uint32_t Z[4] = {0, 0, 2, 0};
-  EXPECT_FALSE(surfaceLoad(D, surfMode(Tex3d, 1, 1, 0), Z, Out));
+  EXPECT_EQ(SurfaceStatus::OutOfRange, surfaceLoad(D, surfMode(Tex3d, 1, 1, 0), Z, Out));
 }
