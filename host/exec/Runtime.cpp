@@ -4,6 +4,7 @@
 /// which block and launch they belong to. Entry points that need fibers are
 /// only ever called from kernels compiled for the fiber path.
 #include "host/exec/ExecInternal.h"
+#include "host/exec/Texture.h"
 #include "support/Log.h"
 
 #include <chrono>

@@ -609,6 +609,48 @@ private:
     return B.CreateInsertValue(S, P, 1);
   }
 
+  /// Textures and surfaces become calls of the executor's ferry_rt_tex
+  /// family (host/exec/Texture.cpp), which read the object's descriptor at
+  /// run time. Vectors go through 16-byte entry-block allocas rather than
+  /// by value, so the C side needs no vector ABI. The level and gradients
+  /// of tex.level/tex.grad are dropped: ferry has no mipmapped textures.
+  Value *lowerTexture(IRBuilder<> &B, Intr Id, CallInst *CI, Value *Ctx) {
+    Type *I32 = B.getInt32Ty(), *I64 = B.getInt64Ty(), *Ptr = PointerType::get(C, 0);
+    Type *Void = B.getVoidTy();
+    auto *V4 = FixedVectorType::get(I32, 4);
+    auto Buffer = [&](const Twine &Name) {
+      Function *F = CI->getFunction();
+      IRBuilder<> EB(&F->getEntryBlock(), F->getEntryBlock().getFirstInsertionPt());
+      AllocaInst *A = EB.CreateAlloca(V4, nullptr, Name);
+      A->setAlignment(Align(16));
+      return A;
+    };
+    auto Arg = [&](unsigned I) { return CI->getArgOperand(I); };
+    switch (Id) {
+    case Intr::Txq:
+    case Intr::Suq:
+      return B.CreateCall(rt(Id == Intr::Txq ? "ferry_rt_txq" : "ferry_rt_suq", I32, {Ptr, I64, I32}),
+                          {Ctx, Arg(0), Arg(1)});
+    case Intr::Sust: {
+      Value *In = Buffer("tex.coords"), *Vals = Buffer("surf.values");
+      B.CreateAlignedStore(Arg(2), In, Align(16));
+      B.CreateAlignedStore(Arg(3), Vals, Align(16));
+      B.CreateCall(rt("ferry_rt_sust", Void, {Ptr, I64, I32, Ptr, Ptr}), {Ctx, Arg(0), Arg(1), In, Vals});
+      return nullptr;
+    }
+    default: {
+      const char *Name = Id == Intr::Suld                               ? "ferry_rt_suld"
+                         : Id == Intr::TexF32 || Id == Intr::TexI32 ? "ferry_rt_tex"
+                                                                      : "ferry_rt_tld4";
+      Value *In = Buffer("tex.coords"), *Out = Buffer("tex.result");
+      B.CreateAlignedStore(Arg(2), In, Align(16));
+      B.CreateCall(rt(Name, Void, {Ptr, I64, I32, Ptr, Ptr}), {Ctx, Arg(0), Arg(1), In, Out});
+      Value *R = B.CreateAlignedLoad(V4, Out, Align(16));
+      return CI->getType() == V4 ? R : B.CreateBitCast(R, CI->getType());
+    }
+    }
+  }
+
   Error lower(Intr Id, CallInst *CI) {
     Function *F = CI->getFunction();
     if (F->arg_size() < NumHidden)
@@ -803,9 +845,18 @@ private:
       V = B.CreateSelect(IsShared, InShared, B.CreateSelect(IsLocal, InLocal, Global));
       break;
     }
+    case Intr::TexF32:
+    case Intr::TexI32:
+    case Intr::Tld4F32:
+    case Intr::Tld4I32:
+    case Intr::Suld:
+    case Intr::Sust:
+    case Intr::Txq:
+    case Intr::Suq:
+      V = lowerTexture(B, Id, CI, Ctx);
+      break;
     default:
-      return failure("unsupported: '" + CI->getCalledFunction()->getName() +
-                     "' (textures and surfaces) on the host backend");
+      return failure("unsupported: '" + CI->getCalledFunction()->getName() + "' on the host backend");
     }
     if (V)
       CI->replaceAllUsesWith(V);

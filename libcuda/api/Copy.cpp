@@ -4,6 +4,7 @@
 /// or per-thread in the `_ptds` forms) and wait for it; async forms enqueue
 /// on the given stream (`_ptsz`: stream 0 is the per-thread stream).
 #include "libcuda/api/Common.h"
+#include "libcuda/core/Texture.h"
 
 using namespace ferry;
 using namespace ferry::api;
@@ -76,42 +77,73 @@ FERRY_EXPORT CUresult cuMemcpyPeerAsync(CUdeviceptr dst, CUcontext dc, CUdevicep
 FERRY_EXPORT CUresult cuMemcpyPeerAsync_ptsz(CUdeviceptr dst, CUcontext dc, CUdeviceptr src, CUcontext sc, size_t n, CUstream s) { return copyPeer(__func__, dst, dc, src, sc, n, s, true, false); }
 // clang-format on
 
-/// The address a 2-D/3-D copy side starts at, from its memory type.
-static Expected<uintptr_t> sideBase(CUmemorytype Type, const void *Host, CUdeviceptr Device,
-                                    CUarray Array) {
+/// One side of a 2-D/3-D copy: where it starts, its row pitch and rows per
+/// slice (0: take them from the copy's pitch/height fields), and for an
+/// array, its extent in bytes/rows/slices for the bounds check.
+struct CopySide {
+  uintptr_t Base = 0;
+  core::Ref<core::Array> Arr;
+};
+
+static Expected<CopySide> copySide(CUmemorytype Type, const void *Host, CUdeviceptr Device,
+                                   CUarray Array) {
   switch (Type) {
   case CU_MEMORYTYPE_HOST:
-    return uintptr_t(Host);
+    return CopySide{uintptr_t(Host), nullptr};
   case CU_MEMORYTYPE_DEVICE:
   case CU_MEMORYTYPE_UNIFIED:
-    return uintptr_t(Device);
-  case CU_MEMORYTYPE_ARRAY:
-    return makeError(CUDA_ERROR_NOT_SUPPORTED, "CUDA arrays are not supported yet");
+    return CopySide{uintptr_t(Device), nullptr};
+  case CU_MEMORYTYPE_ARRAY: {
+    auto A = core::resolve<core::Array>(Array);
+    if (!A)
+      return A.takeError();
+    return CopySide{uintptr_t((*A)->data()), *A};
+  }
   }
   return makeError(CUDA_ERROR_INVALID_VALUE, "unknown memory type " + std::to_string(int(Type)));
 }
 
+/// Arrays are stored densely (core/Texture.h): their pitch and slice height
+/// replace the copy's, and the box must lie inside the array.
+static Status fitArray(const CopySide &S, const CUDA_MEMCPY3D &P, size_t X, size_t Y, size_t Z,
+                       size_t &Pitch, size_t &Rows) {
+  if (!S.Arr)
+    return Status::ok();
+  const core::Array &A = *S.Arr;
+  Pitch = A.pitch();
+  Rows = A.rows();
+  if (X % A.elementBytes() || P.WidthInBytes % A.elementBytes())
+    return makeError(CUDA_ERROR_INVALID_VALUE, "array offset or width is not a whole number of elements");
+  if (X + P.WidthInBytes > A.pitch() || Y + P.Height > A.rows() || Z + P.Depth > A.slices())
+    return makeError(CUDA_ERROR_INVALID_VALUE, "the copy extends beyond the array");
+  return Status::ok();
+}
+
 static CUresult copy3D(const char *Fn, const CUDA_MEMCPY3D &P, CUstream s, bool PerThread, bool Sync) {
-  auto SrcB = sideBase(P.srcMemoryType, P.srcHost, P.srcDevice, P.srcArray);
+  auto SrcB = copySide(P.srcMemoryType, P.srcHost, P.srcDevice, P.srcArray);
   if (!SrcB)
     return fail(Fn, SrcB.error());
-  auto DstB = sideBase(P.dstMemoryType, P.dstHost, P.dstDevice, P.dstArray);
+  auto DstB = copySide(P.dstMemoryType, P.dstHost, P.dstDevice, P.dstArray);
   if (!DstB)
     return fail(Fn, DstB.error());
   if (P.srcLOD || P.dstLOD)
     return fail(Fn, CUDA_ERROR_INVALID_VALUE, "LOD must be 0");
   size_t SrcPitch = P.srcPitch ? P.srcPitch : P.WidthInBytes;
   size_t DstPitch = P.dstPitch ? P.dstPitch : P.WidthInBytes;
-  if ((P.Height > 1 || P.Depth > 1) && (SrcPitch < P.WidthInBytes || DstPitch < P.WidthInBytes))
-    return fail(Fn, CUDA_ERROR_INVALID_VALUE, "pitch is smaller than WidthInBytes");
   size_t SrcH = P.srcHeight ? P.srcHeight : P.Height;
   size_t DstH = P.dstHeight ? P.dstHeight : P.Height;
+  if (Status St = fitArray(*SrcB, P, P.srcXInBytes, P.srcY, P.srcZ, SrcPitch, SrcH); !St)
+    return fail(Fn, St.takeError());
+  if (Status St = fitArray(*DstB, P, P.dstXInBytes, P.dstY, P.dstZ, DstPitch, DstH); !St)
+    return fail(Fn, St.takeError());
+  if ((P.Height > 1 || P.Depth > 1) && (SrcPitch < P.WidthInBytes || DstPitch < P.WidthInBytes))
+    return fail(Fn, CUDA_ERROR_INVALID_VALUE, "pitch is smaller than WidthInBytes");
   if (P.Depth > 1 && (SrcH < P.Height || DstH < P.Height))
     return fail(Fn, CUDA_ERROR_INVALID_VALUE, "slice height is smaller than Height");
   CopyRect R;
-  R.Src = reinterpret_cast<const void *>(*SrcB + P.srcXInBytes + P.srcY * SrcPitch +
+  R.Src = reinterpret_cast<const void *>(SrcB->Base + P.srcXInBytes + P.srcY * SrcPitch +
                                          P.srcZ * SrcPitch * SrcH);
-  R.Dst = reinterpret_cast<void *>(*DstB + P.dstXInBytes + P.dstY * DstPitch + P.dstZ * DstPitch * DstH);
+  R.Dst = reinterpret_cast<void *>(DstB->Base + P.dstXInBytes + P.dstY * DstPitch + P.dstZ * DstPitch * DstH);
   R.WidthBytes = P.WidthInBytes;
   R.Height = P.Height;
   R.Depth = P.Depth;
@@ -223,4 +255,55 @@ FERRY_EXPORT CUresult cuMemsetD2D16Async(CUdeviceptr d, size_t p, unsigned short
 FERRY_EXPORT CUresult cuMemsetD2D16Async_ptsz(CUdeviceptr d, size_t p, unsigned short v, size_t w, size_t h, CUstream s) { return fill(__func__, d, p, v, 2, w, h, s, true, false); }
 FERRY_EXPORT CUresult cuMemsetD2D32Async(CUdeviceptr d, size_t p, unsigned int v, size_t w, size_t h, CUstream s) { return fill(__func__, d, p, v, 4, w, h, s, false, false); }
 FERRY_EXPORT CUresult cuMemsetD2D32Async_ptsz(CUdeviceptr d, size_t p, unsigned int v, size_t w, size_t h, CUstream s) { return fill(__func__, d, p, v, 4, w, h, s, true, false); }
+// clang-format on
+
+//===----------------------------------------------------------------------===//
+// 1-D copies to and from arrays
+//===----------------------------------------------------------------------===//
+
+/// The byte address Offset into array H, for N bytes. Array storage is
+/// dense (core/Texture.h), so a byte range of a 2-D or 3-D array is its
+/// row-major bytes, which is also what NVIDIA's 1-D array copies address.
+static Expected<void *> arrayBytes(CUarray H, size_t Offset, size_t N) {
+  auto A = core::resolve<core::Array>(H);
+  if (!A)
+    return A.takeError();
+  if (Offset > (*A)->bytes() || N > (*A)->bytes() - Offset)
+    return makeError(CUDA_ERROR_INVALID_VALUE, "the copy extends beyond the array");
+  return static_cast<void *>((*A)->data() + Offset);
+}
+
+static CUresult copyArray1D(const char *Fn, CUarray DstA, size_t DstOff, void *Dst, CUarray SrcA,
+                            size_t SrcOff, const void *Src, size_t N, CUstream s, bool PerThread,
+                            bool Sync) {
+  if (DstA) {
+    auto P = arrayBytes(DstA, DstOff, N);
+    if (!P)
+      return fail(Fn, P.error());
+    Dst = *P;
+  }
+  if (SrcA) {
+    auto P = arrayBytes(SrcA, SrcOff, N);
+    if (!P)
+      return fail(Fn, P.error());
+    Src = *P;
+  }
+  return copy1D(Fn, Dst, Src, N, s, PerThread, Sync);
+}
+
+// clang-format off
+FERRY_EXPORT CUresult cuMemcpyHtoA_v2(CUarray d, size_t o, const void *src, size_t n) { return copyArray1D(__func__, d, o, nullptr, nullptr, 0, src, n, nullptr, false, true); }
+FERRY_EXPORT CUresult cuMemcpyHtoA_v2_ptds(CUarray d, size_t o, const void *src, size_t n) { return copyArray1D(__func__, d, o, nullptr, nullptr, 0, src, n, nullptr, true, true); }
+FERRY_EXPORT CUresult cuMemcpyHtoAAsync_v2(CUarray d, size_t o, const void *src, size_t n, CUstream s) { return copyArray1D(__func__, d, o, nullptr, nullptr, 0, src, n, s, false, false); }
+FERRY_EXPORT CUresult cuMemcpyHtoAAsync_v2_ptsz(CUarray d, size_t o, const void *src, size_t n, CUstream s) { return copyArray1D(__func__, d, o, nullptr, nullptr, 0, src, n, s, true, false); }
+FERRY_EXPORT CUresult cuMemcpyAtoH_v2(void *dst, CUarray a, size_t o, size_t n) { return copyArray1D(__func__, nullptr, 0, dst, a, o, nullptr, n, nullptr, false, true); }
+FERRY_EXPORT CUresult cuMemcpyAtoH_v2_ptds(void *dst, CUarray a, size_t o, size_t n) { return copyArray1D(__func__, nullptr, 0, dst, a, o, nullptr, n, nullptr, true, true); }
+FERRY_EXPORT CUresult cuMemcpyAtoHAsync_v2(void *dst, CUarray a, size_t o, size_t n, CUstream s) { return copyArray1D(__func__, nullptr, 0, dst, a, o, nullptr, n, s, false, false); }
+FERRY_EXPORT CUresult cuMemcpyAtoHAsync_v2_ptsz(void *dst, CUarray a, size_t o, size_t n, CUstream s) { return copyArray1D(__func__, nullptr, 0, dst, a, o, nullptr, n, s, true, false); }
+FERRY_EXPORT CUresult cuMemcpyDtoA_v2(CUarray d, size_t o, CUdeviceptr src, size_t n) { return copyArray1D(__func__, d, o, nullptr, nullptr, 0, ptr(src), n, nullptr, false, true); }
+FERRY_EXPORT CUresult cuMemcpyDtoA_v2_ptds(CUarray d, size_t o, CUdeviceptr src, size_t n) { return copyArray1D(__func__, d, o, nullptr, nullptr, 0, ptr(src), n, nullptr, true, true); }
+FERRY_EXPORT CUresult cuMemcpyAtoD_v2(CUdeviceptr dst, CUarray a, size_t o, size_t n) { return copyArray1D(__func__, nullptr, 0, ptr(dst), a, o, nullptr, n, nullptr, false, true); }
+FERRY_EXPORT CUresult cuMemcpyAtoD_v2_ptds(CUdeviceptr dst, CUarray a, size_t o, size_t n) { return copyArray1D(__func__, nullptr, 0, ptr(dst), a, o, nullptr, n, nullptr, true, true); }
+FERRY_EXPORT CUresult cuMemcpyAtoA_v2(CUarray d, size_t od, CUarray a, size_t os, size_t n) { return copyArray1D(__func__, d, od, nullptr, a, os, nullptr, n, nullptr, false, true); }
+FERRY_EXPORT CUresult cuMemcpyAtoA_v2_ptds(CUarray d, size_t od, CUarray a, size_t os, size_t n) { return copyArray1D(__func__, d, od, nullptr, a, os, nullptr, n, nullptr, true, true); }
 // clang-format on

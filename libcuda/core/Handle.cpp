@@ -18,6 +18,7 @@ const char *kindName(Kind K) {
   case Kind::Kernel: return "kernel";
   case Kind::Module: return "module";
   case Kind::Function: return "function";
+  case Kind::Array: return "array";
   }
   return "object";
 }

@@ -24,6 +24,7 @@ enum class Kind : uint32_t {
   Kernel = 0xFE4C7C05,
   Module = 0xFE4C7C06,
   Function = 0xFE4C7C07,
+  Array = 0xFE4C7C08,
 };
 
 const char *kindName(Kind K);

@@ -16,7 +16,10 @@ Stream::Stream(Ref<Context> C, std::unique_ptr<Queue> Queue, Role R, unsigned Fl
       Priority(Priority), Id(NextStreamId++) {}
 
 Stream::~Stream() {
-  if (!Detached && R == Role::Created)
+  // Every role is in the context's list (legacy and per-thread streams
+  // too, which teardown drops without destroy()): a pointer left there
+  // would dangle for the next Context::synchronize.
+  if (!Detached)
     Ctx->removeStream(this);
   // Q's destructor drains it.
 }
