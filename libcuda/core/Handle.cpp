@@ -18,6 +18,9 @@ const char *kindName(Kind K) {
   case Kind::Kernel: return "kernel";
   case Kind::Module: return "module";
   case Kind::Function: return "function";
+  case Kind::Graph: return "graph";
+  case Kind::GraphNode: return "graph node";
+  case Kind::GraphExec: return "graph exec";
   }
   return "object";
 }

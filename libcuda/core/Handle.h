@@ -24,6 +24,9 @@ enum class Kind : uint32_t {
   Kernel = 0xFE4C7C05,
   Module = 0xFE4C7C06,
   Function = 0xFE4C7C07,
+  Graph = 0xFE4C7C08,
+  GraphNode = 0xFE4C7C09,
+  GraphExec = 0xFE4C7C0A,
 };
 
 const char *kindName(Kind K);

@@ -4,6 +4,7 @@
 /// file maps stream handles and event operations onto backend queues and
 /// signals.
 #include "libcuda/core/Core.h"
+#include "libcuda/core/Graph.h"
 
 #include "support/Log.h"
 
@@ -55,6 +56,9 @@ Expected<Ref<Stream>> resolveStream(void *Handle, bool PerThreadDefault) {
 }
 
 Status Event::record(Stream &S) {
+  // On a capturing stream the event marks a capture position instead.
+  if (auto R = capture::onEventRecord(S, *this))
+    return std::move(*R);
   std::shared_ptr<Signal> Sig;
   Status St = S.submit([&](Queue &Q) -> Status {
     auto R = Q.enqueueSignal();
