@@ -957,3 +957,122 @@ FERRY_EXPORT CUresult cuGraphExecUpdate(CUgraphExec hGraphExec, CUgraph hGraph, 
   *updateResult_out = Info.result;
   return R;
 }
+
+//===----------------------------------------------------------------------===//
+// Generic node parameters (CUgraphNodeParams, CUDA 12.2+): each node type
+// goes to its own entry point above.
+//===----------------------------------------------------------------------===//
+
+static CUDA_MEMSET_NODE_PARAMS memsetOf(const CUDA_MEMSET_NODE_PARAMS_v2 &M) {
+  return CUDA_MEMSET_NODE_PARAMS{M.dst, M.pitch, M.value, M.elementSize, M.width, M.height};
+}
+
+static CUDA_KERNEL_NODE_PARAMS_v2 kernelOf(const CUDA_KERNEL_NODE_PARAMS_v3 &K) {
+  static_assert(sizeof(CUDA_KERNEL_NODE_PARAMS_v3) == sizeof(CUDA_KERNEL_NODE_PARAMS_v2));
+  CUDA_KERNEL_NODE_PARAMS_v2 P;
+  std::memcpy(&P, &K, sizeof(P));
+  return P;
+}
+
+static CUresult addNode(const char *Fn, CUgraphNode *Out, CUgraph G, const CUgraphNode *Deps,
+                        const CUgraphEdgeData *Edges, size_t N, CUgraphNodeParams *P) {
+  if (!P)
+    return fail(Fn, CUDA_ERROR_INVALID_VALUE, "nodeParams is null");
+  if (Status S = defaultEdges(Edges, N); !S)
+    return done(Fn, std::move(S));
+  switch (P->type) {
+  case CU_GRAPH_NODE_TYPE_KERNEL: {
+    CUDA_KERNEL_NODE_PARAMS_v2 K = kernelOf(P->kernel);
+    return cuGraphAddKernelNode_v2(Out, G, Deps, N, &K);
+  }
+  case CU_GRAPH_NODE_TYPE_MEMCPY:
+    return cuGraphAddMemcpyNode(Out, G, Deps, N, &P->memcpy.copyParams, P->memcpy.copyCtx);
+  case CU_GRAPH_NODE_TYPE_MEMSET: {
+    CUDA_MEMSET_NODE_PARAMS M = memsetOf(P->memset);
+    return cuGraphAddMemsetNode(Out, G, Deps, N, &M, P->memset.ctx);
+  }
+  case CU_GRAPH_NODE_TYPE_HOST: {
+    CUDA_HOST_NODE_PARAMS H{P->host.fn, P->host.userData};
+    return cuGraphAddHostNode(Out, G, Deps, N, &H);
+  }
+  case CU_GRAPH_NODE_TYPE_GRAPH:
+    if (P->graph.ownership != CU_GRAPH_CHILD_GRAPH_OWNERSHIP_CLONE)
+      return fail(Fn, CUDA_ERROR_NOT_SUPPORTED, "child graphs can only be cloned into a node");
+    return cuGraphAddChildGraphNode(Out, G, Deps, N, P->graph.graph);
+  case CU_GRAPH_NODE_TYPE_EMPTY:
+    return cuGraphAddEmptyNode(Out, G, Deps, N);
+  case CU_GRAPH_NODE_TYPE_WAIT_EVENT:
+    return cuGraphAddEventWaitNode(Out, G, Deps, N, P->eventWait.event);
+  case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
+    return cuGraphAddEventRecordNode(Out, G, Deps, N, P->eventRecord.event);
+  default:
+    return fail(Fn, CUDA_ERROR_NOT_SUPPORTED, "graph node type " + std::to_string(int(P->type)));
+  }
+}
+
+FERRY_EXPORT CUresult cuGraphAddNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
+                                     size_t numDependencies, CUgraphNodeParams *nodeParams) {
+  return addNode(__func__, phGraphNode, hGraph, dependencies, nullptr, numDependencies, nodeParams);
+}
+
+FERRY_EXPORT CUresult cuGraphAddNode_v2(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies,
+                                        const CUgraphEdgeData *dependencyData, size_t numDependencies,
+                                        CUgraphNodeParams *nodeParams) {
+  return addNode(__func__, phGraphNode, hGraph, dependencies, dependencyData, numDependencies, nodeParams);
+}
+
+FERRY_EXPORT CUresult cuGraphNodeSetParams(CUgraphNode hNode, CUgraphNodeParams *P) {
+  if (!P)
+    return fail(__func__, CUDA_ERROR_INVALID_VALUE, "nodeParams is null");
+  switch (P->type) {
+  case CU_GRAPH_NODE_TYPE_KERNEL: {
+    CUDA_KERNEL_NODE_PARAMS_v2 K = kernelOf(P->kernel);
+    return cuGraphKernelNodeSetParams_v2(hNode, &K);
+  }
+  case CU_GRAPH_NODE_TYPE_MEMCPY:
+    return cuGraphMemcpyNodeSetParams(hNode, &P->memcpy.copyParams);
+  case CU_GRAPH_NODE_TYPE_MEMSET: {
+    CUDA_MEMSET_NODE_PARAMS M = memsetOf(P->memset);
+    return cuGraphMemsetNodeSetParams(hNode, &M);
+  }
+  case CU_GRAPH_NODE_TYPE_HOST: {
+    CUDA_HOST_NODE_PARAMS H{P->host.fn, P->host.userData};
+    return cuGraphHostNodeSetParams(hNode, &H);
+  }
+  case CU_GRAPH_NODE_TYPE_WAIT_EVENT:
+    return cuGraphEventWaitNodeSetEvent(hNode, P->eventWait.event);
+  case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
+    return cuGraphEventRecordNodeSetEvent(hNode, P->eventRecord.event);
+  default:
+    return fail(__func__, CUDA_ERROR_NOT_SUPPORTED,
+                "setting parameters of graph node type " + std::to_string(int(P->type)));
+  }
+}
+
+FERRY_EXPORT CUresult cuGraphExecNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, CUgraphNodeParams *P) {
+  if (!P)
+    return fail(__func__, CUDA_ERROR_INVALID_VALUE, "nodeParams is null");
+  switch (P->type) {
+  case CU_GRAPH_NODE_TYPE_KERNEL: {
+    CUDA_KERNEL_NODE_PARAMS_v2 K = kernelOf(P->kernel);
+    return cuGraphExecKernelNodeSetParams_v2(hGraphExec, hNode, &K);
+  }
+  case CU_GRAPH_NODE_TYPE_MEMCPY:
+    return cuGraphExecMemcpyNodeSetParams(hGraphExec, hNode, &P->memcpy.copyParams, P->memcpy.copyCtx);
+  case CU_GRAPH_NODE_TYPE_MEMSET: {
+    CUDA_MEMSET_NODE_PARAMS M = memsetOf(P->memset);
+    return cuGraphExecMemsetNodeSetParams(hGraphExec, hNode, &M, P->memset.ctx);
+  }
+  case CU_GRAPH_NODE_TYPE_HOST: {
+    CUDA_HOST_NODE_PARAMS H{P->host.fn, P->host.userData};
+    return cuGraphExecHostNodeSetParams(hGraphExec, hNode, &H);
+  }
+  case CU_GRAPH_NODE_TYPE_WAIT_EVENT:
+    return cuGraphExecEventWaitNodeSetEvent(hGraphExec, hNode, P->eventWait.event);
+  case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
+    return cuGraphExecEventRecordNodeSetEvent(hGraphExec, hNode, P->eventRecord.event);
+  default:
+    return fail(__func__, CUDA_ERROR_NOT_SUPPORTED,
+                "setting parameters of graph node type " + std::to_string(int(P->type)));
+  }
+}
