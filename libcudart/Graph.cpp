@@ -529,4 +529,89 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t X, cudaGraph_t G, cudaGraphExecU
   });
 }
 
+//===----------------------------------------------------------------------===//
+// Generic node parameters (cudaGraphNodeParams): each type goes to its own
+// entry point above. The V2 structs have their V1 twins' layouts.
+//===----------------------------------------------------------------------===//
+
+static_assert(sizeof(cudaKernelNodeParamsV2) == sizeof(cudaKernelNodeParams));
+static_assert(sizeof(cudaMemsetParamsV2) == sizeof(cudaMemsetParams));
+static_assert(sizeof(cudaHostNodeParamsV2) == sizeof(cudaHostNodeParams));
+
+cudaError_t cudaGraphAddNode(cudaGraphNode_t *N, cudaGraph_t G, const cudaGraphNode_t *Deps,
+                             const cudaGraphEdgeData *E, size_t NumDeps, struct cudaGraphNodeParams *P) {
+  if (!P)
+    return recordError(cudaErrorInvalidValue);
+  for (size_t I = 0; E && I < NumDeps; ++I)
+    if (E[I].type != cudaGraphDependencyTypeDefault || E[I].from_port || E[I].to_port)
+      return recordError(cudaErrorNotSupported);
+  switch (P->type) {
+  case cudaGraphNodeTypeKernel:
+    return cudaGraphAddKernelNode(N, G, Deps, NumDeps, reinterpret_cast<const cudaKernelNodeParams *>(&P->kernel));
+  case cudaGraphNodeTypeMemcpy:
+    return cudaGraphAddMemcpyNode(N, G, Deps, NumDeps, &P->memcpy.copyParams);
+  case cudaGraphNodeTypeMemset:
+    return cudaGraphAddMemsetNode(N, G, Deps, NumDeps, reinterpret_cast<const cudaMemsetParams *>(&P->memset));
+  case cudaGraphNodeTypeHost:
+    return cudaGraphAddHostNode(N, G, Deps, NumDeps, reinterpret_cast<const cudaHostNodeParams *>(&P->host));
+  case cudaGraphNodeTypeGraph:
+    if (P->graph.ownership != cudaGraphChildGraphOwnershipClone)
+      return recordError(cudaErrorNotSupported);
+    return cudaGraphAddChildGraphNode(N, G, Deps, NumDeps, P->graph.graph);
+  case cudaGraphNodeTypeEmpty:
+    return cudaGraphAddEmptyNode(N, G, Deps, NumDeps);
+  case cudaGraphNodeTypeWaitEvent:
+    return cudaGraphAddEventWaitNode(N, G, Deps, NumDeps, P->eventWait.event);
+  case cudaGraphNodeTypeEventRecord:
+    return cudaGraphAddEventRecordNode(N, G, Deps, NumDeps, P->eventRecord.event);
+  default:
+    logMessage("cudaGraphAddNode: node type %d is not supported", int(P->type));
+    return recordError(cudaErrorNotSupported);
+  }
+}
+
+cudaError_t cudaGraphNodeSetParams(cudaGraphNode_t N, struct cudaGraphNodeParams *P) {
+  if (!P)
+    return recordError(cudaErrorInvalidValue);
+  switch (P->type) {
+  case cudaGraphNodeTypeKernel:
+    return cudaGraphKernelNodeSetParams(N, reinterpret_cast<const cudaKernelNodeParams *>(&P->kernel));
+  case cudaGraphNodeTypeMemcpy:
+    return cudaGraphMemcpyNodeSetParams(N, &P->memcpy.copyParams);
+  case cudaGraphNodeTypeMemset:
+    return cudaGraphMemsetNodeSetParams(N, reinterpret_cast<const cudaMemsetParams *>(&P->memset));
+  case cudaGraphNodeTypeHost:
+    return cudaGraphHostNodeSetParams(N, reinterpret_cast<const cudaHostNodeParams *>(&P->host));
+  case cudaGraphNodeTypeWaitEvent:
+    return cudaGraphEventWaitNodeSetEvent(N, P->eventWait.event);
+  case cudaGraphNodeTypeEventRecord:
+    return cudaGraphEventRecordNodeSetEvent(N, P->eventRecord.event);
+  default:
+    logMessage("cudaGraphNodeSetParams: node type %d is not supported", int(P->type));
+    return recordError(cudaErrorNotSupported);
+  }
+}
+
+cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t X, cudaGraphNode_t N, struct cudaGraphNodeParams *P) {
+  if (!P)
+    return recordError(cudaErrorInvalidValue);
+  switch (P->type) {
+  case cudaGraphNodeTypeKernel:
+    return cudaGraphExecKernelNodeSetParams(X, N, reinterpret_cast<const cudaKernelNodeParams *>(&P->kernel));
+  case cudaGraphNodeTypeMemcpy:
+    return cudaGraphExecMemcpyNodeSetParams(X, N, &P->memcpy.copyParams);
+  case cudaGraphNodeTypeMemset:
+    return cudaGraphExecMemsetNodeSetParams(X, N, reinterpret_cast<const cudaMemsetParams *>(&P->memset));
+  case cudaGraphNodeTypeHost:
+    return cudaGraphExecHostNodeSetParams(X, N, reinterpret_cast<const cudaHostNodeParams *>(&P->host));
+  case cudaGraphNodeTypeWaitEvent:
+    return cudaGraphExecEventWaitNodeSetEvent(X, N, P->eventWait.event);
+  case cudaGraphNodeTypeEventRecord:
+    return cudaGraphExecEventRecordNodeSetEvent(X, N, P->eventRecord.event);
+  default:
+    logMessage("cudaGraphExecNodeSetParams: node type %d is not supported", int(P->type));
+    return recordError(cudaErrorNotSupported);
+  }
+}
+
 } // extern "C"

@@ -127,7 +127,13 @@ int main() {
   void *Args3[] = {&D, &Count, &Mul3, &Add0};
   P.kernelParams = Args3;
   CHECK_CUDA(cudaGraphAddKernelNode(&K1, B, nullptr, 0, &P));
-  CHECK_CUDA(cudaGraphAddKernelNode(&K2, B, &K1, 1, &P));
+  cudaGraphNodeParams GP = {}; // The CUDA 12.2 generic form.
+  GP.type = cudaGraphNodeTypeKernel;
+  GP.kernel.func = P.func;
+  GP.kernel.gridDim = P.gridDim;
+  GP.kernel.blockDim = P.blockDim;
+  GP.kernel.kernelParams = Args3;
+  CHECK_CUDA(cudaGraphAddNode(&K2, B, &K1, nullptr, 1, &GP));
   cudaHostNodeParams HP = {bump, &HostRuns};
   CHECK_CUDA(cudaGraphAddHostNode(&HN, B, &K2, 1, &HP));
   cudaGraphExec_t BX;
