@@ -18,6 +18,7 @@
 
 #include "support/Log.h"
 
+#include <algorithm>
 #include <set>
 
 namespace ferry::core::capture {
@@ -416,6 +417,33 @@ Expected<Ref<Graph>> end(Stream &S) {
     return invalidated();
   }
   return Seq->G;
+}
+
+void onStreamDestroy(Stream &S) {
+  if (idle())
+    return;
+  Table &T = table();
+  std::shared_ptr<Sequence> Ended;
+  {
+    std::lock_guard<std::mutex> L(T.M);
+    StreamEntry *E = T.find(S);
+    if (!E)
+      return;
+    if (E->Seq->Origin != S.id()) {
+      T.Streams.erase(S.id());
+      return;
+    }
+    Ended = E->Seq;
+    for (auto It = T.Streams.begin(); It != T.Streams.end();)
+      It = It->second.Seq == Ended ? T.Streams.erase(It) : std::next(It);
+    for (auto It = T.Events.begin(); It != T.Events.end();)
+      It = It->second.Seq == Ended ? T.Events.erase(It) : std::next(It);
+    T.Sequences.erase(std::find(T.Sequences.begin(), T.Sequences.end(), Ended));
+    T.refresh();
+  }
+  log::api().debug("stream {} destroyed while capturing: capture {} discarded", S.id(), Ended->Id);
+  if (Ended->OwnsGraph)
+    Ended->G->destroy();
 }
 
 Info query(Stream &S) {

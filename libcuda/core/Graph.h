@@ -234,12 +234,17 @@ Status checkStreamWait(Stream &S, const char *What);
 /// recorded in a capture still under way, otherwise checkUnsafeCall.
 Status checkEventWait(const Event &E, const char *What);
 
-/// Hooks of the enqueue paths. Each returns nullopt when capture is not
+/// Hooks of the enqueue paths. submitLaunch/submitHostFunc enqueue as usual
+/// unless S captures; the on* hooks return nullopt when capture is not
 /// involved, so the caller goes on as usual.
 /// A kernel launch with its kernel (so the node can report its function).
 Status submitLaunch(Stream &S, const Ref<Kernel> &K, const LaunchRequest &R);
 /// cuLaunchHostFunc (so the node can report its function and data).
 Status submitHostFunc(Stream &S, void (*Fn)(void *), void *Data);
+/// cuStreamDestroy: a stream that leaves takes its part in a capture with
+/// it; a capture it began ends (its graph discarded), so no capture outlives
+/// every handle that could end it.
+void onStreamDestroy(Stream &S);
 /// cuEventRecord on a capturing stream: the event remembers the stream's
 /// capture position (a fork point) instead of being recorded.
 std::optional<Status> onEventRecord(Stream &S, Event &E);

@@ -30,6 +30,7 @@ Status Stream::synchronize() {
 void Stream::destroy() {
   // cuStreamDestroy returns at once and lets queued work finish; the queue
   // is drained when the last reference (a running call's Ref) goes away.
+  capture::onStreamDestroy(*this);
   Ctx->removeStream(this);
   Detached = true;
   retire(this);

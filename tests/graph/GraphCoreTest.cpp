@@ -375,7 +375,16 @@ TEST_F(GraphCore, IllegalCaptureOperations) {
   ASSERT_TRUE(bool((G = capture::end(*S1))));
   (*G)->destroy();
   EXPECT_TRUE(bool((*Legacy)->synchronize()));
+
+  // Destroying a capturing stream ends its capture.
+  ASSERT_TRUE(bool(capture::begin(*S1, capture::Mode::Global)));
+  ASSERT_TRUE(bool(Fork->record(*S1)));
+  ASSERT_TRUE(bool(*capture::onStreamWaitEvent(*S2, *Fork, 0)));
+  EXPECT_EQ(capture::activeCount(), 1u);
   S1->destroy();
+  EXPECT_EQ(capture::activeCount(), 0u);
+  EXPECT_EQ(capture::query(*S2).Status, capture::State::None);
+  EXPECT_TRUE(bool(capture::checkUnsafeCall("cuCtxSynchronize")));
   S2->destroy();
   Blocking->destroy();
 }
