@@ -332,6 +332,16 @@ TEST_F(GraphApi, InvalidCalls) {
   EXPECT_EQ(Mode, CU_STREAM_CAPTURE_MODE_GLOBAL);
   ASSERT_EQ(cuThreadExchangeStreamCaptureMode(&Mode), CUDA_SUCCESS);
   EXPECT_EQ(Mode, CU_STREAM_CAPTURE_MODE_RELAXED);
+  // Allocation is the classic unsafe call: refused unless this thread is
+  // relaxed, and the refusal invalidates the capture.
+  ASSERT_EQ(cuStreamBeginCapture_v2(S, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL), CUDA_SUCCESS);
+  CUdeviceptr Tmp = 0;
+  ASSERT_EQ(cuThreadExchangeStreamCaptureMode(&Mode), CUDA_SUCCESS);
+  EXPECT_EQ(cuMemAlloc_v2(&Tmp, 64), CUDA_SUCCESS) << "relaxed threads may allocate";
+  EXPECT_EQ(cuMemFree_v2(Tmp), CUDA_SUCCESS);
+  ASSERT_EQ(cuThreadExchangeStreamCaptureMode(&Mode), CUDA_SUCCESS);
+  EXPECT_EQ(cuMemAlloc_v2(&Tmp, 64), CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED);
+  EXPECT_EQ(cuStreamEndCapture(S, &Captured), CUDA_ERROR_STREAM_CAPTURE_INVALIDATED);
 
   EXPECT_EQ(cuGraphExecDestroy(X), CUDA_SUCCESS);
   EXPECT_EQ(cuGraphDestroy(Other), CUDA_SUCCESS);
