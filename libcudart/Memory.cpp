@@ -145,12 +145,24 @@ cudaError_t copy3D(const DriverTable &D, const cudaMemcpy3DParms *P, bool Async,
   Context C;
   if (cudaError_t E = enter(C))
     return E;
-  CUDA_MEMCPY3D Q{};
+  CUDA_MEMCPY3D Q;
+  if (cudaError_t E = toDriverCopy3D(P, Q))
+    return recordError(E);
+  if (!Q.WidthInBytes || !Q.Height || !Q.Depth)
+    return cudaSuccess;
+  CUresult R = Async ? D.cuMemcpy3DAsync(&Q, Stream) : D.cuMemcpy3D(&Q);
+  return finish(R, C.Device);
+}
+
+} // namespace
+
+cudaError_t toDriverCopy3D(const cudaMemcpy3DParms *P, CUDA_MEMCPY3D &Q) {
+  Q = CUDA_MEMCPY3D{};
   size_t Elem = 1; // extent.width is in elements when an array is involved
   if (P->srcArray || P->dstArray) {
     CUarray A = reinterpret_cast<CUarray>(P->srcArray ? P->srcArray : P->dstArray);
     if (cudaError_t E = arrayElementSize(A, Elem))
-      return recordError(E);
+      return E;
   }
   if (P->srcArray) {
     Q.srcMemoryType = CU_MEMORYTYPE_ARRAY;
@@ -181,11 +193,10 @@ cudaError_t copy3D(const DriverTable &D, const cudaMemcpy3DParms *P, bool Async,
   Q.WidthInBytes = P->extent.width * Elem;
   Q.Height = P->extent.height;
   Q.Depth = P->extent.depth;
-  if (!Q.WidthInBytes || !Q.Height || !Q.Depth)
-    return cudaSuccess;
-  CUresult R = Async ? D.cuMemcpy3DAsync(&Q, Stream) : D.cuMemcpy3D(&Q);
-  return finish(R, C.Device);
+  return cudaSuccess;
 }
+
+namespace {
 
 cudaError_t symbolCopy(const DriverTable &D, const void *Symbol, void *Host, size_t Count,
                        size_t Offset, cudaMemcpyKind Kind, bool ToSymbol, bool Async,

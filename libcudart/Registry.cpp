@@ -150,6 +150,16 @@ const char *lookupKernelName(const void *HostFn) {
   return It == R.Kernels.end() ? nullptr : It->second.Name.c_str();
 }
 
+const void *lookupHostFunction(CUkernel Kernel) {
+  Registry &R = registry();
+  std::lock_guard<std::mutex> Lock(R.Mutex);
+  // Linear: only graph node queries ask, and kernels are few.
+  for (const auto &[HostFn, K] : R.Kernels)
+    if (K.Kernel && K.Kernel == Kernel)
+      return HostFn;
+  return nullptr;
+}
+
 cudaError_t lookupSymbol(const void *Symbol, CUdeviceptr &Ptr, size_t &Size) {
   if (cudaError_t E = driverInitResult())
     return E;

@@ -65,6 +65,15 @@ cudaError_t lookupKernel(const void *HostFn, CUkernel &Out);
 /// The device kernel name registered for \p HostFn (null when unknown).
 const char *lookupKernelName(const void *HostFn);
 
+/// The host stub whose kernel is \p Kernel (null when none was looked up
+/// through lookupKernel): graph kernel nodes report it as their func.
+const void *lookupHostFunction(CUkernel Kernel);
+
+/// The driver's form of a runtime 3D copy (an array side is addressed in
+/// elements). The caller has checked the kind and that no side names both
+/// an array and a pointer.
+cudaError_t toDriverCopy3D(const cudaMemcpy3DParms *P, CUDA_MEMCPY3D &Q);
+
 /// Address and size of the device variable whose host shadow is \p Symbol,
 /// in the current context. cudaErrorInvalidSymbol when unknown.
 cudaError_t lookupSymbol(const void *Symbol, CUdeviceptr &Ptr, size_t &Size);

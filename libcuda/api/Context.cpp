@@ -1,6 +1,7 @@
 /// \file
 /// Primary and created contexts and the per-thread context stack.
 #include "libcuda/api/Common.h"
+#include "libcuda/core/Graph.h"
 
 using namespace ferry;
 using namespace ferry::api;
@@ -203,6 +204,8 @@ FERRY_EXPORT CUresult cuCtxSynchronize() {
   auto C = current(__func__);
   if (!C)
     return C.code();
+  if (Status St = core::capture::checkUnsafeCall(__func__); !St)
+    return done(__func__, std::move(St));
   return done(__func__, (*C)->synchronize());
 }
 
@@ -210,6 +213,8 @@ FERRY_EXPORT CUresult cuCtxSynchronize_v2(CUcontext ctx) {
   auto C = ctxOrCurrent(ctx);
   if (!C)
     return fail(__func__, C.error());
+  if (Status St = core::capture::checkUnsafeCall(__func__); !St)
+    return done(__func__, std::move(St));
   return done(__func__, (*C)->synchronize());
 }
 

@@ -5,6 +5,7 @@
 /// on the given stream (`_ptsz`: stream 0 is the per-thread stream).
 #include "libcuda/api/Common.h"
 #include "libcuda/core/Texture.h"
+#include "libcuda/core/Graph.h"
 
 using namespace ferry;
 using namespace ferry::api;
@@ -23,6 +24,8 @@ static CUresult submitCopy(const char *Fn, CUstream hStream, bool PerThread, boo
     return CUDA_SUCCESS;
   if (!Rect.Dst || !Rect.Src)
     return fail(Fn, CUDA_ERROR_INVALID_VALUE, "null source or destination");
+  if (Status St = Sync ? core::capture::checkStreamWait(**S, Fn) : Status::ok(); !St)
+    return done(Fn, std::move(St)); // Synchronous copies are illegal during capture.
   if (Status St = (*S)->submit([&](Queue &Q) { return Q.enqueueCopy(Rect); }); !St)
     return fail(Fn, St.takeError());
   if (Sync)
@@ -223,6 +226,8 @@ static CUresult fill(const char *Fn, CUdeviceptr dst, size_t Pitch, uint32_t Val
   R.Width = Width;
   R.Height = Height;
   R.Pitch = Pitch;
+  if (Status St = Sync ? core::capture::checkStreamWait(**S, Fn) : Status::ok(); !St)
+    return done(Fn, std::move(St)); // Synchronous memsets are illegal during capture.
   if (Status St = (*S)->submit([&](Queue &Q) { return Q.enqueueFill(R); }); !St)
     return fail(Fn, St.takeError());
   if (Sync)

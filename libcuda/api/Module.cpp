@@ -5,6 +5,7 @@
 /// object as its CUkernel, which is what lets cudart pass a CUkernel to
 /// cuLaunchKernel.
 #include "libcuda/api/Common.h"
+#include "libcuda/core/Graph.h"
 #include "support/Settings.h"
 
 #include <cstring>
@@ -467,7 +468,7 @@ static CUresult launch(const char *Fn, CUfunction f, const LaunchShape &Shape, C
   R.Cooperative = Shape.Cooperative;
   if (Status St = packArgs(Info, params, extra, R.Args); !St)
     return done(Fn, std::move(St));
-  Status St = (*S)->submit([&](Queue &Q) { return Q.enqueueLaunch(R); });
+  Status St = core::capture::submitLaunch(**S, *K, R); // A node when the stream captures.
   return done(Fn, std::move(St));
 }
 

@@ -3,6 +3,7 @@
 /// callbacks, properties) and events (create, record, query, synchronize,
 /// elapsed time, destroy).
 #include "libcuda/api/Common.h"
+#include "libcuda/core/Graph.h"
 
 using namespace ferry;
 using namespace ferry::api;
@@ -50,6 +51,8 @@ static CUresult streamQuery(const char *Fn, CUstream h, bool PerThread) {
     return fail(Fn, S.error());
   if (Status St = (*S)->context().stickyError(); !St)
     return done(Fn, std::move(St));
+  if (Status St = core::capture::checkStreamWait(**S, Fn); !St)
+    return done(Fn, std::move(St));
   // NOT_READY is an answer, not a failure: no log line.
   return (*S)->isIdle() ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
 }
@@ -60,6 +63,8 @@ static CUresult streamSync(const char *Fn, CUstream h, bool PerThread) {
   auto S = streamArg(h, PerThread);
   if (!S)
     return fail(Fn, S.error());
+  if (Status St = core::capture::checkStreamWait(**S, Fn); !St)
+    return done(Fn, std::move(St));
   return done(Fn, (*S)->synchronize());
 }
 FERRY_EXPORT CUresult cuStreamSynchronize(CUstream h) { return streamSync(__func__, h, false); }
@@ -74,6 +79,8 @@ static CUresult streamWaitEvent(const char *Fn, CUstream h, CUevent e, unsigned 
     return fail(Fn, E.error());
   if (Flags & ~1u) // CU_EVENT_WAIT_DEFAULT / CU_EVENT_WAIT_EXTERNAL
     return fail(Fn, CUDA_ERROR_INVALID_VALUE, "unknown wait flags");
+  if (auto R = core::capture::onStreamWaitEvent(**S, **E, Flags))
+    return done(Fn, std::move(*R)); // A fork or join of a stream capture.
   auto Sig = (*E)->signal();
   if (!Sig)
     return CUDA_SUCCESS; // Never recorded: nothing to wait for.
@@ -113,13 +120,7 @@ static CUresult launchHostFunc(const char *Fn, CUstream h, CUhostFn fn, void *us
   auto S = streamArg(h, PerThread);
   if (!S)
     return fail(Fn, S.error());
-  return done(Fn, (*S)->submit([&](Queue &Q) {
-    // Host functions are skipped once the context has faulted, as on NVIDIA.
-    return Q.enqueueHostFunction([fn, user](CUresult R) {
-      if (R == CUDA_SUCCESS)
-        fn(user);
-    });
-  }));
+  return done(Fn, core::capture::submitHostFunc(**S, fn, user));
 }
 FERRY_EXPORT CUresult cuLaunchHostFunc(CUstream h, CUhostFn fn, void *u) {
   return launchHostFunc(__func__, h, fn, u, false);
@@ -224,6 +225,8 @@ FERRY_EXPORT CUresult cuEventQuery(CUevent e) {
   auto E = core::resolve<Event>(e);
   if (!E)
     return fail(__func__, E.error());
+  if (Status St = core::capture::checkEventWait(**E, __func__); !St)
+    return done(__func__, std::move(St));
   Status S = (*E)->query();
   return S ? CUDA_SUCCESS : S.code(); // NOT_READY is an answer: not logged.
 }
@@ -232,6 +235,8 @@ FERRY_EXPORT CUresult cuEventSynchronize(CUevent e) {
   auto E = core::resolve<Event>(e);
   if (!E)
     return fail(__func__, E.error());
+  if (Status St = core::capture::checkEventWait(**E, __func__); !St)
+    return done(__func__, std::move(St));
   return done(__func__, (*E)->synchronize());
 }
 

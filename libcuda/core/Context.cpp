@@ -94,6 +94,10 @@ void Context::teardown() {
     for (Stream *S : Streams)
       if (S->role() == Stream::Role::Created)
         Owned.push_back(S);
+    // The default streams die below without unregistering themselves (only
+    // created streams do), so forget them here: a later synchronize must
+    // not touch them.
+    std::erase_if(Streams, [](Stream *S) { return S->role() != Stream::Role::Created; });
     OldLegacy = std::move(Legacy);
     OldPerThread.swap(PerThread);
     Allocs.swap(Allocations);

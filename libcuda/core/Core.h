@@ -16,6 +16,7 @@
 
 #include <array>
 #include <atomic>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -177,6 +178,17 @@ Expected<Ref<Context>> contextOrCurrent(void *Handle);
 // Streams and events
 //===----------------------------------------------------------------------===//
 
+/// Stream capture (core/Graph.h) as far as Stream::submit must know it.
+namespace capture {
+/// Nonzero while a capture is under way anywhere in the process, so submit
+/// takes the capture lock only then.
+extern std::atomic<int> Outstanding;
+/// Records Enqueue's commands as graph nodes when S is capturing, or
+/// refuses work that would depend on a capture implicitly (the legacy
+/// stream). nullopt: S is not involved, submit as usual.
+std::optional<Status> onSubmit(Stream &S, const std::function<Status(Queue &)> &Enqueue);
+} // namespace capture
+
 class Stream final : public Object {
 public:
   static constexpr Kind ObjectKind = Kind::Stream;
@@ -195,8 +207,12 @@ public:
   bool isBlocking() const { return (Flags & 1u) == 0; }
 
   /// Runs Enqueue under the context's enqueue lock after the legacy-stream
-  /// ordering commands. Enqueue returns the backend's Status.
+  /// ordering commands. Enqueue returns the backend's Status. While the
+  /// stream captures, Enqueue's commands become graph nodes instead.
   template <typename Fn> Status submit(Fn &&Enqueue) {
+    if (capture::Outstanding.load(std::memory_order_acquire) != 0)
+      if (auto R = capture::onSubmit(*this, std::function<Status(Queue &)>(std::ref(Enqueue))))
+        return std::move(*R);
     std::lock_guard<std::mutex> L(Ctx->EnqueueM);
     if (Status S = Ctx->orderBeforeEnqueue(*this); !S)
       return S;
@@ -236,6 +252,12 @@ public:
   /// Milliseconds between two recorded, completed events.
   static Expected<float> elapsed(const Event &Start, const Event &End);
   std::shared_ptr<Signal> signal() const;
+  /// Makes Sig the latest record: a graph's event-record node enqueues the
+  /// signal itself, inside its launch's single submit.
+  void setSignal(std::shared_ptr<Signal> Sig) {
+    std::lock_guard<std::mutex> L(M);
+    Latest = std::move(Sig);
+  }
 
 private:
   Ref<Context> Ctx;

@@ -19,6 +19,9 @@ const char *kindName(Kind K) {
   case Kind::Module: return "module";
   case Kind::Function: return "function";
   case Kind::Array: return "array";
+  case Kind::Graph: return "graph";
+  case Kind::GraphNode: return "graph node";
+  case Kind::GraphExec: return "graph exec";
   }
   return "object";
 }

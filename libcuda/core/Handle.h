@@ -25,6 +25,9 @@ enum class Kind : uint32_t {
   Module = 0xFE4C7C06,
   Function = 0xFE4C7C07,
   Array = 0xFE4C7C08,
+  Graph = 0xFE4C7C0B,
+  GraphNode = 0xFE4C7C0C,
+  GraphExec = 0xFE4C7C0D,
 };
 
 const char *kindName(Kind K);

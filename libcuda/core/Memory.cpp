@@ -3,6 +3,7 @@
 /// cuMemGetAddressRange look pointers up in it) and allocate/free through
 /// the owning context's device.
 #include "libcuda/core/Core.h"
+#include "libcuda/core/Graph.h"
 
 #include "support/Log.h"
 
@@ -61,6 +62,9 @@ static MemoryKind backendKind(AllocKind K) {
 Expected<void *> allocate(Context &Ctx, AllocKind Kind, size_t Bytes, unsigned Flags) {
   if (Bytes == 0)
     return makeError(CUDA_ERROR_INVALID_VALUE, "allocation of 0 bytes");
+  // Allocations are not stream-ordered, so a capture cannot record them.
+  if (Status St = capture::checkUnsafeCall("memory allocation"); !St)
+    return St.takeError();
   auto P = Ctx.device().Backend->allocate(backendKind(Kind), Bytes);
   if (!P)
     return P;
@@ -78,6 +82,8 @@ Expected<void *> allocate(Context &Ctx, AllocKind Kind, size_t Bytes, unsigned F
 }
 
 Status release(void *Ptr, std::initializer_list<AllocKind> Accept) {
+  if (Status St = capture::checkUnsafeCall("freeing memory"); !St)
+    return St; // It synchronizes the context.
   auto A = alloctable::find(uintptr_t(Ptr));
   if (!A || A->Base != uintptr_t(Ptr))
     return makeError(CUDA_ERROR_INVALID_VALUE, "pointer is not the start of a live allocation");

@@ -4,6 +4,7 @@
 /// file maps stream handles and event operations onto backend queues and
 /// signals.
 #include "libcuda/core/Core.h"
+#include "libcuda/core/Graph.h"
 
 #include "support/Log.h"
 
@@ -32,6 +33,7 @@ Status Stream::synchronize() {
 void Stream::destroy() {
   // cuStreamDestroy returns at once and lets queued work finish; the queue
   // is drained when the last reference (a running call's Ref) goes away.
+  capture::onStreamDestroy(*this);
   Ctx->removeStream(this);
   Detached = true;
   retire(this);
@@ -58,6 +60,9 @@ Expected<Ref<Stream>> resolveStream(void *Handle, bool PerThreadDefault) {
 }
 
 Status Event::record(Stream &S) {
+  // On a capturing stream the event marks a capture position instead.
+  if (auto R = capture::onEventRecord(S, *this))
+    return std::move(*R);
   std::shared_ptr<Signal> Sig;
   Status St = S.submit([&](Queue &Q) -> Status {
     auto R = Q.enqueueSignal();
