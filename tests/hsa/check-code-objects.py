@@ -54,18 +54,20 @@ def check_object(path, kernels, readelf, objdump):
         bad.append(f"{path}: OS/ABI is not AMDGPU_HSA")
     if not re.search(r"ABI Version:\s+3\b", t):
         bad.append(f"{path}: ABI version is not 3 (code object v5)")
-    if re.search(r"^\s*\d+:\s+[0-9a-f]+\s+\d+\s+\w+\s+\w+\s+\w+\s+UND\s+\S", t, re.M):
+    if re.search(r"^[ \t]*\d+:[ \t]+[0-9a-f]+[ \t]+\d+[ \t]+\w+[ \t]+\w+[ \t]+\w+[ \t]+UND[ \t]+\S",
+                 t, re.M):
         bad.append(f"{path}: undefined symbol")
     # The metadata note, as YAML: one "- .args:" item per kernel.
     note = t[t.find("amdhsa.kernels:"):]
     blocks = re.split(r"\n  - ", note)[1:]
     found = {}
     for b in blocks:
-        name = re.search(r"\n\s+\.name:\s+'?([^'\n]+)'?", "\n" + b)
+        # Kernel-level keys are indented 4 spaces (argument keys deeper).
+        name = re.search(r"^    \.name:[ \t]+'?([^'\n]+?)'?$", b, re.M)
         if not name:
             continue
         def num(key):
-            m = re.search(r"\.%s:\s+(\d+)" % re.escape(key), b)
+            m = re.search(r"^    \.%s:[ \t]+(\d+)" % re.escape(key), b, re.M)
             return int(m.group(1)) if m else None
         found[name.group(1)] = (num("wavefront_size"), num("kernarg_segment_size"),
                                 num("group_segment_fixed_size"))
