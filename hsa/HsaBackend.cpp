@@ -14,8 +14,12 @@
 #include "hsa/HsaBackend.h"
 
 #include "hsa/HsaRuntime.h"
+#include "support/Cache.h"
 #include "support/Log.h"
+#include "support/Settings.h"
 
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
@@ -86,36 +90,65 @@ HsaCompilerBackend::deserialize(std::span<const std::byte> Bytes) {
   return std::unique_ptr<ferry::CodeObject>(std::make_unique<HsaCodeObject>(std::move(CO)));
 }
 
+/// The code cache key of one compile. The build part is this ferry's git
+/// revision and configure time plus the LLVM version, compiled into this
+/// library, so libcuda.so and the `ferry` tool (which link the same library)
+/// agree, and a rebuilt ferry never reuses an older one's code.
+static std::string cacheKey(const std::string &Target, const std::string &Bits,
+                            const hsa::CompileOptions &Opts) {
+  ferry::CodeCache::KeyBuilder K;
+  K.add("amdgcn-module").add(Target).add(FERRY_HSA_BUILD_ID).add(LLVM_VERSION_STRING);
+  K.add(std::to_string(Opts.OptLevel)).add(Opts.FlushDenormals ? "ftz" : "denormals");
+  for (const std::string &Name : Opts.Kernels)
+    K.add(Name);
+  return K.add(Bits).finish();
+}
+
 ferry::Expected<std::unique_ptr<ferry::CodeObject>>
 HsaCompilerBackend::compile(llvm::Module &M, const ferry::CompileOptions &Options) {
-  if (!Options.Kernels.empty()) {
-    // Lazy loading: keep only the requested entries in the list.
-    if (llvm::NamedMDNode *List = M.getNamedMetadata(KernelListMetadata)) {
-      std::vector<llvm::MDNode *> Keep;
-      for (llvm::MDNode *N : List->operands()) {
-        auto *VM = N->getNumOperands() ? llvm::dyn_cast_or_null<llvm::ValueAsMetadata>(
-                                             N->getOperand(0).get())
-                                       : nullptr;
-        if (VM && std::find(Options.Kernels.begin(), Options.Kernels.end(),
-                            VM->getValue()->getName().str()) != Options.Kernels.end())
-          Keep.push_back(N);
-      }
-      List->clearOperands();
-      for (llvm::MDNode *N : Keep)
-        List->addOperand(N);
-    }
-  }
   hsa::CompileOptions Opts;
   Opts.OptLevel = unsigned(std::clamp(Options.OptLevel, 0, 3));
   Opts.FlushDenormals = Options.FastMath;
-  auto CO = compileToCodeObject(M, Target.Name, Opts);
+  Opts.Kernels = Options.Kernels;
+  std::string Bits;
+  {
+    llvm::raw_string_ostream OS(Bits);
+    llvm::WriteBitcodeToFile(M, OS);
+  }
+  // The code cache (`ferry compile --offload-arch` fills it ahead of time):
+  // the key is the exact SIMT IR, the target, this build and the options.
+  ferry::CodeCache &Cache = ferry::CodeCache::fromSettings();
+  std::string Key;
+  if (Cache.enabled()) {
+    Key = cacheKey(Target.Name, Bits, Opts);
+    if (auto Hit = Cache.load(Key)) {
+      auto CO = deserialize(std::span(reinterpret_cast<const std::byte *>(Hit->data()), Hit->size()));
+      if (CO) {
+        log::cache().debug("AMD code object for {} loaded from the code cache", Target.Name);
+        return CO;
+      }
+      log::cache().warn("cached AMD code object unusable ({}); compiling again",
+                        CO.error().message());
+    }
+  }
+  std::vector<KernelCompileError> Failed;
+  auto CO = compileEachKernel(Bits, Target.Name, Opts, Failed);
+  // A kernel the AMD backend cannot compile is left out of the image; its
+  // launch finds no kernel, and this line says why.
+  for (const KernelCompileError &F : Failed)
+    log::hsa().warn("kernel '{}' not compiled for {}: {}", F.Kernel, Target.Name, F.Message);
   if (!CO) {
     std::string Msg = llvm::toString(CO.takeError());
     CUresult Code = Msg.find("NOT_SUPPORTED") != std::string::npos ? CUDA_ERROR_NO_BINARY_FOR_GPU
                                                                    : CUDA_ERROR_INVALID_PTX;
     return ferry::makeError(Code, "AMD compile for " + Target.Name + ": " + Msg);
   }
-  return std::unique_ptr<ferry::CodeObject>(std::make_unique<HsaCodeObject>(std::move(*CO)));
+  auto Out = std::make_unique<HsaCodeObject>(std::move(*CO));
+  if (Cache.enabled()) {
+    if (auto Bytes = Out->serialize())
+      Cache.store(Key, std::string_view(reinterpret_cast<const char *>(Bytes->data()), Bytes->size()));
+  }
+  return std::unique_ptr<ferry::CodeObject>(std::move(Out));
 }
 
 //===----------------------------------------------------------------------===//
@@ -666,10 +699,19 @@ private:
 
 ferry::Expected<std::unique_ptr<ferry::DeviceBackend>> createHsaDeviceBackend() {
   const HsaRuntime &Rt = HsaRuntime::get();
+  // With FERRY_BACKEND=hsa the user asked for AMD GPUs, so why there are
+  // none is a warning (shown at the default log level); with `auto` it is
+  // the ordinary way to fall back to the host backend.
+  bool Forced = Settings::get().getString(SettingKey::Backend) == "hsa";
+  if (!Rt.ready() || Rt.agents().empty()) {
+    if (Forced)
+      log::hsa().warn("FERRY_BACKEND=hsa but the AMD backend has no device: {}",
+                      Rt.whyUnavailable());
+    else
+      log::hsa().info("{}", Rt.whyUnavailable());
+  }
   if (!Rt.ready())
     return ferry::makeError(CUDA_ERROR_NO_DEVICE, Rt.whyUnavailable());
-  if (Rt.agents().empty())
-    log::hsa().info("{}", Rt.whyUnavailable());
   return std::unique_ptr<ferry::DeviceBackend>(std::make_unique<HsaDeviceBackend>(Rt));
 }
 

@@ -8,6 +8,8 @@
 
 #include "support/Log.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -139,6 +141,7 @@ struct Compile {
   TargetInfo Target;
 
   Error load(StringRef Input, StringRef TargetName, const CompileOptions &Opts);
+  void keepOnly(ArrayRef<std::string> Names);
   Error lower(const CompileOptions &Opts);
   Expected<SmallVector<char, 0>> emit(CodeGenFileType Type);
 };
@@ -165,7 +168,47 @@ Error Compile::load(StringRef Input, StringRef TargetName, const CompileOptions 
   raw_string_ostream OS(Broken);
   if (verifyModule(*M, &OS))
     return failure("invalid SIMT IR: " + Broken);
+  if (!Opts.Kernels.empty())
+    keepOnly(Opts.Kernels);
   return Error::success();
+}
+
+/// Drops the entries not named, and everything only they reach, before the
+/// lowering sees them: an entry the AMD backend cannot compile must not take
+/// the others of its module down with it. Non-entry functions become
+/// internal first (the lowering internalises them anyway, and the image's
+/// modules are already linked), so global DCE can remove what is unused;
+/// __device__ variables keep their linkage (cuModuleGetGlobal finds them).
+void Compile::keepOnly(ArrayRef<std::string> Names) {
+  NamedMDNode *List = M->getNamedMetadata(KernelListMetadata);
+  if (!List)
+    return;
+  SmallVector<MDNode *, 16> Keep;
+  SmallPtrSet<Function *, 16> Entries, Dropped;
+  for (MDNode *N : List->operands()) {
+    auto *VM = N->getNumOperands() ? dyn_cast_or_null<ValueAsMetadata>(N->getOperand(0).get())
+                                   : nullptr;
+    auto *F = VM ? dyn_cast<Function>(VM->getValue()) : nullptr;
+    if (!F)
+      continue;
+    Entries.insert(F);
+    if (llvm::is_contained(Names, F->getName().str()))
+      Keep.push_back(N);
+    else
+      Dropped.insert(F);
+  }
+  List->clearOperands();
+  for (MDNode *N : Keep)
+    List->addOperand(N);
+  for (Function &F : *M) {
+    if (F.isDeclaration())
+      continue;
+    if (Dropped.count(&F))
+      F.deleteBody();
+    else if (!Entries.count(&F))
+      F.setLinkage(GlobalValue::InternalLinkage);
+  }
+  runPipeline(*M, *TM, "globaldce", 0);
 }
 
 Error Compile::lower(const CompileOptions &Opts) {
@@ -241,6 +284,48 @@ Expected<CodeObject> compileToCodeObject(StringRef Input, StringRef TargetName,
   log::hsa().debug("compiled {} kernel(s) for {}: {} bytes", CO.Kernels.size(), CO.Target,
                     CO.Bytes.size());
   return std::move(CO);
+}
+
+Expected<std::vector<std::string>> entryNames(StringRef Input) {
+  LLVMContext Ctx;
+  SMDiagnostic Diag;
+  std::unique_ptr<Module> M = parseIR(MemoryBufferRef(Input, "simt-ir"), Diag, Ctx);
+  if (!M)
+    return failure("cannot parse SIMT IR: " + Diag.getMessage());
+  std::vector<std::string> Names;
+  for (Function *F : kernelsOf(*M))
+    Names.push_back(F->getName().str());
+  return Names;
+}
+
+Expected<CodeObject> compileEachKernel(StringRef Input, StringRef TargetName,
+                                       const CompileOptions &Opts,
+                                       std::vector<KernelCompileError> &Failed) {
+  Expected<CodeObject> Whole = compileToCodeObject(Input, TargetName, Opts);
+  if (Whole)
+    return Whole;
+  std::string WholeError = toString(Whole.takeError());
+  Expected<std::vector<std::string>> All = entryNames(Input);
+  if (!All)
+    return All.takeError();
+  std::vector<std::string> Wanted = Opts.Kernels.empty() ? *All : Opts.Kernels;
+  std::vector<std::string> Good;
+  for (const std::string &K : Wanted) {
+    if (!llvm::is_contained(*All, K))
+      continue;
+    CompileOptions One = Opts;
+    One.Kernels = {K};
+    Expected<CodeObject> CO = compileToCodeObject(Input, TargetName, One);
+    if (CO)
+      Good.push_back(K);
+    else
+      Failed.push_back({K, toString(CO.takeError())});
+  }
+  if (Good.empty())
+    return failure(WholeError);
+  CompileOptions Rest = Opts;
+  Rest.Kernels = Good;
+  return compileToCodeObject(Input, TargetName, Rest);
 }
 
 Expected<CodeObject> compileToCodeObject(const Module &M, StringRef TargetName,

@@ -82,6 +82,9 @@ struct CompileOptions {
   /// 0..3; the AMDGPU attributor (which trims hidden kernel arguments) runs
   /// at 1 and above.
   unsigned OptLevel = 3;
+  /// Only these entries (by name); the others, and whatever only they
+  /// reach, are dropped before lowering. Empty: every entry.
+  std::vector<std::string> Kernels;
 };
 
 /// Compiles a SIMT IR module. The input is not modified (it is serialised
@@ -94,6 +97,23 @@ llvm::Expected<CodeObject> compileToCodeObject(const llvm::Module &M, llvm::Stri
 llvm::Expected<CodeObject> compileToCodeObject(llvm::StringRef IROrBitcode,
                                                llvm::StringRef Target,
                                                const CompileOptions &Opts = {});
+
+/// Why one entry could not be compiled for a target.
+struct KernelCompileError {
+  std::string Kernel;
+  std::string Message;
+};
+
+/// Compiles every entry that can be compiled: when the whole module fails,
+/// each entry is compiled alone to find the ones at fault, which are left
+/// out (and listed in Failed) while the rest make the code object. Fails
+/// only when no entry compiles.
+llvm::Expected<CodeObject> compileEachKernel(llvm::StringRef IROrBitcode, llvm::StringRef Target,
+                                             const CompileOptions &Opts,
+                                             std::vector<KernelCompileError> &Failed);
+
+/// The names of the entries listed in a SIMT IR module's !ferry.kernels.
+llvm::Expected<std::vector<std::string>> entryNames(llvm::StringRef IROrBitcode);
 
 /// Stages of compileToCodeObject for inspection and tests.
 enum class Stage {

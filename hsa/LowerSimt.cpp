@@ -281,7 +281,9 @@ Value *Lowerer::implicitArg(IRBuilder<> &B, unsigned Offset, Type *Ty) {
   Value *P = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Base, Offset);
   LoadInst *L = B.CreateAlignedLoad(Ty, P, Align(Ty->getPrimitiveSizeInBits() / 8));
   L->setMetadata(LLVMContext::MD_invariant_load, MDNode::get(Ctx, {}));
-  return B.CreateZExtOrTrunc(L, i32());
+  // Geometry fields are read as i32 whatever their width; 64-bit fields
+  // (pointers such as the multigrid-sync argument) stay 64-bit.
+  return Ty->isIntegerTy(64) ? static_cast<Value *>(L) : B.CreateZExtOrTrunc(L, i32());
 }
 
 Value *Lowerer::dispatchField(IRBuilder<> &B, unsigned Offset, Type *Ty) {
@@ -436,6 +438,23 @@ Error Lowerer::lower(CallInst *CI) {
                                             AtomicOrdering::Release};
     B.CreateFence(Orders[Sem], *Scopes[Scope] ? Ctx.getOrInsertSyncScopeID(Scopes[Scope])
                                               : SyncScope::System);
+  } else if (Name == "ferry.isspacep") {
+    // Generic addresses: the apertures tell shared and private apart from
+    // global. Constant and parameter data live in global memory on AMD, so
+    // they cannot be told from it: isspacep.const/.param answer false and
+    // isspacep.global answers true for them.
+    Value *P = CI->getArgOperand(1);
+    Value *Shared = B.CreateIntrinsic(Intrinsic::amdgcn_is_shared, {}, {P});
+    Value *Private = B.CreateIntrinsic(Intrinsic::amdgcn_is_private, {}, {P});
+    switch (constArg(CI, 0)) {
+    case 1: R = B.CreateNot(B.CreateOr(Shared, Private)); break;
+    case 3: R = Shared; break;
+    case 5: R = Private; break;
+    case 4:
+    case 6: R = B.getFalse(); break;
+    default:
+      return failure("ferry.isspacep needs a constant space 1, 3, 4, 5 or 6 in " + Fn);
+    }
   } else if (Name == "ferry.exit") {
     return replaceWithReturn(CI);
   } else if (Name == "ferry.trap" || Name == "ferry.brkpt") {

@@ -98,16 +98,25 @@ struct Options {
   bool AsJson = false;
   std::optional<std::string> DumpDir;
   std::optional<unsigned> DeviceSm;
+  std::optional<std::string> Isa;
 };
+
+#ifdef FERRY_TOOL_HSA
+} // namespace
+int inspectIsa(const std::string &File, const std::string &Arch); // AmdCode.cpp
+namespace {
+#endif
 
 int usage(FILE *Out) {
   std::fprintf(Out,
-               "usage: ferry inspect FILE [--json] [--dump-ptx DIR] [--sm N]\n"
+               "usage: ferry inspect FILE [--json] [--dump-ptx DIR] [--sm N] [--isa=gfxNNN]\n"
                "  FILE            ELF executable/shared library/object, fatbin, cubin or PTX\n"
                "  --json          machine-readable output\n"
                "  --dump-ptx DIR  write each PTX entry to DIR/<file>.<container>.<entry>.<arch>.ptx\n"
                "  --sm N          mark the PTX entry a device of compute capability N (e.g. 86)\n"
-               "                  would get\n");
+               "                  would get\n"
+               "  --isa=gfxNNN    compile the kernels for that AMD GPU and print the AMDGPU\n"
+               "                  disassembly (no GPU needed)\n");
   return Out == stdout ? 0 : 2;
 }
 
@@ -221,7 +230,11 @@ int runInspect(const std::vector<std::string> &Args) {
     const std::string &A = Args[I];
     if (A == "--help" || A == "-h")
       return usage(stdout);
-    if (A == "--json") {
+    if (A.rfind("--isa=", 0) == 0) {
+      O.Isa = A.substr(6);
+    } else if (A == "--isa" && I + 1 < Args.size()) {
+      O.Isa = Args[++I];
+    } else if (A == "--json") {
       O.AsJson = true;
     } else if (A == "--dump-ptx" && I + 1 < Args.size()) {
       O.DumpDir = Args[++I];
@@ -247,6 +260,15 @@ int runInspect(const std::vector<std::string> &Args) {
   }
   if (O.File.empty())
     return usage(stderr);
+  if (O.Isa) {
+#ifdef FERRY_TOOL_HSA
+    return inspectIsa(O.File, *O.Isa);
+#else
+    std::fprintf(stderr, "ferry inspect: --isa needs the AMD compiler, which this build lacks "
+                         "(install liblld-19-dev)\n");
+    return 1;
+#endif
+  }
 
   auto Img = readFile(O.File);
   if (!Img) {
