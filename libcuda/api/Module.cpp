@@ -555,3 +555,131 @@ FERRY_EXPORT CUresult cuLaunchCooperativeKernel_ptsz(CUfunction f, unsigned int 
   return launch(__func__, f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes,
                 hStream, kernelParams, nullptr, true, true);
 }
+
+//===----------------------------------------------------------------------===//
+// Module and function queries
+//===----------------------------------------------------------------------===//
+
+FERRY_EXPORT CUresult cuModuleLoad(CUmodule *module, const char *fname) {
+  if (!module || !fname)
+    return fail(__func__, CUDA_ERROR_INVALID_VALUE, "module or fname is null");
+  if (auto C = current(__func__); !C)
+    return C.code();
+  std::ifstream In(fname, std::ios::binary);
+  if (!In)
+    return fail(__func__, CUDA_ERROR_FILE_NOT_FOUND, std::string("cannot open ") + fname);
+  std::vector<char> Bytes((std::istreambuf_iterator<char>(In)), std::istreambuf_iterator<char>());
+  Bytes.push_back('\0'); // PTX files are text without a terminator.
+  return loadImage(__func__, Bytes.data(), true, reinterpret_cast<void **>(module));
+}
+
+FERRY_EXPORT CUresult cuModuleGetFunctionCount(unsigned int *count, CUmodule hmod) {
+  if (!count)
+    return fail(__func__, CUDA_ERROR_INVALID_VALUE, "count is null");
+  auto M = imageArg(hmod);
+  if (!M || (*M)->kind() != core::Kind::Module)
+    return fail(__func__, CUDA_ERROR_INVALID_HANDLE, "not a live module handle");
+  *count = unsigned((*M)->entryNames().size());
+  return CUDA_SUCCESS;
+}
+
+FERRY_EXPORT CUresult cuModuleEnumerateFunctions(CUfunction *functions, unsigned int numFunctions, CUmodule mod) {
+  if (!functions)
+    return fail(__func__, CUDA_ERROR_INVALID_VALUE, "functions is null");
+  auto M = imageArg(mod);
+  if (!M || (*M)->kind() != core::Kind::Module)
+    return fail(__func__, CUDA_ERROR_INVALID_HANDLE, "not a live module handle");
+  auto All = (*M)->kernels();
+  for (unsigned I = 0; I < numFunctions && I < All.size(); ++I)
+    functions[I] = handleOf<CUfunction>(All[I].get());
+  return CUDA_SUCCESS;
+}
+
+/// A function's module: functions taken from a module (cuModuleGetFunction)
+/// answer with it. Kernels of a library (cudart's) have no module object in
+/// ferry's model, so for them this reports NOT_SUPPORTED rather than a
+/// handle that would not behave as a module.
+FERRY_EXPORT CUresult cuFuncGetModule(CUmodule *hmod, CUfunction hfunc) {
+  if (!hmod)
+    return fail(__func__, CUDA_ERROR_INVALID_VALUE, "hmod is null");
+  auto K = core::resolve<Kernel>(hfunc);
+  if (!K)
+    return fail(__func__, K.error());
+  Library &L = (*K)->library();
+  if (L.kind() != core::Kind::Module)
+    return fail(__func__, CUDA_ERROR_NOT_SUPPORTED, "the function belongs to a library, not a module");
+  *hmod = handleOf<CUmodule>(&L);
+  return CUDA_SUCCESS;
+}
+
+FERRY_EXPORT CUresult cuKernelGetLibrary(CUlibrary *pLib, CUkernel kernel) {
+  if (!pLib)
+    return fail(__func__, CUDA_ERROR_INVALID_VALUE, "pLib is null");
+  auto K = core::resolve<Kernel>(kernel);
+  if (!K)
+    return fail(__func__, K.error());
+  Library &L = (*K)->library();
+  if (L.kind() != core::Kind::Library)
+    return fail(__func__, CUDA_ERROR_INVALID_HANDLE, "a module's function is not a library kernel");
+  *pLib = handleOf<CUlibrary>(&L);
+  return CUDA_SUCCESS;
+}
+
+/// Parameter layout from the compiled kernel (compiling it if needed).
+static CUresult paramInfo(const char *Fn, const void *F, size_t Index, size_t *Offset, size_t *Size) {
+  if (!Offset && !Size)
+    return fail(Fn, CUDA_ERROR_INVALID_VALUE, "paramOffset and paramSize are both null");
+  auto K = core::resolve<Kernel>(F);
+  if (!K)
+    return fail(Fn, K.error());
+  auto D = currentOrFirstDevice();
+  if (!D)
+    return fail(Fn, D.error());
+  auto Code = (*K)->library().kernelCode(**D, (*K)->name());
+  if (!Code)
+    return fail(Fn, Code.error());
+  const auto &Params = Code->Info->Params;
+  if (Index >= Params.size())
+    return fail(Fn, CUDA_ERROR_INVALID_VALUE,
+                "parameter " + std::to_string(Index) + " of " + std::to_string(Params.size()));
+  if (Offset)
+    *Offset = Params[Index].Offset;
+  if (Size)
+    *Size = Params[Index].Bytes;
+  return CUDA_SUCCESS;
+}
+FERRY_EXPORT CUresult cuFuncGetParamInfo(CUfunction func, size_t paramIndex, size_t *paramOffset,
+                                         size_t *paramSize) {
+  return paramInfo(__func__, func, paramIndex, paramOffset, paramSize);
+}
+FERRY_EXPORT CUresult cuKernelGetParamInfo(CUkernel kernel, size_t paramIndex, size_t *paramOffset,
+                                           size_t *paramSize) {
+  return paramInfo(__func__, kernel, paramIndex, paramOffset, paramSize);
+}
+
+FERRY_EXPORT CUresult cuFuncIsLoaded(CUfunctionLoadingState *state, CUfunction hfunc) {
+  if (!state)
+    return fail(__func__, CUDA_ERROR_INVALID_VALUE, "state is null");
+  auto K = core::resolve<Kernel>(hfunc);
+  if (!K)
+    return fail(__func__, K.error());
+  auto C = current(__func__);
+  if (!C)
+    return C.code();
+  *state = (*K)->library().isLoaded((*C)->device()) ? CU_FUNCTION_LOADING_STATE_LOADED
+                                                     : CU_FUNCTION_LOADING_STATE_UNLOADED;
+  return CUDA_SUCCESS;
+}
+
+FERRY_EXPORT CUresult cuFuncLoad(CUfunction hfunc) {
+  auto K = core::resolve<Kernel>(hfunc);
+  if (!K)
+    return fail(__func__, K.error());
+  auto C = current(__func__);
+  if (!C)
+    return C.code();
+  auto Code = (*K)->library().kernelCode((*C)->device(), (*K)->name());
+  if (!Code)
+    return fail(__func__, Code.error());
+  return CUDA_SUCCESS;
+}

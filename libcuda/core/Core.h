@@ -368,6 +368,8 @@ public:
   /// Kernel Name's code on D. A kernel the PTX lowering could not translate
   /// reports why (CUDA_ERROR_NOT_SUPPORTED or INVALID_PTX).
   Expected<KernelCode> kernelCode(DeviceEntry &D, const std::string &Name);
+  /// Whether the code for D has been built (successfully) already.
+  bool isLoaded(const DeviceEntry &D);
   /// A .global/.const variable's storage on D (loads the code first).
   Expected<LoadedCode::Global> global(DeviceEntry &D, const std::string &Name);
 

@@ -299,6 +299,12 @@ Expected<Library::KernelCode> Library::kernelCode(DeviceEntry &D, const std::str
   return makeError(CUDA_ERROR_NOT_FOUND, "kernel '" + Name + "' is not in the compiled image");
 }
 
+bool Library::isLoaded(const DeviceEntry &D) {
+  std::lock_guard<std::mutex> L(CodeM);
+  auto It = Code.find(D.Backend);
+  return It != Code.end() && It->second.Loaded != nullptr;
+}
+
 Expected<LoadedCode::Global> Library::global(DeviceEntry &D, const std::string &Name) {
   auto LC = loadedCode(D);
   if (!LC)

@@ -410,4 +410,65 @@ TEST_F(Api, MalformedPtxIsRejectedAtLoad) {
   EXPECT_EQ(cuModuleLoadData(&M, "not ptx at all \x01"), CUDA_ERROR_INVALID_IMAGE);
 }
 
+TEST_F(Api, ModuleFromFileQueriesAndStreamAttributes) {
+  std::string Path = ::testing::TempDir() + "/ferry-axpy.ptx";
+  {
+    std::ofstream Out(Path);
+    Out << AxpyPtx;
+  }
+  CUmodule M = nullptr;
+  ASSERT_EQ(cuModuleLoad(&M, Path.c_str()), CUDA_SUCCESS);
+  EXPECT_EQ(cuModuleLoad(&M, "/nonexistent/ferry.ptx"), CUDA_ERROR_FILE_NOT_FOUND);
+  unsigned Count = 0;
+  ASSERT_EQ(cuModuleGetFunctionCount(&Count, M), CUDA_SUCCESS);
+  EXPECT_EQ(Count, 1u);
+  CUfunction F = nullptr;
+  ASSERT_EQ(cuModuleEnumerateFunctions(&F, 1, M), CUDA_SUCCESS);
+  const char *Name = nullptr;
+  ASSERT_EQ(cuFuncGetName(&Name, F), CUDA_SUCCESS);
+  EXPECT_STREQ(Name, "axpy");
+  CUmodule Owner = nullptr;
+  ASSERT_EQ(cuFuncGetModule(&Owner, F), CUDA_SUCCESS);
+  EXPECT_EQ(Owner, M);
+  CUfunctionLoadingState State = CU_FUNCTION_LOADING_STATE_MAX;
+  ASSERT_EQ(cuFuncIsLoaded(&State, F), CUDA_SUCCESS);
+  EXPECT_EQ(State, CU_FUNCTION_LOADING_STATE_UNLOADED) << "lazy loading compiles nothing at load";
+  ASSERT_EQ(cuFuncLoad(F), CUDA_SUCCESS);
+  ASSERT_EQ(cuFuncIsLoaded(&State, F), CUDA_SUCCESS);
+  EXPECT_EQ(State, CU_FUNCTION_LOADING_STATE_LOADED);
+  // axpy(.u64 y, .u64 x, .f32 a, .u32 n): offsets 0, 8, 16, 20.
+  size_t Offset = 0, Size = 0;
+  ASSERT_EQ(cuFuncGetParamInfo(F, 2, &Offset, &Size), CUDA_SUCCESS);
+  EXPECT_EQ(Offset, 16u);
+  EXPECT_EQ(Size, 4u);
+  ASSERT_EQ(cuFuncGetParamInfo(F, 3, &Offset, &Size), CUDA_SUCCESS);
+  EXPECT_EQ(Offset, 20u);
+  EXPECT_EQ(cuFuncGetParamInfo(F, 4, &Offset, &Size), CUDA_ERROR_INVALID_VALUE);
+  ASSERT_EQ(cuModuleUnload(M), CUDA_SUCCESS);
+
+  CUstream A, B;
+  ASSERT_EQ(cuStreamCreateWithPriority(&A, 0, -1), CUDA_SUCCESS);
+  ASSERT_EQ(cuStreamCreate(&B, 0), CUDA_SUCCESS);
+  CUstreamAttrValue V{};
+  V.accessPolicyWindow.num_bytes = 4096;
+  V.accessPolicyWindow.hitRatio = 0.5f;
+  ASSERT_EQ(cuStreamSetAttribute(A, CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW, &V), CUDA_SUCCESS);
+  CUstreamAttrValue Got{};
+  ASSERT_EQ(cuStreamCopyAttributes(B, A), CUDA_SUCCESS);
+  ASSERT_EQ(cuStreamGetAttribute(B, CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW, &Got), CUDA_SUCCESS);
+  EXPECT_EQ(Got.accessPolicyWindow.num_bytes, 4096u);
+  EXPECT_EQ(Got.accessPolicyWindow.hitRatio, 0.5f);
+  V.accessPolicyWindow.hitRatio = 2.0f;
+  EXPECT_EQ(cuStreamSetAttribute(A, CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW, &V), CUDA_ERROR_INVALID_VALUE);
+  ASSERT_EQ(cuStreamGetAttribute(A, CU_LAUNCH_ATTRIBUTE_PRIORITY, &Got), CUDA_SUCCESS);
+  int Prio = 0;
+  ASSERT_EQ(cuStreamGetPriority(A, &Prio), CUDA_SUCCESS);
+  EXPECT_EQ(Got.priority, Prio);
+  EXPECT_EQ(cuStreamSetAttribute(A, CU_LAUNCH_ATTRIBUTE_COOPERATIVE, &V), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuProfilerStart(), CUDA_SUCCESS);
+  EXPECT_EQ(cuProfilerStop(), CUDA_SUCCESS);
+  ASSERT_EQ(cuStreamDestroy_v2(A), CUDA_SUCCESS);
+  ASSERT_EQ(cuStreamDestroy_v2(B), CUDA_SUCCESS);
+}
+
 } // namespace
