@@ -28,9 +28,14 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/SplitModule.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/Bitcode/BitcodeReader.h"
 
+#include <chrono>
 #include <cstring>
 #include <mutex>
+#include <thread>
 
 using namespace llvm;
 
@@ -230,6 +235,7 @@ HostCompiler::compile(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> 
   }
   llvm::Expected<detail::LoweredModule> L =
       detail::lowerForHost(*M, DL, TM.getTargetTriple().str(), Opts.AllowFastPath);
+  auto T0 = std::chrono::steady_clock::now();
   M.reset();
   if (!L)
     return compileError(L.takeError(), "host compile of '" + ModuleName + "'");
@@ -243,41 +249,112 @@ HostCompiler::compile(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> 
     F.addFnAttr("target-cpu", CPU);
     F.addFnAttr("target-features", Features);
   }
-  optimise(NM, TM, Opts.OptLevel);
-
   std::string DumpName = Opts.DumpName;
   if (DumpName.empty())
     DumpName = L->Kernels.empty() ? "module" + std::to_string(P->Counter) : L->Kernels[0].Name;
-  if (dumpWanted("ir")) {
-    std::string Text;
-    raw_string_ostream OS(Text);
-    NM.print(OS, nullptr);
-    writeFile(dumpPath(DumpName, ".host.ll"), OS.str());
-  }
-  if (dumpWanted("asm")) {
-    ferry::Expected<std::string> Asm = emitAssembly(NM, *P->JTMB);
-    if (Asm)
-      writeFile(dumpPath(DumpName, ".host.s"), *Asm);
-    else
-      log::jit().warn("assembly dump failed: {}", Asm.error().message());
-  }
+  bool Dumps = dumpWanted("ir") || dumpWanted("asm");
 
-  // Code generation to a relocatable object, which is both what the JIT
-  // links and what the on-disk cache keeps.
-  SmallVector<char, 0> Obj;
-  {
+  // Large modules are split into partitions (kernels that share internal
+  // functions stay together, so inlining is not lost) that are optimised
+  // and compiled on parallel threads, each in its own LLVMContext: code
+  // generation dominates a cold start and scales with the cores. The
+  // partitions' objects link into one JITDylib. Dumps take the serial
+  // path so they show one module.
+  unsigned Threads = std::max(1u, std::thread::hardware_concurrency());
+  unsigned Parts = std::min<unsigned>({Threads, unsigned(L->Kernels.size()), 16u});
+  std::vector<std::string> Objects;
+  auto T1 = T0;
+  if (Parts <= 1 || Dumps) {
+    optimise(NM, TM, Opts.OptLevel);
+    T1 = std::chrono::steady_clock::now();
+    if (dumpWanted("ir")) {
+      std::string Text;
+      raw_string_ostream OS(Text);
+      NM.print(OS, nullptr);
+      writeFile(dumpPath(DumpName, ".host.ll"), OS.str());
+    }
+    if (dumpWanted("asm")) {
+      ferry::Expected<std::string> Asm = emitAssembly(NM, *P->JTMB);
+      if (Asm)
+        writeFile(dumpPath(DumpName, ".host.s"), *Asm);
+      else
+        log::jit().warn("assembly dump failed: {}", Asm.error().message());
+    }
+    // Code generation to a relocatable object, which is both what the JIT
+    // links and what the on-disk cache keeps.
+    SmallVector<char, 0> Obj;
     raw_svector_ostream OS(Obj);
     legacy::PassManager PM;
     if (TM.addPassesToEmitFile(PM, OS, nullptr, CodeGenFileType::ObjectFile))
       return makeError(CUDA_ERROR_UNKNOWN, "the host target cannot emit object files");
     PM.run(NM);
+    Objects.emplace_back(Obj.data(), Obj.size());
+  } else {
+    std::vector<std::string> Bitcode;
+    SplitModule(
+        NM, Parts,
+        [&](std::unique_ptr<Module> Part) {
+          bool Defines = false;
+          for (const GlobalValue &G : Part->global_values())
+            Defines |= !G.isDeclaration();
+          if (!Defines)
+            return;
+          std::string Bits;
+          raw_string_ostream OS(Bits);
+          WriteBitcodeToFile(*Part, OS);
+          Bitcode.push_back(std::move(OS.str()));
+        },
+        /*PreserveLocals=*/true);
+    Objects.resize(Bitcode.size());
+    std::vector<std::string> Errors(Bitcode.size());
+    std::vector<std::thread> Workers;
+    unsigned Level = Opts.OptLevel;
+    for (size_t I = 0; I < Bitcode.size(); ++I)
+      Workers.emplace_back([&, I] {
+        LLVMContext Ctx;
+        auto Part = parseBitcodeFile(MemoryBufferRef(Bitcode[I], "partition"), Ctx);
+        if (!Part) {
+          Errors[I] = errText(Part.takeError());
+          return;
+        }
+        orc::JITTargetMachineBuilder Builder = *P->JTMB;
+        auto PartTM = Builder.createTargetMachine();
+        if (!PartTM) {
+          Errors[I] = errText(PartTM.takeError());
+          return;
+        }
+        optimise(**Part, **PartTM, Level);
+        SmallVector<char, 0> Obj;
+        raw_svector_ostream OS(Obj);
+        legacy::PassManager PM;
+        if ((*PartTM)->addPassesToEmitFile(PM, OS, nullptr, CodeGenFileType::ObjectFile)) {
+          Errors[I] = "the host target cannot emit object files";
+          return;
+        }
+        PM.run(**Part);
+        Objects[I].assign(Obj.data(), Obj.size());
+      });
+    for (std::thread &W : Workers)
+      W.join();
+    for (const std::string &E : Errors)
+      if (!E.empty())
+        return makeError(CUDA_ERROR_UNKNOWN, "host code generation: " + E);
+    T1 = std::chrono::steady_clock::now();
   }
+  auto T2 = std::chrono::steady_clock::now();
+  auto Ms = [](auto A, auto B) { return std::chrono::duration<double, std::milli>(B - A).count(); };
+  if (Objects.size() > 1)
+    log::jit().debug("compiled {} ({} kernels): {:.1f} ms in {} partitions on parallel threads", ModuleName,
+                     L->Kernels.size(), Ms(T0, T2), Objects.size());
+  else
+    log::jit().debug("compiled {} ({} kernels): optimise {:.1f} ms, code generation {:.1f} ms", ModuleName,
+                     L->Kernels.size(), Ms(T0, T1), Ms(T1, T2));
   ObjectTables T;
   for (const detail::LoweredKernel &K : L->Kernels)
     T.Kernels.push_back(K);
   for (const detail::LoweredGlobal &G : L->Globals)
     T.Globals.push_back(G);
-  return link(T, std::string_view(Obj.data(), Obj.size()));
+  return link(T, Objects);
 }
 
 namespace {
@@ -312,7 +389,7 @@ struct Reader {
     return S;
   }
 };
-constexpr StringLiteral SerialMagic = "FERRY-HOST-OBJ-1";
+constexpr StringLiteral SerialMagic = "FERRY-HOST-OBJ-2";
 } // namespace
 
 Expected<std::unique_ptr<CompiledModule>> HostCompiler::load(std::string_view Bytes) {
@@ -338,14 +415,18 @@ Expected<std::unique_ptr<CompiledModule>> HostCompiler::load(std::string_view By
     G.Bytes = R.get(8);
     T.Globals.push_back(std::move(G));
   }
-  std::string Obj = R.str();
-  if (!R.Ok || !R.In.empty())
+  std::vector<std::string> Objects;
+  uint64_t NO = R.get(4);
+  for (uint64_t I = 0; R.Ok && I < NO && I < 4096; ++I)
+    Objects.push_back(R.str());
+  if (!R.Ok || !R.In.empty() || Objects.empty())
     return makeError(CUDA_ERROR_INVALID_IMAGE, "truncated or oversized serialized host module");
   std::lock_guard<std::recursive_mutex> Lock(P->M);
-  return link(T, Obj);
+  return link(T, Objects);
 }
 
-Expected<std::unique_ptr<CompiledModule>> HostCompiler::link(const ObjectTables &T, std::string_view Obj) {
+Expected<std::unique_ptr<CompiledModule>> HostCompiler::link(const ObjectTables &T,
+                                                            const std::vector<std::string> &Objects) {
   std::lock_guard<std::recursive_mutex> Lock(P->M);
   orc::LLJIT &J = *P->J;
   auto JD = J.createJITDylib("ferry.module." + std::to_string(P->Counter++));
@@ -373,10 +454,13 @@ Expected<std::unique_ptr<CompiledModule>> HostCompiler::link(const ObjectTables 
     putStr(S, G.Name);
     put64(S, G.Bytes);
   }
-  putStr(S, StringRef(Obj.data(), Obj.size()));
+  put32(S, uint32_t(Objects.size()));
+  for (const std::string &Obj : Objects)
+    putStr(S, Obj);
 
-  if (llvm::Error E = J.addObjectFile(*JD, MemoryBuffer::getMemBufferCopy(StringRef(Obj.data(), Obj.size()), "ferry-host-module")))
-    return makeError(CUDA_ERROR_UNKNOWN, "JIT add: " + errText(std::move(E)));
+  for (const std::string &Obj : Objects)
+    if (llvm::Error E = J.addObjectFile(*JD, MemoryBuffer::getMemBufferCopy(Obj, "ferry-host-module")))
+      return makeError(CUDA_ERROR_UNKNOWN, "JIT add: " + errText(std::move(E)));
   const std::vector<detail::LoweredKernel> &Kernels = T.Kernels;
   const std::vector<detail::LoweredGlobal> &Globals = T.Globals;
 

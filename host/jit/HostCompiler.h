@@ -147,9 +147,10 @@ private:
   friend class CompiledModule;
   HostCompiler();
   struct ObjectTables;
-  /// Links a relocatable object with its kernel/variable tables into a new
+  /// Links relocatable objects (the partitions of one module) with their
+  /// kernel/variable tables into a new
   /// CompiledModule (and records its serialized form).
-  Expected<std::unique_ptr<CompiledModule>> link(const ObjectTables &T, std::string_view Obj);
+  Expected<std::unique_ptr<CompiledModule>> link(const ObjectTables &T, const std::vector<std::string> &Objects);
   struct Impl;
   std::shared_ptr<Impl> P;
 };
