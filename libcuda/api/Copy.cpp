@@ -33,8 +33,20 @@ static CUresult submitCopy(const char *Fn, CUstream hStream, bool PerThread, boo
   return CUDA_SUCCESS;
 }
 
+/// Which sides of a copy name device memory (explicit-direction forms):
+/// those are validated against the allocation table, as NVIDIA does.
+enum DeviceSides : unsigned { NoDeviceSide = 0, DeviceDst = 1, DeviceSrc = 2, DeviceBoth = 3 };
+
 static CUresult copy1D(const char *Fn, void *Dst, const void *Src, size_t N, CUstream hStream,
-                       bool PerThread, bool Sync) {
+                       bool PerThread, bool Sync, unsigned Sides = NoDeviceSide) {
+  if (N && Dst && Src) {
+    if (Sides & DeviceDst)
+      if (Status St = core::checkDeviceRange(Dst, N, "the destination"); !St)
+        return done(Fn, std::move(St));
+    if (Sides & DeviceSrc)
+      if (Status St = core::checkDeviceRange(Src, N, "the source"); !St)
+        return done(Fn, std::move(St));
+  }
   CopyRect R;
   R.Dst = Dst;
   R.Src = Src;
@@ -45,20 +57,20 @@ static CUresult copy1D(const char *Fn, void *Dst, const void *Src, size_t N, CUs
 // clang-format off
 FERRY_EXPORT CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t n) { return copy1D(__func__, ptr(dst), ptr(src), n, nullptr, false, true); }
 FERRY_EXPORT CUresult cuMemcpy_ptds(CUdeviceptr dst, CUdeviceptr src, size_t n) { return copy1D(__func__, ptr(dst), ptr(src), n, nullptr, true, true); }
-FERRY_EXPORT CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t n) { return copy1D(__func__, ptr(dst), src, n, nullptr, false, true); }
-FERRY_EXPORT CUresult cuMemcpyHtoD_v2_ptds(CUdeviceptr dst, const void *src, size_t n) { return copy1D(__func__, ptr(dst), src, n, nullptr, true, true); }
-FERRY_EXPORT CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t n) { return copy1D(__func__, dst, ptr(src), n, nullptr, false, true); }
-FERRY_EXPORT CUresult cuMemcpyDtoH_v2_ptds(void *dst, CUdeviceptr src, size_t n) { return copy1D(__func__, dst, ptr(src), n, nullptr, true, true); }
-FERRY_EXPORT CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t n) { return copy1D(__func__, ptr(dst), ptr(src), n, nullptr, false, true); }
-FERRY_EXPORT CUresult cuMemcpyDtoD_v2_ptds(CUdeviceptr dst, CUdeviceptr src, size_t n) { return copy1D(__func__, ptr(dst), ptr(src), n, nullptr, true, true); }
+FERRY_EXPORT CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t n) { return copy1D(__func__, ptr(dst), src, n, nullptr, false, true, DeviceDst); }
+FERRY_EXPORT CUresult cuMemcpyHtoD_v2_ptds(CUdeviceptr dst, const void *src, size_t n) { return copy1D(__func__, ptr(dst), src, n, nullptr, true, true, DeviceDst); }
+FERRY_EXPORT CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t n) { return copy1D(__func__, dst, ptr(src), n, nullptr, false, true, DeviceSrc); }
+FERRY_EXPORT CUresult cuMemcpyDtoH_v2_ptds(void *dst, CUdeviceptr src, size_t n) { return copy1D(__func__, dst, ptr(src), n, nullptr, true, true, DeviceSrc); }
+FERRY_EXPORT CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t n) { return copy1D(__func__, ptr(dst), ptr(src), n, nullptr, false, true, DeviceBoth); }
+FERRY_EXPORT CUresult cuMemcpyDtoD_v2_ptds(CUdeviceptr dst, CUdeviceptr src, size_t n) { return copy1D(__func__, ptr(dst), ptr(src), n, nullptr, true, true, DeviceBoth); }
 FERRY_EXPORT CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s) { return copy1D(__func__, ptr(dst), ptr(src), n, s, false, false); }
 FERRY_EXPORT CUresult cuMemcpyAsync_ptsz(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s) { return copy1D(__func__, ptr(dst), ptr(src), n, s, true, false); }
-FERRY_EXPORT CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void *src, size_t n, CUstream s) { return copy1D(__func__, ptr(dst), src, n, s, false, false); }
-FERRY_EXPORT CUresult cuMemcpyHtoDAsync_v2_ptsz(CUdeviceptr dst, const void *src, size_t n, CUstream s) { return copy1D(__func__, ptr(dst), src, n, s, true, false); }
-FERRY_EXPORT CUresult cuMemcpyDtoHAsync_v2(void *dst, CUdeviceptr src, size_t n, CUstream s) { return copy1D(__func__, dst, ptr(src), n, s, false, false); }
-FERRY_EXPORT CUresult cuMemcpyDtoHAsync_v2_ptsz(void *dst, CUdeviceptr src, size_t n, CUstream s) { return copy1D(__func__, dst, ptr(src), n, s, true, false); }
-FERRY_EXPORT CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s) { return copy1D(__func__, ptr(dst), ptr(src), n, s, false, false); }
-FERRY_EXPORT CUresult cuMemcpyDtoDAsync_v2_ptsz(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s) { return copy1D(__func__, ptr(dst), ptr(src), n, s, true, false); }
+FERRY_EXPORT CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void *src, size_t n, CUstream s) { return copy1D(__func__, ptr(dst), src, n, s, false, false, DeviceDst); }
+FERRY_EXPORT CUresult cuMemcpyHtoDAsync_v2_ptsz(CUdeviceptr dst, const void *src, size_t n, CUstream s) { return copy1D(__func__, ptr(dst), src, n, s, true, false, DeviceDst); }
+FERRY_EXPORT CUresult cuMemcpyDtoHAsync_v2(void *dst, CUdeviceptr src, size_t n, CUstream s) { return copy1D(__func__, dst, ptr(src), n, s, false, false, DeviceSrc); }
+FERRY_EXPORT CUresult cuMemcpyDtoHAsync_v2_ptsz(void *dst, CUdeviceptr src, size_t n, CUstream s) { return copy1D(__func__, dst, ptr(src), n, s, true, false, DeviceSrc); }
+FERRY_EXPORT CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s) { return copy1D(__func__, ptr(dst), ptr(src), n, s, false, false, DeviceBoth); }
+FERRY_EXPORT CUresult cuMemcpyDtoDAsync_v2_ptsz(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s) { return copy1D(__func__, ptr(dst), ptr(src), n, s, true, false, DeviceBoth); }
 // clang-format on
 
 /// Peer copies: all ferry devices share the host address space, so a peer
@@ -70,7 +82,7 @@ static CUresult copyPeer(const char *Fn, CUdeviceptr dst, CUcontext dstCtx, CUde
     if (!R)
       return fail(Fn, R.error());
   }
-  return copy1D(Fn, ptr(dst), ptr(src), n, s, PerThread, Sync);
+  return copy1D(Fn, ptr(dst), ptr(src), n, s, PerThread, Sync, DeviceBoth);
 }
 
 // clang-format off
@@ -154,6 +166,17 @@ static CUresult copy3D(const char *Fn, const CUDA_MEMCPY3D &P, CUstream s, bool 
   R.DstPitch = DstPitch;
   R.SrcSlicePitch = SrcPitch * SrcH;
   R.DstSlicePitch = DstPitch * DstH;
+  if (R.WidthBytes && R.Height && R.Depth) {
+    auto Extent = [&](size_t Pitch, size_t Slice) {
+      return (R.Depth - 1) * Slice + (R.Height - 1) * Pitch + R.WidthBytes;
+    };
+    if (P.srcMemoryType == CU_MEMORYTYPE_DEVICE)
+      if (Status St = core::checkDeviceRange(R.Src, Extent(R.SrcPitch, R.SrcSlicePitch), "the source"); !St)
+        return done(Fn, std::move(St));
+    if (P.dstMemoryType == CU_MEMORYTYPE_DEVICE)
+      if (Status St = core::checkDeviceRange(R.Dst, Extent(R.DstPitch, R.DstSlicePitch), "the destination"); !St)
+        return done(Fn, std::move(St));
+  }
   return submitCopy(Fn, s, PerThread, Sync, R);
 }
 
@@ -217,6 +240,9 @@ static CUresult fill(const char *Fn, CUdeviceptr dst, size_t Pitch, uint32_t Val
     return fail(Fn, CUDA_ERROR_INVALID_VALUE, "destination is null");
   if (dst % Elem)
     return fail(Fn, CUDA_ERROR_INVALID_VALUE, "destination is not aligned to the element size");
+  if (Height <= 1 || Pitch >= Width * Elem)
+    if (Status St = core::checkDeviceRange(ptr(dst), (Height - 1) * Pitch + Width * Elem, "the destination"); !St)
+      return done(Fn, std::move(St));
   if (Height > 1 && Pitch < Width * Elem)
     return fail(Fn, CUDA_ERROR_INVALID_VALUE, "pitch is smaller than the row");
   FillRect R;

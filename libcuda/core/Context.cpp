@@ -124,6 +124,8 @@ void Context::teardown() {
     case AllocKind::Registered:
       (void)Dev.Backend->unregisterHost(P);
       break;
+    case AllocKind::ModuleGlobal:
+      break; // Owned by its module, never noted here.
     }
   }
   // 5. A fresh start: the sticky error and the settings go.

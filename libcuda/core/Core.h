@@ -270,7 +270,9 @@ private:
 // Memory
 //===----------------------------------------------------------------------===//
 
-enum class AllocKind { Device, Host, Managed, Registered };
+/// ModuleGlobal: a loaded module's `.global`/`.const` variable, device
+/// memory owned by the module (never freed by cuMemFree).
+enum class AllocKind { Device, Host, Managed, Registered, ModuleGlobal };
 
 struct Allocation {
   uintptr_t Base = 0;
@@ -294,6 +296,13 @@ std::optional<Allocation> find(uintptr_t Ptr);
 } // namespace alloctable
 
 Expected<void *> allocate(Context &Ctx, AllocKind Kind, size_t Bytes, unsigned Flags);
+/// Checks that [Ptr, Ptr+Bytes) is memory the device can address, as
+/// NVIDIA's driver checks the device side of explicit-direction copies and
+/// fills: inside one allocation (device, managed, pinned or registered host
+/// memory, or a module variable). Anything else, pageable host memory
+/// included, is CUDA_ERROR_INVALID_VALUE (measured on an H100).
+Status checkDeviceRange(const void *Ptr, size_t Bytes, const char *What);
+
 /// Frees an allocation made by allocate(); Ptr must be its base and of one
 /// of the kinds in Accept.
 Status release(void *Ptr, std::initializer_list<AllocKind> Accept);
@@ -380,7 +389,9 @@ private:
     std::shared_ptr<const LoadedCode> Loaded;
     std::optional<Error> Failure;
     std::map<std::string, std::string> Unlowered; ///< Kernel → why.
+    std::vector<uintptr_t> GlobalBases; ///< Registered in the alloctable.
   };
+  void forgetCode();
   Status buildFor(DeviceEntry &D, DeviceCode &Out);
 
   std::vector<uint8_t> Image;

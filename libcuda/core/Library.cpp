@@ -184,7 +184,18 @@ Expected<Ref<Library>> Library::load(const void *Image, bool AsModule) {
   return Lib;
 }
 
-Library::~Library() = default;
+Library::~Library() { forgetCode(); }
+
+void Library::forgetCode() {
+  // Queued launches hold their LoadedCode (LaunchRequest::Hold), so the
+  // code can be dropped here without draining; its variables leave the
+  // allocation table first.
+  std::lock_guard<std::mutex> L(CodeM);
+  for (auto &[Dev, DC] : Code)
+    for (uintptr_t B : DC.GlobalBases)
+      alloctable::erase(B);
+  Code.clear();
+}
 
 Expected<Ref<Kernel>> Library::kernel(const std::string &Name) {
   if (Ptx.empty())
@@ -218,12 +229,7 @@ void Library::unload() {
     std::lock_guard<std::mutex> L(M);
     Old.swap(Kernels);
   }
-  {
-    // Queued launches hold their LoadedCode (LaunchRequest::Hold), so the
-    // code can be dropped here without draining.
-    std::lock_guard<std::mutex> L(CodeM);
-    Code.clear();
-  }
+  forgetCode();
   for (auto &[N, K] : Old)
     retire(K.get());
   retire(this);
@@ -266,6 +272,18 @@ Status Library::buildFor(DeviceEntry &D, DeviceCode &Out) {
     return Loaded.takeError();
   Out.Object = std::move(*Obj);
   Out.Loaded = std::shared_ptr<const LoadedCode>(std::move(*Loaded));
+  // Module variables are device memory: copies, fills and pointer queries
+  // find them in the allocation table like any allocation.
+  for (const std::string &Name : Globals)
+    if (auto G = Out.Loaded->global(Name); G && G->Bytes) {
+      Allocation A;
+      A.Base = uintptr_t(G->Address);
+      A.Bytes = G->Bytes;
+      A.Kind = AllocKind::ModuleGlobal;
+      A.DeviceOrdinal = D.Ordinal;
+      alloctable::insert(A);
+      Out.GlobalBases.push_back(A.Base);
+    }
   return Status::ok();
 }
 

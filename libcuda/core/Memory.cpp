@@ -101,6 +101,17 @@ Status release(void *Ptr, std::initializer_list<AllocKind> Accept) {
   return A->Ctx->device().Backend->release(backendKind(A->Kind), Ptr, A->Bytes);
 }
 
+Status checkDeviceRange(const void *Ptr, size_t Bytes, const char *What) {
+  if (!Ptr)
+    return makeError(CUDA_ERROR_INVALID_VALUE, std::string(What) + " is null");
+  auto A = alloctable::find(uintptr_t(Ptr));
+  if (!A)
+    return makeError(CUDA_ERROR_INVALID_VALUE, std::string(What) + " is not device-accessible memory");
+  if (uintptr_t(Ptr) - A->Base + Bytes > A->Bytes)
+    return makeError(CUDA_ERROR_INVALID_VALUE, std::string(What) + " runs past the end of its allocation");
+  return Status::ok();
+}
+
 Status registerHost(Context &Ctx, void *Ptr, size_t Bytes, unsigned Flags) {
   if (!Ptr || Bytes == 0)
     return makeError(CUDA_ERROR_INVALID_VALUE, "empty host range");
