@@ -73,14 +73,14 @@ void HostQueue::run() {
     L.unlock();
     if (Cmd.Fn)
       Cmd.Fn();
+    // Completed before Pending drops: after drain() every signal enqueued
+    // so far must read complete (a stream synchronize followed by an event
+    // query, or a pool releasing blocks whose frees it just waited for).
+    if (Cmd.Done)
+      Cmd.Done->complete();
     L.lock();
     if (--Pending == 0)
       IdleCv.notify_all();
-    if (Cmd.Done) {
-      L.unlock();
-      Cmd.Done->complete();
-      L.lock();
-    }
   }
 }
 
