@@ -73,12 +73,14 @@ void HostQueue::run() {
     L.unlock();
     if (Cmd.Fn)
       Cmd.Fn();
-    // Completed before Pending drops: after drain() every signal enqueued
-    // so far must read complete (a stream synchronize followed by an event
-    // query, or a pool releasing blocks whose frees it just waited for).
+    L.lock();
+    // The signal completes and Pending drops under one lock, so neither is
+    // seen without the other: after drain() every signal enqueued so far
+    // reads complete (a pool releasing blocks whose frees it just waited
+    // for), and after a signal's wait() an idle stream queries idle.
+    // (Lock order: queue, then signal; nothing takes them the other way.)
     if (Cmd.Done)
       Cmd.Done->complete();
-    L.lock();
     if (--Pending == 0)
       IdleCv.notify_all();
   }

@@ -173,7 +173,7 @@ Expected<void *> MemPool::allocate(Stream &S, size_t Bytes) {
     std::lock_guard<std::mutex> L(M);
     B = takeFreeLocked(S, Need, Wait);
   }
-  if (B && Wait) {
+  if (B && Wait && B->Ready) {
     // The internal dependency: S's later work waits for the free's.
     std::shared_ptr<Signal> Ready = B->Ready;
     Status St = S.submit([&](Queue &Q) { return Q.enqueueWait(Ready); });

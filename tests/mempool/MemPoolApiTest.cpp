@@ -247,6 +247,26 @@ TEST_F(MemPoolApi, ReuseAcrossStreamsWaitsForThePendingFree) {
   EXPECT_EQ(cuMemPoolDestroy(Pool), CUDA_SUCCESS);
 }
 
+TEST_F(MemPoolApi, SynchronousFreeIsReusedUnderEveryPolicy) {
+  // A block freed by cuMemFree has no pending work; with opportunistic
+  // reuse off it is still taken through an (already met) internal
+  // dependency, and the allocating stream is not held up.
+  CUmemoryPool Pool = newPool();
+  int Off = 0;
+  ASSERT_EQ(cuMemPoolSetAttribute(Pool, CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC, &Off), CUDA_SUCCESS);
+  cuuint64_t Keep = ~0ull;
+  ASSERT_EQ(cuMemPoolSetAttribute(Pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &Keep), CUDA_SUCCESS);
+  CUdeviceptr A = 0, B = 0;
+  ASSERT_EQ(cuMemAllocFromPoolAsync(&A, 512, Pool, S1), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemFree_v2(A), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemAllocFromPoolAsync(&B, 512, Pool, S2), CUDA_SUCCESS);
+  EXPECT_EQ(B, A);
+  ASSERT_EQ(cuMemsetD8Async(B, 1, 512, S2), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemFreeAsync(B, S2), CUDA_SUCCESS);
+  ASSERT_EQ(cuStreamSynchronize(S2), CUDA_SUCCESS);
+  EXPECT_EQ(cuMemPoolDestroy(Pool), CUDA_SUCCESS);
+}
+
 TEST_F(MemPoolApi, CountersThresholdAndTrim) {
   CUmemoryPool Pool = newPool();
   CUdeviceptr P = 0;
