@@ -74,13 +74,15 @@ void HostQueue::run() {
     if (Cmd.Fn)
       Cmd.Fn();
     L.lock();
+    // The signal completes and Pending drops under one lock, so neither is
+    // seen without the other: after drain() every signal enqueued so far
+    // reads complete (a pool releasing blocks whose frees it just waited
+    // for), and after a signal's wait() an idle stream queries idle.
+    // (Lock order: queue, then signal; nothing takes them the other way.)
+    if (Cmd.Done)
+      Cmd.Done->complete();
     if (--Pending == 0)
       IdleCv.notify_all();
-    if (Cmd.Done) {
-      L.unlock();
-      Cmd.Done->complete();
-      L.lock();
-    }
   }
 }
 

@@ -2,6 +2,7 @@
 /// Allocation entry points (device, pitched, pinned host, registered host,
 /// managed), memory info, address ranges and pointer attributes.
 #include "libcuda/api/Common.h"
+#include "libcuda/core/MemPool.h"
 
 #include <cstring>
 
@@ -196,7 +197,8 @@ static CUresult pointerAttribute(const char *Fn, void *data, CUpointer_attribute
   bool Host = A && (Al.Kind == AllocKind::Host || Al.Kind == AllocKind::Registered);
   switch (attribute) {
   case CU_POINTER_ATTRIBUTE_CONTEXT:
-    Put(A ? handleOf<CUcontext>(Al.Ctx) : CUcontext(nullptr));
+    // Pool memory belongs to no context: NVIDIA reports null for it.
+    Put(A && !Al.Pool ? handleOf<CUcontext>(Al.Ctx) : CUcontext(nullptr));
     break;
   case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
     Put((unsigned)(A ? (Host ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE) : 0));
@@ -247,7 +249,7 @@ static CUresult pointerAttribute(const char *Fn, void *data, CUpointer_attribute
     Put((unsigned)(A ? CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE : CU_POINTER_ATTRIBUTE_ACCESS_FLAG_NONE));
     break;
   case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE:
-    Put(CUmemoryPool(nullptr));
+    Put(A && Al.Pool ? handleOf<CUmemoryPool>(Al.Pool.get()) : CUmemoryPool(nullptr));
     break;
   case CU_POINTER_ATTRIBUTE_MAPPING_SIZE:
     Put(size_t(Al.Bytes));

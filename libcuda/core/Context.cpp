@@ -3,6 +3,7 @@
 /// allocations, streams), limits, context-local storage, the legacy default
 /// stream's implicit synchronisation, and the per-thread context stack.
 #include "libcuda/core/Core.h"
+#include "libcuda/core/MemPool.h"
 
 #include "support/Log.h"
 
@@ -113,7 +114,10 @@ void Context::teardown() {
       continue;
     switch (A->Kind) {
     case AllocKind::Device:
-      (void)Dev.Backend->release(MemoryKind::Device, P, A->Bytes);
+      if (A->Pool) // Its pool owns the block.
+        mempool::reclaim(*A);
+      else
+        (void)Dev.Backend->release(MemoryKind::Device, P, A->Bytes);
       break;
     case AllocKind::Host:
       (void)Dev.Backend->release(MemoryKind::HostPinned, P, A->Bytes);
@@ -200,6 +204,7 @@ Status Context::synchronize() {
   }
   for (auto &O : Live)
     static_cast<Stream &>(*O).queue().drain();
+  mempool::onSynchronize(Dev); // Pools trim to their release thresholds.
   return stickyError();
 }
 

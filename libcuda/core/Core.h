@@ -30,6 +30,7 @@ namespace ferry::core {
 
 class Context;
 class Stream;
+class MemPool;
 
 //===----------------------------------------------------------------------===//
 // Devices and initialisation
@@ -283,6 +284,8 @@ struct Allocation {
   Context *Ctx = nullptr; ///< Owning context (not a reference: the context
                           ///< frees its allocations on teardown).
   uint64_t Id = 0;        ///< CU_POINTER_ATTRIBUTE_BUFFER_ID.
+  /// The pool of a stream-ordered allocation (core/MemPool.h), else null.
+  std::shared_ptr<MemPool> Pool;
 };
 
 /// The process-wide table of live allocations, ordered by base address so a
@@ -293,6 +296,8 @@ void insert(const Allocation &A);
 std::optional<Allocation> erase(uintptr_t Base);
 /// The allocation containing Ptr, if any.
 std::optional<Allocation> find(uintptr_t Ptr);
+/// A fresh CU_POINTER_ATTRIBUTE_BUFFER_ID.
+uint64_t nextId();
 } // namespace alloctable
 
 Expected<void *> allocate(Context &Ctx, AllocKind Kind, size_t Bytes, unsigned Flags);

@@ -22,6 +22,7 @@ const char *kindName(Kind K) {
   case Kind::Graph: return "graph";
   case Kind::GraphNode: return "graph node";
   case Kind::GraphExec: return "graph exec";
+  case Kind::MemPool: return "memory pool";
   }
   return "object";
 }

@@ -28,6 +28,7 @@ enum class Kind : uint32_t {
   Graph = 0xFE4C7C0B,
   GraphNode = 0xFE4C7C0C,
   GraphExec = 0xFE4C7C0D,
+  MemPool = 0xFE4C7C20,
 };
 
 const char *kindName(Kind K);

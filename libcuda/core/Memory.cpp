@@ -4,6 +4,7 @@
 /// the owning context's device.
 #include "libcuda/core/Core.h"
 #include "libcuda/core/Graph.h"
+#include "libcuda/core/MemPool.h"
 
 #include "support/Log.h"
 
@@ -51,6 +52,8 @@ std::optional<Allocation> alloctable::find(uintptr_t Ptr) {
   return std::nullopt;
 }
 
+uint64_t alloctable::nextId() { return NextBufferId++; }
+
 static MemoryKind backendKind(AllocKind K) {
   switch (K) {
   case AllocKind::Host: return MemoryKind::HostPinned;
@@ -92,6 +95,9 @@ Status release(void *Ptr, std::initializer_list<AllocKind> Accept) {
     Ok |= K == A->Kind;
   if (!Ok)
     return makeError(CUDA_ERROR_INVALID_VALUE, "pointer was allocated by a different API");
+  // Stream-ordered memory goes back to its pool (which synchronises first).
+  if (A->Pool)
+    return mempool::freeNow(*A);
   // Freeing is synchronous on NVIDIA: queued work that may still touch the
   // memory finishes first.
   (void)A->Ctx->synchronize();

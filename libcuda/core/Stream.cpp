@@ -5,6 +5,7 @@
 /// signals.
 #include "libcuda/core/Core.h"
 #include "libcuda/core/Graph.h"
+#include "libcuda/core/MemPool.h"
 
 #include "support/Log.h"
 
@@ -27,6 +28,7 @@ Stream::~Stream() {
 
 Status Stream::synchronize() {
   Q->drain();
+  mempool::onSynchronize(Ctx->device()); // Pools trim to their thresholds.
   return Ctx->stickyError();
 }
 
@@ -93,6 +95,7 @@ Status Event::query() const {
 Status Event::synchronize() const {
   if (auto S = signal())
     S->wait();
+  mempool::onSynchronize(Ctx->device()); // Pools trim to their thresholds.
   return Ctx->stickyError();
 }
 
