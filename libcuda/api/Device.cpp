@@ -244,6 +244,12 @@ FERRY_EXPORT CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, C
   auto V = attributeValue((*D)->Backend->properties(), int(attrib));
   if (!V)
     return fail(__func__, CUDA_ERROR_INVALID_VALUE, "unknown attribute " + std::to_string(int(attrib)));
+  // Virtual memory management (Vmm.cpp) maps memfds, which only the host
+  // backend's memory allows.
+  bool HostMemory = (*D)->Family && (*D)->Family->name() == "host";
+  if (attrib == CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED ||
+      attrib == CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED)
+    V = int(HostMemory);
   *pi = *V;
   return CUDA_SUCCESS;
 }

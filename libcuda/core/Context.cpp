@@ -124,6 +124,8 @@ void Context::teardown() {
     case AllocKind::Registered:
       (void)Dev.Backend->unregisterHost(P);
       break;
+    case AllocKind::Vmm: // Never noted by a context: cuMemUnmap owns it.
+      break;
     }
   }
   // 5. A fresh start: the sticky error and the settings go.

@@ -270,7 +270,9 @@ private:
 // Memory
 //===----------------------------------------------------------------------===//
 
-enum class AllocKind { Device, Host, Managed, Registered };
+/// Vmm: a range mapped with cuMemMap (api/Vmm.cpp owns it; it is device
+/// memory to every other API but never freed by cuMemFree or teardown).
+enum class AllocKind { Device, Host, Managed, Registered, Vmm };
 
 struct Allocation {
   uintptr_t Base = 0;
