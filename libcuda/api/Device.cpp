@@ -174,13 +174,14 @@ static std::optional<int> attributeValue(const DeviceProperties &P, int A) {
   case CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS: return P.ConcurrentManagedAccess;
   case CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED: return 1;
   case CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM: return 1;
-  case CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS_V1: return 0;
-  case CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS_V1: return 0;
-  case CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V1: return 0;
+  // Stream memory operations (StreamMemOps.cpp) run on the queue threads.
+  case CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS_V1: return 1;
+  case CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS_V1: return 1;
+  case CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V1: return 1;
   case CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH: return P.CooperativeLaunch;
   case CU_DEVICE_ATTRIBUTE_COOPERATIVE_MULTI_DEVICE_LAUNCH: return 0;
   case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: return Clamp(P.SharedMemPerBlockOptin);
-  case CU_DEVICE_ATTRIBUTE_CAN_FLUSH_REMOTE_WRITES: return 0;
+  case CU_DEVICE_ATTRIBUTE_CAN_FLUSH_REMOTE_WRITES: return 1;
   case CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED: return 1;
   case CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES: return P.PageableMemoryAccess;
   case CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST: return P.Integrated;
@@ -204,8 +205,8 @@ static std::optional<int> attributeValue(const DeviceProperties &P, int A) {
   case CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES: return 0;
   case CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH: return 0;
   case CU_DEVICE_ATTRIBUTE_DEFERRED_MAPPING_CUDA_ARRAY_SUPPORTED: return 0;
-  case CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS: return 0;
-  case CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR: return 0;
+  case CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS: return 1;
+  case CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR: return 1;
   case CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED: return 0;
   case CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED: return 0;
   case CU_DEVICE_ATTRIBUTE_MEM_SYNC_DOMAIN_COUNT: return 1;
@@ -243,6 +244,12 @@ FERRY_EXPORT CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, C
   auto V = attributeValue((*D)->Backend->properties(), int(attrib));
   if (!V)
     return fail(__func__, CUDA_ERROR_INVALID_VALUE, "unknown attribute " + std::to_string(int(attrib)));
+  // Virtual memory management (Vmm.cpp) maps memfds, which only the host
+  // backend's memory allows.
+  bool HostMemory = (*D)->Family && (*D)->Family->name() == "host";
+  if (attrib == CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED ||
+      attrib == CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED)
+    V = int(HostMemory);
   *pi = *V;
   return CUDA_SUCCESS;
 }

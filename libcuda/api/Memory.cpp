@@ -206,13 +206,15 @@ static CUresult pointerAttribute(const char *Fn, void *data, CUpointer_attribute
   case CU_POINTER_ATTRIBUTE_DEVICE_POINTER:
     Put(A ? p : CUdeviceptr(0));
     break;
-  case CU_POINTER_ATTRIBUTE_HOST_POINTER:
+  case CU_POINTER_ATTRIBUTE_HOST_POINTER: {
     // Device memory has no host address on NVIDIA; here all memory is
     // host-reachable but we keep the NVIDIA answer for device memory.
-    if (A && Al.Kind == AllocKind::Device && Strict)
+    bool DeviceOnly = Al.Kind == AllocKind::Device || Al.Kind == AllocKind::Vmm;
+    if (A && DeviceOnly && Strict)
       return fail(Fn, CUDA_ERROR_INVALID_VALUE, "device memory has no host pointer");
-    Put(A && Al.Kind != AllocKind::Device ? ptr(p) : nullptr);
+    Put(A && !DeviceOnly ? ptr(p) : nullptr);
     break;
+  }
   case CU_POINTER_ATTRIBUTE_SYNC_MEMOPS:
     Put(bool(A));
     break;

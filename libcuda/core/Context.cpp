@@ -130,6 +130,8 @@ void Context::teardown() {
       break;
     case AllocKind::ModuleGlobal:
       break; // Owned by its module, never noted here.
+    case AllocKind::Vmm: // Never noted by a context: cuMemUnmap owns it.
+      break;
     }
   }
   // 5. A fresh start: the sticky error and the settings go.

@@ -273,7 +273,9 @@ private:
 
 /// ModuleGlobal: a loaded module's `.global`/`.const` variable, device
 /// memory owned by the module (never freed by cuMemFree).
-enum class AllocKind { Device, Host, Managed, Registered, ModuleGlobal };
+/// Vmm: a range mapped with cuMemMap (api/Vmm.cpp owns it; it is device
+/// memory to every other API but never freed by cuMemFree or teardown).
+enum class AllocKind { Device, Host, Managed, Registered, ModuleGlobal, Vmm };
 
 struct Allocation {
   uintptr_t Base = 0;

@@ -5,6 +5,7 @@
 /// happens elsewhere; loading needs no context, as cudart registers its
 /// fatbins before creating one.
 #include "libcuda/core/Core.h"
+#include "libcuda/core/Link.h"
 
 #include "ptx/fatbin/Memory.h"
 #include "ptx/fatbin/Payload.h"
@@ -134,19 +135,33 @@ Expected<Ref<Library>> Library::load(const void *Image, bool AsModule) {
     // is in the prelinked containers, so a container without PTX is worth
     // a warning only when no container has any.
     std::vector<std::string> Skipped;
-    for (const auto &C : Img->Containers) {
-      auto Pick = fatbin::choosePtxEntry(C.Entries, Sm);
-      if (!Pick) {
-        Skipped.push_back(Pick.error().message());
-        continue;
-      }
-      auto Text = fatbin::ptxText(C.Entries[*Pick]);
+    auto AddPart = [&](const fatbin::Entry &E) -> Status {
+      auto Text = fatbin::ptxText(E);
       if (!Text)
         return makeError(CUDA_ERROR_INVALID_IMAGE, Text.error().message());
       Lib->Ptx += *Text;
       Lib->Ptx += '\n';
       if (std::find(Lib->PtxParts.begin(), Lib->PtxParts.end(), *Text) == Lib->PtxParts.end())
         Lib->PtxParts.emplace_back(*Text);
+      return Status::ok();
+    };
+    for (const auto &C : Img->Containers) {
+      // cuLinkComplete's image: its PTX entries are the linked inputs, all
+      // needed, not alternatives for different architectures.
+      if (link::isLinkImage(C)) {
+        for (const fatbin::Entry &E : C.Entries)
+          if (E.isPtx())
+            if (Status S = AddPart(E); !S)
+              return S.takeError();
+        continue;
+      }
+      auto Pick = fatbin::choosePtxEntry(C.Entries, Sm);
+      if (!Pick) {
+        Skipped.push_back(Pick.error().message());
+        continue;
+      }
+      if (Status S = AddPart(C.Entries[*Pick]); !S)
+        return S.takeError();
     }
     for (const std::string &Why : Skipped) {
       if (Lib->PtxParts.empty())
