@@ -209,7 +209,7 @@ static CUresult pointerAttribute(const char *Fn, void *data, CUpointer_attribute
   case CU_POINTER_ATTRIBUTE_HOST_POINTER: {
     // Device memory has no host address on NVIDIA; here all memory is
     // host-reachable but we keep the NVIDIA answer for device memory.
-    bool DeviceOnly = Al.Kind == AllocKind::Device || Al.Kind == AllocKind::Vmm;
+    bool DeviceOnly = Al.Kind == AllocKind::Device || Al.Kind == AllocKind::Vmm || Al.Kind == AllocKind::ModuleGlobal;
     if (A && DeviceOnly && Strict)
       return fail(Fn, CUDA_ERROR_INVALID_VALUE, "device memory has no host pointer");
     Put(A && !DeviceOnly ? ptr(p) : nullptr);

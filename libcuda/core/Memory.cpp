@@ -113,8 +113,15 @@ Status checkDeviceRange(const void *Ptr, size_t Bytes, const char *What) {
   auto A = alloctable::find(uintptr_t(Ptr));
   if (!A)
     return makeError(CUDA_ERROR_INVALID_VALUE, std::string(What) + " is not device-accessible memory");
-  if (uintptr_t(Ptr) - A->Base + Bytes > A->Bytes)
-    return makeError(CUDA_ERROR_INVALID_VALUE, std::string(What) + " runs past the end of its allocation");
+  // Ranges mapped with cuMemMap side by side form one contiguous range, so
+  // a copy may span them; any other allocation stands alone.
+  uintptr_t End = uintptr_t(Ptr) + Bytes;
+  while (End > A->Base + A->Bytes) {
+    auto Next = A->Kind == AllocKind::Vmm ? alloctable::find(A->Base + A->Bytes) : std::nullopt;
+    if (!Next || Next->Kind != AllocKind::Vmm)
+      return makeError(CUDA_ERROR_INVALID_VALUE, std::string(What) + " runs past the end of its allocation");
+    A = Next;
+  }
   return Status::ok();
 }
 
