@@ -12,7 +12,6 @@
 /// handed to the JIT; the rest (static shared size) comes from the compile.
 #include "host/HostDevice.h"
 #include "host/exec/HostExecutor.h"
-#include "support/Cache.h"
 #include "support/Log.h"
 
 #include "llvm/Bitcode/BitcodeWriter.h"
@@ -22,9 +21,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
-#include <dlfcn.h>
+#include <cstring>
 #include <map>
-#include <sys/stat.h>
 
 namespace ferry::host {
 namespace {
@@ -39,11 +37,9 @@ public:
   std::vector<const HostKernel *> Kernels; ///< Parallel to Infos.
 
   std::span<const KernelInfo> kernels() const override { return Infos; }
-  Expected<std::vector<std::byte>> serialize() const override {
-    const std::string &S = Module->serialized();
-    auto *B = reinterpret_cast<const std::byte *>(S.data());
-    return std::vector<std::byte>(B, B + S.size());
-  }
+  /// The kernel facts, then the JIT module's own serialized form; the
+  /// core stores it in the code cache and deserialize() reverses it.
+  Expected<std::vector<std::byte>> serialize() const override;
 };
 
 class HostLoadedCode final : public LoadedCode {
@@ -117,24 +113,6 @@ SimtFacts readFacts(const llvm::Module &M) {
   return F;
 }
 
-/// What identifies this build of ferry for the code cache: the shared
-/// object holding this code, its size and modification time, so a rebuilt
-/// ferry never loads code an older one compiled.
-const std::string &buildIdentity() {
-  static const std::string Id = [] {
-    Dl_info Info{};
-    if (!dladdr(reinterpret_cast<void *>(&buildIdentity), &Info) || !Info.dli_fname)
-      return std::string("unknown-build");
-    struct stat St {};
-    std::string Out = Info.dli_fname;
-    if (stat(Info.dli_fname, &St) == 0)
-      Out += ":" + std::to_string(St.st_size) + ":" + std::to_string(St.st_mtim.tv_sec) + "." +
-             std::to_string(St.st_mtim.tv_nsec);
-    return Out;
-  }();
-  return Id;
-}
-
 /// Kernel facts of a compiled module, in the module's kernel order.
 void describe(HostCodeObject &Out, const SimtFacts &Facts) {
   for (const HostKernel &HK : Out.Module->kernels()) {
@@ -175,57 +153,108 @@ public:
     }
     HostCompileOptions HO;
     HO.OptLevel = unsigned(std::clamp(Options.OptLevel, 0, 3));
-    // The code cache: the key covers the exact SIMT IR, the CPU the code is
-    // generated for, this build of ferry and the options; a hit links the
-    // stored object and compiles nothing.
-    CodeCache &Cache = CodeCache::fromSettings();
-    std::string Key;
-    if (Cache.enabled()) {
-      Key = CodeCache::KeyBuilder()
-                .add("host-module")
-                .add((*Compiler)->targetDescription())
-                .add(buildIdentity())
-                .add(std::to_string(HO.OptLevel))
-                .add(Bits)
-                .finish();
-      if (auto Hit = Cache.load(Key)) {
-        auto CM = (*Compiler)->load(*Hit);
-        if (CM) {
-          auto Out = std::make_unique<HostCodeObject>();
-          Out->Module = std::shared_ptr<CompiledModule>(std::move(*CM));
-          describe(*Out, Facts);
-          log::cache().debug("host module {} loaded from the code cache", SimtIr.getModuleIdentifier());
-          return std::unique_ptr<CodeObject>(std::move(Out));
-        }
-        log::cache().warn("cached host module unusable ({}); compiling again", CM.error().message());
-      }
-    }
     auto CM = (*Compiler)->compileIR(Bits, SimtIr.getModuleIdentifier(), HO);
     if (!CM)
       return CM.takeError();
     auto Out = std::make_unique<HostCodeObject>();
     Out->Module = std::shared_ptr<CompiledModule>(std::move(*CM));
     describe(*Out, Facts);
-    if (Cache.enabled())
-      Cache.store(Key, Out->Module->serialized());
     return std::unique_ptr<CodeObject>(std::move(Out));
   }
 
-  /// Bytes from serialize(); the kernels' parameter layouts are not in
-  /// them (the core has them from the PTX), only what the host code needs.
-  Expected<std::unique_ptr<CodeObject>> deserialize(std::span<const std::byte> Bytes) override {
-    auto Compiler = HostExecutor::instance().compiler();
-    if (!Compiler)
-      return Compiler.takeError();
-    auto CM = (*Compiler)->load(std::string_view(reinterpret_cast<const char *>(Bytes.data()), Bytes.size()));
-    if (!CM)
-      return CM.takeError();
-    auto Out = std::make_unique<HostCodeObject>();
-    Out->Module = std::shared_ptr<CompiledModule>(std::move(*CM));
-    describe(*Out, SimtFacts{});
-    return std::unique_ptr<CodeObject>(std::move(Out));
+  /// Bytes from HostCodeObject::serialize().
+  Expected<std::unique_ptr<CodeObject>> deserialize(std::span<const std::byte> Bytes) override;
+};
+
+/// Little-endian fields of the serialized code object.
+void put32(std::string &Out, uint32_t V) { Out.append(reinterpret_cast<const char *>(&V), 4); }
+void putStr(std::string &Out, std::string_view S) {
+  put32(Out, uint32_t(S.size()));
+  Out.append(S.data(), S.size());
+}
+struct Reader {
+  std::string_view In;
+  bool Ok = true;
+  uint32_t get() {
+    if (In.size() < 4) {
+      Ok = false;
+      return 0;
+    }
+    uint32_t V;
+    std::memcpy(&V, In.data(), 4);
+    In.remove_prefix(4);
+    return V;
+  }
+  std::string_view str() {
+    uint32_t N = get();
+    if (!Ok || In.size() < N) {
+      Ok = false;
+      return {};
+    }
+    std::string_view S = In.substr(0, N);
+    In.remove_prefix(N);
+    return S;
   }
 };
+constexpr std::string_view CodeMagic = "FERRY-HOST-CODE-1";
+
+Expected<std::vector<std::byte>> HostCodeObject::serialize() const {
+  std::string S(CodeMagic);
+  put32(S, uint32_t(Infos.size()));
+  for (const KernelInfo &K : Infos) {
+    putStr(S, K.Name);
+    put32(S, uint32_t(K.Params.size()));
+    for (const KernelParam &P : K.Params) {
+      put32(S, P.Offset);
+      put32(S, P.Bytes);
+      put32(S, P.Align);
+    }
+    for (uint32_t V : {K.ParamBytes, K.StaticSharedBytes, K.LocalBytes, K.ConstBytes, K.Registers,
+                       K.MaxThreadsPerBlock, K.ReqNtid[0], K.ReqNtid[1], K.ReqNtid[2]})
+      put32(S, V);
+  }
+  putStr(S, Module->serialized());
+  auto *B = reinterpret_cast<const std::byte *>(S.data());
+  return std::vector<std::byte>(B, B + S.size());
+}
+
+Expected<std::unique_ptr<CodeObject>> HostCompilerBackend::deserialize(std::span<const std::byte> Bytes) {
+  auto Compiler = HostExecutor::instance().compiler();
+  if (!Compiler)
+    return Compiler.takeError();
+  Reader R{std::string_view(reinterpret_cast<const char *>(Bytes.data()), Bytes.size())};
+  if (R.In.substr(0, CodeMagic.size()) != CodeMagic)
+    return makeError(CUDA_ERROR_INVALID_IMAGE, "not a serialized host code object");
+  R.In.remove_prefix(CodeMagic.size());
+  SimtFacts Facts;
+  uint32_t N = R.get();
+  for (uint32_t I = 0; R.Ok && I < N && I < (1u << 20); ++I) {
+    KernelInfo K;
+    K.Name = std::string(R.str());
+    uint32_t NP = R.get();
+    for (uint32_t J = 0; R.Ok && J < NP && J < 4096; ++J) {
+      KernelParam P;
+      P.Offset = R.get();
+      P.Bytes = R.get();
+      P.Align = R.get();
+      K.Params.push_back(P);
+    }
+    for (uint32_t *V : {&K.ParamBytes, &K.StaticSharedBytes, &K.LocalBytes, &K.ConstBytes, &K.Registers,
+                        &K.MaxThreadsPerBlock, &K.ReqNtid[0], &K.ReqNtid[1], &K.ReqNtid[2]})
+      *V = R.get();
+    Facts.ByName[K.Name] = std::move(K);
+  }
+  std::string_view ModuleBytes = R.str();
+  if (!R.Ok || !R.In.empty())
+    return makeError(CUDA_ERROR_INVALID_IMAGE, "truncated or oversized serialized host code object");
+  auto CM = (*Compiler)->load(ModuleBytes);
+  if (!CM)
+    return CM.takeError();
+  auto Out = std::make_unique<HostCodeObject>();
+  Out->Module = std::shared_ptr<CompiledModule>(std::move(*CM));
+  describe(*Out, Facts);
+  return std::unique_ptr<CodeObject>(std::move(Out));
+}
 
 Expected<std::unique_ptr<LoadedCode>> loadHostCode(HostDevice &, const CodeObject &Code) {
   auto *HC = dynamic_cast<const HostCodeObject *>(&Code);

@@ -4,6 +4,9 @@
 /// payload) then the payload.
 #include "support/Cache.h"
 
+#include <dlfcn.h>
+#include <sys/stat.h>
+
 #include "support/Log.h"
 #include "support/Settings.h"
 
@@ -34,6 +37,21 @@ static_assert(sizeof(Header) == 48);
 } // namespace
 
 CodeCache::CodeCache(std::string Dir, uint64_t MaxBytes) : Dir(std::move(Dir)), MaxBytes(MaxBytes) {}
+
+const std::string &CodeCache::buildIdentity() {
+  static const std::string Id = [] {
+    Dl_info Info{};
+    if (!dladdr(reinterpret_cast<void *>(&CodeCache::buildIdentity), &Info) || !Info.dli_fname)
+      return std::string("unknown-build");
+    struct stat St {};
+    std::string Out = Info.dli_fname;
+    if (stat(Info.dli_fname, &St) == 0)
+      Out += ":" + std::to_string(St.st_size) + ":" + std::to_string(St.st_mtim.tv_sec) + "." +
+             std::to_string(St.st_mtim.tv_nsec);
+    return Out;
+  }();
+  return Id;
+}
 
 CodeCache &CodeCache::fromSettings() {
   static CodeCache *C = [] {

@@ -34,6 +34,11 @@ public:
   bool enabled() const { return !Dir.empty(); }
   const std::string &directory() const { return Dir; }
 
+  /// What identifies this build of ferry in keys: the shared object (or
+  /// executable) holding this code, with its size and modification time,
+  /// so a rebuilt ferry never loads code an older one compiled.
+  static const std::string &buildIdentity();
+
   /// Builds a key from the parts that determine the compiled code.
   class KeyBuilder {
   public:

@@ -400,6 +400,8 @@ private:
   };
   void forgetCode();
   Status buildFor(DeviceEntry &D, DeviceCode &Out);
+  /// Loads compiled code on D and registers its variables.
+  Status finishLoad(DeviceEntry &D, DeviceCode &Out, std::unique_ptr<CodeObject> Obj);
 
   std::vector<uint8_t> Image;
   std::string Ptx;

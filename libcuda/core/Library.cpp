@@ -11,6 +11,7 @@
 #include "ptx/fatbin/Payload.h"
 #include "ptx/fatbin/PtxScan.h"
 #include "ptx/fatbin/Select.h"
+#include "support/Cache.h"
 #include "support/Log.h"
 #include "support/Settings.h"
 #include "ptx/lower/Lower.h"
@@ -257,6 +258,29 @@ Status Library::buildFor(DeviceEntry &D, DeviceCode &Out) {
   if (!Compiler)
     return makeError(CUDA_ERROR_NOT_SUPPORTED,
                      "device " + std::to_string(D.Ordinal) + " has no kernel compiler");
+  CompileOptions Opts;
+  // The code cache, keyed by the image's PTX, the code target, this build
+  // and the options: a hit skips the whole front end (parse, lowering,
+  // linking) as well as code generation.
+  CodeCache &Cache = CodeCache::fromSettings();
+  std::string Key;
+  if (Cache.enabled()) {
+    CodeCache::KeyBuilder KB;
+    KB.add("ferry-image-1").add(Compiler->target()).add(CodeCache::buildIdentity());
+    KB.add(std::to_string(Opts.OptLevel) + (Opts.FastMath ? "f" : ""));
+    for (const std::string &Part : PtxParts)
+      KB.add(Part);
+    Key = KB.finish();
+    if (auto Hit = Cache.load(Key)) {
+      auto Obj = Compiler->deserialize(
+          std::span<const std::byte>(reinterpret_cast<const std::byte *>(Hit->data()), Hit->size()));
+      if (Obj) {
+        log::cache().debug("image loaded from the code cache ({} kernels)", (*Obj)->kernels().size());
+        return finishLoad(D, Out, std::move(*Obj));
+      }
+      log::cache().warn("cached image unusable ({}); compiling again", Obj.error().message());
+    }
+  }
   // Each container's PTX is its own module (one per translation unit with
   // -rdc); they are lowered separately and linked, so extern device
   // functions and variables resolve across them.
@@ -278,14 +302,25 @@ Status Library::buildFor(DeviceEntry &D, DeviceCode &Out) {
   }
   for (const auto &[Fn, Why] : Out.Unlowered)
     log::module().warn("kernel not translated: {}", Why);
-  CompileOptions Opts;
   auto Obj = Compiler->compile(*Linked, Opts);
   if (!Obj)
     return Obj.takeError();
-  auto Loaded = D.Backend->load(**Obj);
+  // An image with untranslated kernels is not cached: their reasons are not
+  // part of the code object and must be reported again.
+  if (Cache.enabled() && Out.Unlowered.empty()) {
+    if (auto Bytes = (*Obj)->serialize())
+      Cache.store(Key, std::string_view(reinterpret_cast<const char *>(Bytes->data()), Bytes->size()));
+    else
+      log::cache().debug("compiled image not cached: {}", Bytes.error().message());
+  }
+  return finishLoad(D, Out, std::move(*Obj));
+}
+
+Status Library::finishLoad(DeviceEntry &D, DeviceCode &Out, std::unique_ptr<CodeObject> Obj) {
+  auto Loaded = D.Backend->load(*Obj);
   if (!Loaded)
     return Loaded.takeError();
-  Out.Object = std::move(*Obj);
+  Out.Object = std::move(Obj);
   Out.Loaded = std::shared_ptr<const LoadedCode>(std::move(*Loaded));
   // Module variables are device memory: copies, fills and pointer queries
   // find them in the allocation table like any allocation.
