@@ -15,6 +15,7 @@
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -299,6 +300,9 @@ HostCompiler::compile(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> 
             Defines |= !G.isDeclaration();
           if (!Defines)
             return;
+          // Stray debug metadata without a version flag makes the reader
+          // warn on every partition; the JIT never uses it.
+          StripDebugInfo(*Part);
           std::string Bits;
           raw_string_ostream OS(Bits);
           WriteBitcodeToFile(*Part, OS);
