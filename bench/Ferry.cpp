@@ -54,12 +54,20 @@ CUcontext setUp() {
   return Ctx;
 }
 
-CUfunction loadKernel(const std::string &Ptx, const char *Name) {
+CUmodule loadModule(const std::string &Ptx) {
   CUmodule M;
   check(cuModuleLoadData(&M, Ptx.c_str()), "cuModuleLoadData");
+  return M;
+}
+
+CUfunction function(CUmodule M, const char *Name) {
   CUfunction F;
   check(cuModuleGetFunction(&F, M, Name), "cuModuleGetFunction");
   return F;
+}
+
+CUfunction loadKernel(const std::string &Ptx, const char *Name) {
+  return function(loadModule(Ptx), Name);
 }
 
 /// Best time of kReps launches (after one untimed warm-up that compiles).
@@ -93,8 +101,8 @@ void warnIf(bool Bad, const char *What) {
 }
 
 void streamFigures(const std::string &Dir) {
-  std::string Ptx = readFile(Dir + "/stream.ptx");
-  CUfunction Add = loadKernel(Ptx, "vecadd"), Triad = loadKernel(Ptx, "triad");
+  CUmodule M = loadModule(readFile(Dir + "/stream.ptx"));
+  CUfunction Add = function(M, "vecadd"), Triad = function(M, "triad");
   int N = kStreamN;
   CUdeviceptr A = upload(std::vector<float>(N, 1.0f)), B = upload(std::vector<float>(N, 2.0f)),
               C = upload(std::vector<float>(N, 0.5f));
