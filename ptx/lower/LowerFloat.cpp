@@ -150,6 +150,18 @@ Error FunctionLowering::lowerFloatArith(const Instruction &I) {
     if (!Bv) return Bv.takeError();
     Value *Y = I.Op == Opcode::Sub ? B.CreateFNeg(*Bv) : *Bv;
     Value *R = B.CreateFAdd(*A, Y);
+    if (Directed && ST->isFloatTy()) {
+      // TwoSum in double (its intermediates can overflow in f32): the sum
+      // is S + E exactly; S == 0 means an exact zero.
+      Value *X = toDouble(*A), *Yd = toDouble(Y);
+      Value *S = B.CreateFAdd(X, Yd);
+      Value *Bb = B.CreateFSub(S, X);
+      Value *E = B.CreateFAdd(B.CreateFSub(X, B.CreateFSub(S, Bb)), B.CreateFSub(Yd, Bb));
+      Value *Zero = B.CreateFCmpOEQ(S, ConstantFP::get(B.getDoubleTy(), 0.0));
+      R = B.CreateFPTrunc(S, VT);
+      Value *Err = B.CreateFAdd(B.CreateFSub(S, toDouble(R)), E);
+      return Out(exactZeroSign(directedRound(R, Err, Mode, Finite2(*A, Y)), Zero, *A, Y, Mode));
+    }
     if (Directed) { // TwoSum: the exact error of the rounded sum.
       Value *Bb = B.CreateFSub(R, *A);
       Value *Err = B.CreateFAdd(B.CreateFSub(*A, B.CreateFSub(R, Bb)), B.CreateFSub(Y, Bb));

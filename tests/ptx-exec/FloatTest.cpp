@@ -157,6 +157,9 @@ TEST(PtxFloat, RoundingModesF32) {
   // Products near a third operand make fma's cancellation cases likely.
   for (size_t K = 0; K < N; K += 4)
     C[K] = -A[K] * B[K];
+  // Sums near the overflow threshold whose TwoSum intermediates overflow.
+  A[1] = asF(0xfeff1e27), B[1] = asF(0xff7fffff);
+  A[2] = asF(0x7f7fffff), B[2] = asF(0x7f000001);
   roundingModes<float>("f32", A, B, C);
 }
 
