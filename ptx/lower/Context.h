@@ -175,6 +175,13 @@ public:
   /// result is finite). Defined in LowerArith.cpp.
   llvm::Value *directedRound(llvm::Value *R, llvm::Value *Err, Modifier Mode,
                              llvm::Value *Finite);
+  /// The f32 result, in rounding mode Mode, of an operation computed in
+  /// double as D (exact, or not on an f32 rounding boundary unless exact).
+  llvm::Value *viaDouble(llvm::Value *D, Modifier Mode);
+  /// R, except that an exact zero sum of X and Y is -0 in .rm unless both
+  /// are +0 (IEEE 754 6.3); IsExactZero says the exact sum is zero.
+  llvm::Value *exactZeroSign(llvm::Value *R, llvm::Value *IsExactZero, llvm::Value *X,
+                             llvm::Value *Y, Modifier Mode);
 
   // ---- Families -----------------------------------------------------------
   llvm::Error lowerInstruction(const Instruction &I);

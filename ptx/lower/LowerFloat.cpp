@@ -7,8 +7,12 @@
 /// by one ulp when the exact error of the operation (recovered with an
 /// error-free transformation: TwoSum for add/sub, fma(a,b,-R) for mul,
 /// fma(-R,b,a) for div, fma(-R,R,a) for sqrt) points the other way
-/// (directedRound). f32 fma with a directed mode is evaluated in double and
-/// corrected the same way; f64 fma with a directed mode is not lowered yet.
+/// (directedRound). f32 mul/div/rcp/sqrt and fma with a directed mode are
+/// evaluated in double (exact, or never on an f32 rounding boundary unless
+/// exact) and the conversion to f32 is corrected the same way, which also
+/// covers subnormal results, where the error-free transformations are not
+/// exact; f64 fma with a directed mode is not lowered yet. An exact zero sum
+/// is -0 in .rm (IEEE 754 6.3).
 /// .ftz flushes subnormal inputs and results to zero of the same sign; .sat
 /// clamps to [0, 1] with NaN → +0. Approximate instructions use LLVM's
 /// intrinsics (at least as accurate as the ISA's stated error); tanh.approx
@@ -47,8 +51,9 @@ Value *FunctionLowering::directedRound(Value *R, Value *Err, Modifier Mode, Valu
   Value *RPos = B.CreateFCmpOGT(R, ConstantFP::get(T, 0.0));
   switch (Mode) {
   case Modifier::Rz:
+    // A zero R stays: the exact value is closer to zero than any nonzero.
     Out = B.CreateSelect(B.CreateAnd(RPos, ErrNeg), Down,
-                         B.CreateSelect(B.CreateAnd(B.CreateNot(RPos), ErrPos), Up, R));
+                         B.CreateSelect(B.CreateAnd(B.CreateFCmpOLT(R, ConstantFP::get(T, 0.0)), ErrPos), Up, R));
     Out = B.CreateSelect(Overflow, B.CreateSelect(RPos, Max, NMax), Out);
     break;
   case Modifier::Rm:
@@ -61,6 +66,24 @@ Value *FunctionLowering::directedRound(Value *R, Value *Err, Modifier Mode, Valu
     break;
   }
   return Out;
+}
+
+Value *FunctionLowering::viaDouble(Value *D, Modifier Mode) {
+  Value *R = B.CreateFPTrunc(D, B.getFloatTy());
+  Value *Err = B.CreateFSub(D, B.CreateFPExt(R, D->getType())); // exact
+  Value *Fin = B.CreateFCmpONE(callLLVM(Intrinsic::fabs, {D->getType()}, {D}),
+                               ConstantFP::getInfinity(D->getType()));
+  return directedRound(R, Err, Mode, Fin);
+}
+
+Value *FunctionLowering::exactZeroSign(Value *R, Value *IsExactZero, Value *X, Value *Y, Modifier Mode) {
+  if (Mode != Modifier::Rm)
+    return R; // round-to-nearest already gives +0 unless both terms are -0
+  IntegerType *IT = B.getIntNTy(X->getType()->getPrimitiveSizeInBits());
+  Value *AnyNeg = B.CreateICmpSLT(B.CreateOr(B.CreateBitCast(X, IT), B.CreateBitCast(Y, IT)),
+                                  ConstantInt::get(IT, 0));
+  Type *T = R->getType();
+  return B.CreateSelect(IsExactZero, B.CreateSelect(AnyNeg, ConstantFP::get(T, -0.0), ConstantFP::get(T, 0.0)), R);
 }
 
 namespace {
@@ -117,6 +140,7 @@ Error FunctionLowering::lowerFloatArith(const Instruction &I) {
     return B.CreateAnd(FA, FB);
   };
   auto Fma = [&](Value *A, Value *Bv, Value *Cv) { return callLLVM(Intrinsic::fma, {VT}, {A, Bv, Cv}); };
+  auto toDouble = [&](Value *V) { return B.CreateFPExt(V, B.getDoubleTy()); };
 
   switch (I.Op) {
   case Opcode::Add:
@@ -126,10 +150,24 @@ Error FunctionLowering::lowerFloatArith(const Instruction &I) {
     if (!Bv) return Bv.takeError();
     Value *Y = I.Op == Opcode::Sub ? B.CreateFNeg(*Bv) : *Bv;
     Value *R = B.CreateFAdd(*A, Y);
+    if (Directed && ST->isFloatTy()) {
+      // TwoSum in double (its intermediates can overflow in f32): the sum
+      // is S + E exactly; S == 0 means an exact zero.
+      Value *X = toDouble(*A), *Yd = toDouble(Y);
+      Value *S = B.CreateFAdd(X, Yd);
+      Value *Bb = B.CreateFSub(S, X);
+      Value *E = B.CreateFAdd(B.CreateFSub(X, B.CreateFSub(S, Bb)), B.CreateFSub(Yd, Bb));
+      Value *Zero = B.CreateFCmpOEQ(S, ConstantFP::get(B.getDoubleTy(), 0.0));
+      R = B.CreateFPTrunc(S, VT);
+      Value *Err = B.CreateFAdd(B.CreateFSub(S, toDouble(R)), E);
+      return Out(exactZeroSign(directedRound(R, Err, Mode, Finite2(*A, Y)), Zero, *A, Y, Mode));
+    }
     if (Directed) { // TwoSum: the exact error of the rounded sum.
       Value *Bb = B.CreateFSub(R, *A);
       Value *Err = B.CreateFAdd(B.CreateFSub(*A, B.CreateFSub(R, Bb)), B.CreateFSub(Y, Bb));
-      R = directedRound(R, Err, Mode, Finite2(*A, Y));
+      // A zero sum is exact (addition cannot underflow to zero).
+      Value *Zero = B.CreateFCmpOEQ(R, ConstantFP::get(VT, 0.0));
+      R = exactZeroSign(directedRound(R, Err, Mode, Finite2(*A, Y)), Zero, *A, Y, Mode);
     }
     return Out(R);
   }
@@ -137,6 +175,8 @@ Error FunctionLowering::lowerFloatArith(const Instruction &I) {
     Expected<Value *> A = In(1), Bv = In(2);
     if (!A) return A.takeError();
     if (!Bv) return Bv.takeError();
+    if (Directed && ST->isFloatTy()) // exact in double
+      return Out(viaDouble(B.CreateFMul(toDouble(*A), toDouble(*Bv)), Mode));
     Value *R = B.CreateFMul(*A, *Bv);
     if (Directed)
       R = directedRound(R, Fma(*A, *Bv, B.CreateFNeg(R)), Mode, Finite2(*A, *Bv));
@@ -163,17 +203,24 @@ Error FunctionLowering::lowerFloatArith(const Instruction &I) {
     Value *R = B.CreateFPTrunc(S, VT);
     Value *Err = B.CreateFAdd(B.CreateFSub(S, B.CreateFPExt(R, D)), E);
     Value *Fin = B.CreateAnd(Finite2(*A, *Bv), B.CreateFCmpONE(callLLVM(Intrinsic::fabs, {VT}, {*Cv}), ConstantFP::getInfinity(VT)));
-    return Out(directedRound(R, Err, Mode, Fin));
+    // S + E is exact, so S == 0 means an exact zero (R may also be a zero
+    // from underflow, which directedRound moves off zero).
+    Value *Zero = B.CreateFCmpOEQ(S, ConstantFP::get(D, 0.0));
+    return Out(exactZeroSign(directedRound(R, Err, Mode, Fin), Zero, P, Cd, Mode));
   }
   case Opcode::Div: {
     Expected<Value *> A = In(1), Bv = In(2);
     if (!A) return A.takeError();
     if (!Bv) return Bv.takeError();
+    if (Directed && ST->isFloatTy())
+      return Out(viaDouble(B.CreateFDiv(toDouble(*A), toDouble(*Bv)), Mode));
     Value *R = B.CreateFDiv(*A, *Bv);
     if (Directed) {
       Value *Rem = Fma(B.CreateFNeg(R), *Bv, *A);
       Value *Err = B.CreateSelect(B.CreateFCmpOLT(*Bv, ConstantFP::get(VT, 0.0)), B.CreateFNeg(Rem), Rem);
-      R = directedRound(R, Err, Mode, Finite2(*A, *Bv));
+      // x / 0 is an exact infinity, not an overflow.
+      Value *Fin = B.CreateAnd(Finite2(*A, *Bv), B.CreateFCmpONE(*Bv, ConstantFP::get(VT, 0.0)));
+      R = directedRound(R, Err, Mode, Fin);
     }
     return Out(R);
   }
@@ -181,20 +228,25 @@ Error FunctionLowering::lowerFloatArith(const Instruction &I) {
     Expected<Value *> A = In(1);
     if (!A) return A.takeError();
     Value *One = ConstantFP::get(VT, 1.0);
+    if (Directed && ST->isFloatTy())
+      return Out(viaDouble(B.CreateFDiv(ConstantFP::get(B.getDoubleTy(), 1.0), toDouble(*A)), Mode));
     Value *R = B.CreateFDiv(One, *A);
     if (Directed) {
       Value *Rem = Fma(B.CreateFNeg(R), *A, One);
       Value *Err = B.CreateSelect(B.CreateFCmpOLT(*A, ConstantFP::get(VT, 0.0)), B.CreateFNeg(Rem), Rem);
-      R = directedRound(R, Err, Mode, B.getTrue());
+      // 1 / 0 is an exact infinity; 1 / x overflows for finite nonzero x.
+      R = directedRound(R, Err, Mode, B.CreateFCmpONE(*A, ConstantFP::get(VT, 0.0)));
     }
     return Out(R);
   }
   case Opcode::Sqrt: {
     Expected<Value *> A = In(1);
     if (!A) return A.takeError();
+    if (Directed && ST->isFloatTy())
+      return Out(viaDouble(callLLVM(Intrinsic::sqrt, {B.getDoubleTy()}, {toDouble(*A)}), Mode));
     Value *R = callLLVM(Intrinsic::sqrt, {VT}, {*A});
-    if (Directed)
-      R = directedRound(R, Fma(B.CreateFNeg(R), R, *A), Mode, B.getTrue());
+    if (Directed) // sqrt never overflows: an infinite result is exact
+      R = directedRound(R, Fma(B.CreateFNeg(R), R, *A), Mode, B.getFalse());
     return Out(R);
   }
   case Opcode::Rsqrt: {
@@ -252,11 +304,22 @@ Error FunctionLowering::lowerFloatArith(const Instruction &I) {
       X = callLLVM(Intrinsic::fabs, {VT}, {X});
       Y = callLLVM(Intrinsic::fabs, {VT}, {Y});
     }
-    Value *R = callLLVM(Id, {VT}, {X, Y});
+    // minnum/maxnum may return either zero for (+0, -0); PTX orders -0 < +0
+    // as minimum/maximum (.NaN) do: equal operands combine their sign bits.
+    IntegerType *WT = B.getIntNTy(VT->getPrimitiveSizeInBits());
+    auto MinMax = [&](Value *P, Value *Q) {
+      Value *R = callLLVM(Id, {VT}, {P, Q});
+      if (I.has(Modifier::NaN))
+        return R;
+      Value *PB = B.CreateBitCast(P, WT), *QB = B.CreateBitCast(Q, WT);
+      Value *Same = B.CreateBitCast(Min ? B.CreateOr(PB, QB) : B.CreateAnd(PB, QB), VT);
+      return B.CreateSelect(B.CreateFCmpOEQ(P, Q), Same, R);
+    };
+    Value *R = MinMax(X, Y);
     if (I.Ops.size() > 3) {
       Expected<Value *> Cv = In(3);
       if (!Cv) return Cv.takeError();
-      R = callLLVM(Id, {VT}, {R, I.has(Modifier::XorSign) ? callLLVM(Intrinsic::fabs, {VT}, {*Cv}) : *Cv});
+      R = MinMax(R, I.has(Modifier::XorSign) ? callLLVM(Intrinsic::fabs, {VT}, {*Cv}) : *Cv);
     }
     if (I.has(Modifier::XorSign)) {
       // The sign is sign(a) xor sign(b): built from the integer sign bits.
