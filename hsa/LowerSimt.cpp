@@ -5,7 +5,8 @@
 /// segment verbatim, followed by the code object v5 hidden arguments);
 /// allocas move to the private address space; thread geometry, barriers,
 /// fences, control and runtime-service intrinsics are replaced here (warp
-/// operations in LowerWarp.cpp); syncscopes get AMDGPU's names.
+/// operations in LowerWarp.cpp, textures and surfaces in LowerTexture.cpp);
+/// syncscopes get AMDGPU's names.
 #include "hsa/Lowering.h"
 
 #include "support/Log.h"
@@ -360,6 +361,11 @@ Error Lowerer::lower(CallInst *CI) {
     return Warp.takeError();
   if (*Warp)
     return Error::success();
+  Expected<bool> Texture = lowerTextureCall(C, CI);
+  if (!Texture)
+    return Texture.takeError();
+  if (*Texture)
+    return Error::success();
 
   IRBuilder<> B(CI);
   Value *R = nullptr;
@@ -581,6 +587,10 @@ Error lowerSimtModule(Module &M, const TargetInfo &T, TargetMachine &TM,
       F->eraseFromParent();
   }
   if (Error E = mapSyncScopes(M))
+    return E;
+  // Before the math mapping: the sampler's sRGB curve calls llvm.pow,
+  // which goes to ocml like the kernels' own.
+  if (Error E = linkTextureSampler(M))
     return E;
   mapMathToOcml(M);
   if (Error E = linkDeviceLibs(M, T, Opts))

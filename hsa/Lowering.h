@@ -48,6 +48,19 @@ llvm::Error lowerSimtModule(llvm::Module &M, const TargetInfo &T, llvm::TargetMa
 /// not a warp intrinsic. The call is replaced and erased.
 llvm::Expected<bool> lowerWarpCall(LowerContext &C, llvm::CallInst *CI);
 
+/// Lowers one call of a texture or surface intrinsic (ferry.tex.*,
+/// tld4.*, txq, suq, suld, sust) to a call of the device-side sampler
+/// (hsa/device/TextureSampler.cpp). Returns false when the callee is not
+/// one of them; fails with NOT_SUPPORTED when this build has no sampler.
+llvm::Expected<bool> lowerTextureCall(LowerContext &C, llvm::CallInst *CI);
+
+/// Links the sampler functions the module calls (a no-op when it calls
+/// none). Must run before the ocml mapping: the sampler uses llvm.pow.
+llvm::Error linkTextureSampler(llvm::Module &M);
+
+/// Whether this build embeds the sampler bitcode (clang-14 was found).
+bool haveTextureSampler();
+
 /// Lane of this thread within its wavefront (0..63 on wave64).
 llvm::Value *waveLaneId(LowerContext &C, llvm::IRBuilder<> &B);
 /// Lane of this thread within its CUDA warp (0..31).

@@ -8,10 +8,12 @@
 ///
 /// Plain C++ on purpose: libcuda fills it, backends (host/exec) read it, and
 /// neither needs the other's headers or the CUDA ABI structs for that.
+/// The AMD backend also compiles it for the GPU (hsa/device/), where there
+/// is no C++ library: hence <stdint.h> (clang's freestanding one there) and
+/// nothing from std.
 #pragma once
 
-#include <cstddef>
-#include <cstdint>
+#include <stdint.h>
 
 namespace ferry {
 
