@@ -3,6 +3,8 @@
 /// device) and the registry of live texture/surface object handles.
 #include "libcuda/core/Texture.h"
 
+#include <cstring>
+
 #include "support/Log.h"
 
 #include <shared_mutex>
@@ -132,8 +134,19 @@ Registry &registry() {
 }
 } // namespace
 
+SampledObject::~SampledObject() {
+  if (DeviceCopy && Ctx)
+    (void)Ctx->device().Backend->release(MemoryKind::HostPinned, DeviceCopy, sizeof(TextureDesc));
+}
+
 uint64_t sampled::publish(std::shared_ptr<SampledObject> Obj) {
-  uint64_t H = reinterpret_cast<uintptr_t>(&Obj->Desc);
+  if (Obj->Ctx) {
+    if (auto P = Obj->Ctx->device().Backend->allocate(MemoryKind::HostPinned, sizeof(TextureDesc))) {
+      std::memcpy(*P, &Obj->Desc, sizeof(TextureDesc));
+      Obj->DeviceCopy = *P;
+    }
+  }
+  uint64_t H = reinterpret_cast<uintptr_t>(Obj->DeviceCopy ? Obj->DeviceCopy : &Obj->Desc);
   Registry &R = registry();
   std::unique_lock<std::shared_mutex> L(R.M);
   R.Live[H] = std::move(Obj);

@@ -75,7 +75,15 @@ private:
 /// A texture or surface object: the descriptor kernels read, and what the
 /// Get*Desc calls give back.
 struct SampledObject {
-  TextureDesc Desc; ///< Its address is the handle.
+  /// What kernels read. The handle is the address of a copy in memory the
+  /// device can read (pinned host memory from the backend: a GPU cannot
+  /// read ferry's heap), or of Desc itself when that cannot be had.
+  TextureDesc Desc;
+  void *DeviceCopy = nullptr;
+  SampledObject() = default;
+  SampledObject(const SampledObject &) = delete;
+  SampledObject &operator=(const SampledObject &) = delete;
+  ~SampledObject();
   bool IsSurface = false;
   Ref<Context> Ctx;
   Ref<Array> Arr; ///< Keeps an array resource's storage alive.
