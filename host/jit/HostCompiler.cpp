@@ -40,6 +40,40 @@
 
 using namespace llvm;
 
+// f32 → bf16 with round-to-nearest-even on the bits, subnormals kept and
+// NaNs quieted: the libcall LLVM emits for bf16 truncation once the CPU's
+// flushing conversion instructions are turned off. The float arrives in
+// xmm0 and the bf16 bits return in the low half of xmm0 (the x86-64 ABI of
+// __bf16), hence assembly.
+asm(R"(
+  .text
+  .globl ferry_truncsfbf2
+  .hidden ferry_truncsfbf2
+  .type ferry_truncsfbf2,@function
+  .p2align 4
+ferry_truncsfbf2:
+  movd %xmm0, %eax
+  movl %eax, %ecx
+  andl $0x7fffffff, %ecx
+  cmpl $0x7f800000, %ecx
+  ja 1f
+  movl %eax, %ecx
+  shrl $16, %ecx
+  andl $1, %ecx
+  addl $0x7fff, %ecx
+  addl %ecx, %eax
+  shrl $16, %eax
+  movd %eax, %xmm0
+  ret
+1:
+  shrl $16, %eax
+  orl $0x40, %eax
+  movd %eax, %xmm0
+  ret
+  .size ferry_truncsfbf2, .-ferry_truncsfbf2
+)");
+extern "C" void ferry_truncsfbf2();
+
 namespace ferry::host {
 
 struct HostCompiler::Impl {
@@ -172,6 +206,12 @@ Expected<std::unique_ptr<HostCompiler>> HostCompiler::create(std::vector<Runtime
   if (!JTMB)
     return makeError(CUDA_ERROR_UNKNOWN, "host target: " + errText(JTMB.takeError()));
   JTMB->setCodeGenOptLevel(CodeGenOptLevel::Aggressive);
+  // The CPU's f32 → bf16 conversion instructions (AVX512-BF16,
+  // AVX-NE-CONVERT) flush subnormals, which PTX's cvt.rn.bf16 does not;
+  // without them LLVM calls __truncsfbf2, which the runtime dylib below
+  // provides with exact round-to-nearest-even.
+  JTMB->getFeatures().AddFeature("avx512bf16", false);
+  JTMB->getFeatures().AddFeature("avxneconvert", false);
   C->P->JTMB = *JTMB;
   auto TM = JTMB->createTargetMachine();
   if (!TM)
@@ -187,6 +227,8 @@ Expected<std::unique_ptr<HostCompiler>> HostCompiler::create(std::vector<Runtime
   for (const RuntimeSymbol &S : Runtime)
     Syms[Jit.mangleAndIntern(S.Name)] = {orc::ExecutorAddr::fromPtr(S.Address),
                                          JITSymbolFlags::Exported | JITSymbolFlags::Callable};
+  Syms[Jit.mangleAndIntern("__truncsfbf2")] = {orc::ExecutorAddr::fromPtr(&ferry_truncsfbf2),
+                                               JITSymbolFlags::Exported | JITSymbolFlags::Callable};
   if (llvm::Error E = RT.define(orc::absoluteSymbols(std::move(Syms))))
     return makeError(CUDA_ERROR_UNKNOWN, "runtime symbols: " + errText(std::move(E)));
   C->P->Runtime = &RT;

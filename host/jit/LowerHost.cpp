@@ -538,6 +538,99 @@ void tidyAfterClone(Module &NM) {
     }
 }
 
+/// bf16 → f32 truncation with round-to-nearest-even on the bits, keeping
+/// subnormals and NaN. LLVM's x86 backend otherwise uses AVX512-BF16's
+/// conversion where the CPU has it, which flushes subnormals to zero.
+Value *truncToBf16(IRBuilder<> &B, Value *F) {
+  Type *FT = F->getType();
+  Type *I32 = B.getInt32Ty(), *I16 = B.getInt16Ty();
+  auto *VT = dyn_cast<FixedVectorType>(FT);
+  auto Ty = [&](Type *E) -> Type * { return VT ? static_cast<Type *>(FixedVectorType::get(E, VT->getNumElements())) : E; };
+  auto C32 = [&](uint32_t V) { return ConstantInt::get(Ty(I32), V); };
+  Value *Bits = B.CreateBitCast(F, Ty(I32));
+  Value *Lsb = B.CreateAnd(B.CreateLShr(Bits, C32(16)), C32(1));
+  Value *Rounded = B.CreateLShr(B.CreateAdd(Bits, B.CreateAdd(C32(0x7fff), Lsb)), C32(16));
+  Value *Quiet = B.CreateLShr(B.CreateOr(Bits, C32(0x00400000)), C32(16));
+  Value *IsNan = B.CreateFCmpUNO(F, F);
+  Value *R = B.CreateTrunc(B.CreateSelect(IsNan, Quiet, Rounded), Ty(I16));
+  return B.CreateBitCast(R, Ty(B.getBFloatTy()));
+}
+
+/// A double rounded to float with round-to-odd: the float to its nearest
+/// even neighbour unless exact. Rounding that to a format with at most 22
+/// fraction bits then equals rounding the double directly (one rounding).
+Value *toFloatRoundToOdd(IRBuilder<> &B, Value *D) {
+  Type *DT = D->getType();
+  auto *VT = dyn_cast<FixedVectorType>(DT);
+  auto Ty = [&](Type *E) -> Type * { return VT ? static_cast<Type *>(FixedVectorType::get(E, VT->getNumElements())) : E; };
+  Value *F = B.CreateFPTrunc(D, Ty(B.getFloatTy()));
+  Value *Back = B.CreateFPExt(F, DT);
+  Value *Inexact = B.CreateAnd(B.CreateFCmpONE(Back, D), B.CreateFCmpORD(D, D));
+  Value *Bits = B.CreateBitCast(F, Ty(B.getInt32Ty()));
+  Value *Even = B.CreateICmpEQ(B.CreateAnd(Bits, ConstantInt::get(Ty(B.getInt32Ty()), 1)),
+                               ConstantInt::get(Ty(B.getInt32Ty()), 0));
+  // The odd neighbour lies towards D: one ulp down in magnitude when F
+  // overshot |D|, one up otherwise (the bit patterns order by magnitude).
+  Value *Over = B.CreateFCmpOGT(B.CreateUnaryIntrinsic(Intrinsic::fabs, Back),
+                                B.CreateUnaryIntrinsic(Intrinsic::fabs, D));
+  Value *Step = B.CreateSelect(Over, ConstantInt::get(Ty(B.getInt32Ty()), uint64_t(-1)),
+                               ConstantInt::get(Ty(B.getInt32Ty()), 1));
+  Value *Odd = B.CreateBitCast(B.CreateAdd(Bits, Step), Ty(B.getFloatTy()));
+  return B.CreateSelect(B.CreateAnd(Inexact, Even), Odd, F);
+}
+
+/// Half-precision arithmetic the x86 backend would get subtly wrong: f32 →
+/// bf16 truncations (see truncToBf16) and fma of f16/bf16, which LLVM
+/// promotes to an f32 fma and rounds again (two roundings). The fma is
+/// computed in double with round-to-odd (exact product, TwoSum error) and
+/// rounded once more to the half format, which equals a single rounding.
+void fixHalfPrecision(Module &M) {
+  for (Function &F : M) {
+    for (Instruction &I : make_early_inc_range(instructions(F))) {
+      if (auto *T = dyn_cast<FPTruncInst>(&I)) {
+        if (T->getType()->getScalarType()->isBFloatTy() && T->getSrcTy()->getScalarType()->isFloatTy()) {
+          IRBuilder<> B(T);
+          T->replaceAllUsesWith(truncToBf16(B, T->getOperand(0)));
+          T->eraseFromParent();
+        }
+        continue;
+      }
+      auto *II = dyn_cast<IntrinsicInst>(&I);
+      if (!II || (II->getIntrinsicID() != Intrinsic::fma && II->getIntrinsicID() != Intrinsic::fmuladd))
+        continue;
+      Type *Ty = II->getType(), *E = Ty->getScalarType();
+      if (!E->isHalfTy() && !E->isBFloatTy())
+        continue;
+      IRBuilder<> B(II);
+      auto *VT = dyn_cast<FixedVectorType>(Ty);
+      auto Wide = [&](Type *S) -> Type * { return VT ? static_cast<Type *>(FixedVectorType::get(S, VT->getNumElements())) : S; };
+      Value *A = B.CreateFPExt(II->getArgOperand(0), Wide(B.getDoubleTy()));
+      Value *Bv = B.CreateFPExt(II->getArgOperand(1), Wide(B.getDoubleTy()));
+      Value *C = B.CreateFPExt(II->getArgOperand(2), Wide(B.getDoubleTy()));
+      // The product of two half significands is exact in double; the sum
+      // is rounded to odd with TwoSum's exact error, so the roundings to
+      // float (odd) and to the half format (nearest even) add up to one.
+      Type *DT = Wide(B.getDoubleTy()), *IT = Wide(B.getInt64Ty());
+      Value *P = B.CreateFMul(A, Bv);
+      Value *S = B.CreateFAdd(P, C);
+      Value *BB = B.CreateFSub(S, P);
+      Value *Err = B.CreateFAdd(B.CreateFSub(P, B.CreateFSub(S, BB)), B.CreateFSub(C, BB));
+      Value *SBits = B.CreateBitCast(S, IT);
+      Value *Even = B.CreateICmpEQ(B.CreateAnd(SBits, ConstantInt::get(IT, 1)), ConstantInt::get(IT, 0));
+      Value *Inexact = B.CreateAnd(B.CreateFCmpONE(Err, ConstantFP::get(DT, 0.0)), B.CreateFCmpORD(S, S));
+      Value *SameSign = B.CreateICmpEQ(B.CreateICmpSLT(B.CreateBitCast(Err, IT), ConstantInt::get(IT, 0)),
+                                       B.CreateICmpSLT(SBits, ConstantInt::get(IT, 0)));
+      Value *Step = B.CreateSelect(SameSign, ConstantInt::get(IT, 1), ConstantInt::get(IT, uint64_t(-1)));
+      Value *Odd = B.CreateBitCast(B.CreateAdd(SBits, Step), DT);
+      Value *D = B.CreateSelect(B.CreateAnd(Inexact, Even), Odd, S);
+      Value *F32 = toFloatRoundToOdd(B, D);
+      Value *R = E->isHalfTy() ? B.CreateFPTrunc(F32, Ty) : truncToBf16(B, F32);
+      II->replaceAllUsesWith(R);
+      II->eraseFromParent();
+    }
+  }
+}
+
 /// Lowers the ferry.* calls of one module.
 class IntrinsicLowering {
 public:
@@ -1045,6 +1138,7 @@ Expected<LoweredModule> lowerForHost(Module &Old, const DataLayout &DL, StringRe
   if (Error E = forwardHiddenArgs(NM))
     return E;
   tidyAfterClone(NM);
+  fixHalfPrecision(NM);
   SmallPtrSet<Function *, 8> KernelSet(C->Kernels.begin(), C->Kernels.end());
   if (Error E = IntrinsicLowering(NM, KernelSet).run())
     return E;

@@ -9,6 +9,7 @@
 #include "Check.h"
 
 #include <cmath>
+#include <cstring>
 
 using namespace ferry::ptxexec;
 
@@ -60,6 +61,27 @@ uint16_t fromExact(long double X, bool Bf, bool Ftz = false) {
     R = std::copysign(0.0, R);
   return Bf ? doubleToBf16Bits(R) : doubleToF16Bits(R);
 }
+/// The exactly rounded (once) value of X*Y+Z for half-format operands: the
+/// product is exact in __float128, TwoSum gives the sum's exact error, and
+/// the long double handed to fromExact is rounded to odd (64 bits, sticky
+/// from everything dropped), so fromExact's rounding to 11 or 8 bits is the
+/// only one that matters. A plain long double fma would round twice.
+uint16_t fmaExact(double X, double Y, double Z, bool Bf) {
+  if (std::isnan(X) || std::isnan(Y) || std::isnan(Z) || std::isinf(X) || std::isinf(Y) || std::isinf(Z))
+    return fromExact((long double)X * Y + Z, Bf);
+  __float128 P = (__float128)X * (__float128)Y, C = Z;
+  __float128 S = P + C, BB = S - P;
+  __float128 E = (P - (S - BB)) + (C - BB);
+  long double L = (long double)S;
+  __float128 Rest = (S - (__float128)L) + E;
+  if (Rest != 0) {
+    uint64_t Bits;
+    std::memcpy(&Bits, &L, 8); // The x87 significand's low 64 bits.
+    if ((Bits & 1) == 0)
+      L = std::nextafter(L, Rest > 0 ? INFINITY : -INFINITY);
+  }
+  return fromExact(L, Bf);
+}
 double flushH(double X) { return X != 0 && std::fabs(X) < std::ldexp(1.0, -14) ? std::copysign(0.0, X) : X; }
 
 bool bfSub(uint16_t H) { return (H & 0x7F80) == 0 && (H & 0x7F); }
@@ -78,14 +100,10 @@ template <typename Keep, typename... V> void keepIf(Keep K, V &...Vs) {
   (Vs.resize(Out), ...);
 }
 
-// DISCREPANCY (host backend): on CPUs with AVX512-BF16 (this machine) LLVM
-// rounds f32 -> bf16 with VCVTNEPS2BF16, which flushes subnormal inputs and
-// results to zero, and every bf16 operation (even neg/abs/min/max) is done
-// in f32 and rounded back that way. PTX keeps bf16 subnormals. The bf16
-// tests therefore leave out vectors with a subnormal input or exact
-// result;
-// DISABLED_Bf16Subnormals runs exactly those. (Turning the feature off
-// in host/jit makes LLVM call __truncsfbf2, which the JIT cannot resolve.)
+// Vectors with a bf16 subnormal input or exact result are split off into
+// PtxHalf.Bf16SubnormalsAndFmaSingleRounding: on CPUs with AVX512-BF16 LLVM
+// would round f32 -> bf16 with a flushing instruction; host/jit turns it off
+// and supplies an exact __truncsfbf2, and that test keeps it honest.
 bool SubnormalBf16 = false; ///< which half the bf16 checks run
 
 /// Representative second operands (f16 bits): zeros, ±1, 0.5, pi, tiny
@@ -189,7 +207,7 @@ void fmaTests() {
         C.push_back(Rep[(K * 7 + X) % Rep.size()]);
       }
     auto Ref = [Bf](uint16_t X, uint16_t Y, uint16_t Z) {
-      return fromExact((long double)toD(X, Bf) * toD(Y, Bf) + toD(Z, Bf), Bf);
+      return fmaExact(toD(X, Bf), toD(Y, Bf), toD(Z, Bf), Bf);
     };
     // The f32-then-half result of the same fma: where it differs from the
     // correctly rounded one, a single rounding is what tells them apart.
@@ -231,9 +249,9 @@ void packedX2() {
     };
   };
   auto Same2 = [](auto Same) { return [=](uint32_t G, uint32_t W) { return Same(uint16_t(G), uint16_t(W)) && Same(uint16_t(G >> 16), uint16_t(W >> 16)); }; };
-  auto Fma = Lanes([](uint16_t X, uint16_t Y, uint16_t Z) { return fromExact((long double)f16ToDouble(X) * f16ToDouble(Y) + f16ToDouble(Z), false); });
+  auto Fma = Lanes([](uint16_t X, uint16_t Y, uint16_t Z) { return fmaExact(f16ToDouble(X), f16ToDouble(Y), f16ToDouble(Z), false); });
   auto FmaF32 = Lanes([](uint16_t X, uint16_t Y, uint16_t Z) { return fromExact((long double)float((long double)f16ToDouble(X) * f16ToDouble(Y) + f16ToDouble(Z)), false); });
-  // See DISABLED_Bf16SubnormalsAndFmaDoubleRounding for what is left out.
+  // See Bf16SubnormalsAndFmaSingleRounding for what is left out.
   auto Mul = Lanes([](uint16_t X, uint16_t Y, uint16_t) { return fromExact((long double)bf16ToDouble(X) * bf16ToDouble(Y), true); });
   keepIf([&](size_t K) {
     bool Special = bfSub2(A[K]) || bfSub2(B[K]) || bfSub2(Mul(A[K], B[K], 0)) || Fma(A[K], B[K], C[K]) != FmaF32(A[K], B[K], C[K]);
@@ -257,14 +275,12 @@ TEST(PtxHalf, BinaryExhaustiveTimesRepresentative) { binaryExhaustive(); }
 TEST(PtxHalf, Fma) { fmaTests(); }
 TEST(PtxHalf, PackedX2) { packedX2(); }
 
-// DISCREPANCY: fma.rn.f16/.f16x2 (and .bf16) round twice: LLVM's x86
-// backend promotes the half fma to an f32 fma and rounds that to half,
-// which differs from one rounding when the f32 result lands on a half
-// midpoint (16 of the 983040 f16 vectors, 14 bf16 ones). PtxHalf.Fma leaves those
-// vectors out; this test (with the bf16 subnormal vectors) runs them.
-// Fix: evaluate half fma in double in ptx/lower (exact for f16 .rn), once
-// the host JIT can convert f64 -> f16 without a libcall.
-TEST(PtxHalf, DISABLED_Bf16SubnormalsAndFmaDoubleRounding) {
+// The vectors the tests above leave out: bf16 subnormals (which the CPU's
+// bf16 conversion instructions would flush; host/jit turns them off and
+// rounds exactly) and f16/bf16 fma results where an f32 fma followed by a
+// second rounding would differ from one rounding (host/jit computes half
+// fma in double with round-to-odd).
+TEST(PtxHalf, Bf16SubnormalsAndFmaSingleRounding) {
   SubnormalBf16 = true;
   unaryExhaustive();
   binaryExhaustive();
