@@ -191,6 +191,11 @@ public:
   llvm::Error lowerWarp(const Instruction &I);       // LowerWarp.cpp
   llvm::Error lowerTex(const Instruction &I);        // LowerTex.cpp
   llvm::Error lowerMma(const Instruction &I);        // LowerMma.cpp
+  llvm::Error lowerMisc(const Instruction &I);       // LowerMisc.cpp: mbarrier, bulk copies,
+  llvm::Error lowerMbarrier(const Instruction &I);   //   video, fns
+  llvm::Error lowerBulkCopy(const Instruction &I);
+  llvm::Error lowerVideo(const Instruction &I);
+  llvm::Error lowerFns(const Instruction &I);
   llvm::Expected<llvm::Value *> readSpecial(const Operand &Op); // LowerSreg.cpp
 
   // ---- Function state -------------------------------------------------------
