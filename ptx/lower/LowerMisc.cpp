@@ -427,29 +427,40 @@ Error FunctionLowering::lowerVideo(const Instruction &I) {
   Value *TB = Ext(*Bv, BOff, BBits, BSigned && !IsShift);
   Value *T;
   if (IsShift) {
-    // tb is unsigned; .clamp caps it at 32, .wrap takes it mod 32. A 33-bit
-    // ta shifted left by 32 needs more than 64 bits: shift in i128.
+    // tb is unsigned; .clamp caps it at 32, .wrap takes it mod 32. The
+    // intermediate is the ISA's s34, so a left shift wraps at 34 bits (an
+    // H100 saturates 2 << 32 to INT32_MIN).
     if (I.has(Modifier::Wrap))
       TB = B.CreateAnd(TB, B.getInt64(31));
     else
       TB = callLLVM(Intrinsic::umin, {I64}, {TB, B.getInt64(32)});
-    Type *I128 = B.getInt128Ty();
-    if (I.Op == Opcode::Vshl) {
-      // Saturation must see the true value: clamp in i128, then narrow.
-      Value *Wide = B.CreateShl(B.CreateSExt(TA, I128), B.CreateZExt(TB, I128));
-      if (Sat)
-        Wide = Clamp(Wide, part(I.Ops[0].Comp).second, DSigned);
-      T = B.CreateTrunc(Wide, I64);
-    } else {
-      T = B.CreateAShr(TA, TB);
-    }
+    T = I.Op == Opcode::Vshl ? B.CreateAShr(B.CreateShl(B.CreateShl(TA, TB), 30), 30) : B.CreateAShr(TA, TB);
   } else {
     T = Compute(TA, TB);
   }
   Component DSel = I.Ops[0].Comp;
   auto [DOff, DBits] = part(DSel);
-  if (Sat && !IsSet && I.Op != Opcode::Vshl)
-    T = Clamp(T, DBits, DSigned);
+  if (Sat && !IsSet) {
+    // The ISA clamps to the destination part's range. NVIDIA's compiler
+    // (measured on an H100, CUDA 13) does so for a whole word only; with a
+    // byte or .h0 selector a negative intermediate saturates to the part's
+    // maximum as well, and .h1 always receives 0. ferry does what the GPU
+    // does.
+    if (DSel == Component::None) {
+      T = Clamp(T, 32, DSigned);
+    } else if (DSel == Component::H1) {
+      T = B.getInt64(0);
+    } else {
+      int64_t Max = DSigned ? (int64_t(1) << (DBits - 1)) - 1 : (int64_t(1) << DBits) - 1;
+      Value *Out = B.CreateOr(B.CreateICmpSLT(T, B.getInt64(0)), B.CreateICmpSGT(T, B.getInt64(Max)));
+      T = B.CreateSelect(Out, B.getInt64(Max), T);
+    }
+  } else {
+    // Without .sat the intermediate wraps to the destination type before a
+    // secondary min/max sees it (as on an H100).
+    Value *W = B.CreateTrunc(T, B.getInt32Ty());
+    T = DSigned ? B.CreateSExt(W, I64) : B.CreateZExt(W, I64);
+  }
   std::optional<Modifier> Op2;
   for (Modifier M : {Modifier::Add, Modifier::Min, Modifier::Max})
     if (I.has(M))

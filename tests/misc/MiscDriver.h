@@ -66,14 +66,17 @@ inline std::string runVideo(const Launch &L) {
   std::string E = L("video_all", Bufs, {N}, N / 128, 128);
   if (!E.empty())
     return E;
+  std::string Err; // the first mismatch of each failing row
   for (size_t K = 0; K < Cs.size(); ++K)
     for (int I = 0; I < N; ++I) {
       uint32_t Want = video(Cs[K], A[I], B[I], C[I]), Got = Out[I * Cs.size() + K];
-      if (Got != Want)
-        return Cs[K] + " a=" + hex(A[I]) + " b=" + hex(B[I]) + " c=" + hex(C[I]) + ": got " + hex(Got) +
-               ", want " + hex(Want);
+      if (Got != Want) {
+        Err += "\n  " + Cs[K] + " a=" + hex(A[I]) + " b=" + hex(B[I]) + " c=" + hex(C[I]) + ": got " +
+               hex(Got) + ", want " + hex(Want);
+        break;
+      }
     }
-  return "";
+  return Err;
 }
 
 /// fns: every base in -2..33 and offset in -34..34 for a set of masks.

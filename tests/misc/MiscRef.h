@@ -1,7 +1,8 @@
 //===- MiscRef.h - host references for the misc instruction tests --------===//
 /// \file
 /// References written from the PTX ISA's pseudo-code, independent of
-/// ptx/lower: an interpreter of one video instruction's text (the rows of
+/// ptx/lower, corrected where an H100 (CUDA 13) differs from the ISA text
+/// (scalar video saturation with a destination selector): an interpreter of one video instruction's text (the rows of
 /// VideoCases.def), fns, and f64 fma with a directed rounding mode (through
 /// the host's fma under fesetround). Shared by the native validation run
 /// (kernels.cu, MISC_VALIDATE_MAIN) and the host-executor test.
@@ -120,20 +121,24 @@ inline uint32_t video(const std::string &Text, uint32_t A, uint32_t B, uint32_t 
   if (Shift) {
     int64_t TB = Ext(B, BO, BB, false);
     TB = Has("wrap") ? TB & 31 : std::min<int64_t>(TB, 32);
-    if (Op == "vshl") {
-      __int128 Wide = __int128(TA) << TB;
-      if (Sat) {
-        __int128 Lo = DS ? -(__int128(1) << (DB - 1)) : 0;
-        __int128 Hi = DS ? (__int128(1) << (DB - 1)) - 1 : (__int128(1) << DB) - 1;
-        Wide = std::min(std::max(Wide, Lo), Hi);
-      }
-      T = int64_t(Wide);
-    } else {
-      T = TA >> TB;
-    }
+    // The intermediate is the ISA's s34: a left shift wraps at 34 bits.
+    T = Op == "vshl" ? int64_t(uint64_t(int64_t(uint64_t(TA) << TB)) << 30) >> 30 : TA >> TB;
   } else {
     T = Prim(TA, Ext(B, BO, BB, BS));
-    if (Sat && !IsSet) T = Clamp(T, DB, DS);
+  }
+  if (Sat && !IsSet) {
+    if (Sel[0].empty()) {
+      T = Clamp(T, 32, DS);
+    } else if (Sel[0] == "h1") {
+      T = 0; // What NVIDIA's compiler produces (H100, CUDA 13), not the ISA's clamp.
+    } else {
+      // NVIDIA (H100, CUDA 13): a negative intermediate saturates to the
+      // lane's maximum too, for either destination type.
+      int64_t Max = DS ? (int64_t(1) << (DB - 1)) - 1 : (int64_t(1) << DB) - 1;
+      T = T < 0 || T > Max ? Max : T;
+    }
+  } else {
+    T = DS ? int64_t(int32_t(uint32_t(T))) : int64_t(uint32_t(T)); // wraps to the destination type
   }
   int64_t C64 = DS ? int64_t(int32_t(C)) : int64_t(C);
   if (Add) return uint32_t(T + C64);
