@@ -175,6 +175,9 @@ public:
   /// result is finite). Defined in LowerArith.cpp.
   llvm::Value *directedRound(llvm::Value *R, llvm::Value *Err, Modifier Mode,
                              llvm::Value *Finite);
+  /// A double whose sign is the sign of a*b + c - R for R = RN(a*b + c)
+  /// (f64; zero when R is exact). Defined in LowerFloat.cpp.
+  llvm::Value *fmaErrorF64(llvm::Value *A, llvm::Value *Bv, llvm::Value *Cv, llvm::Value *R);
 
   // ---- Families -----------------------------------------------------------
   llvm::Error lowerInstruction(const Instruction &I);
