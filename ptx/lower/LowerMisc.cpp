@@ -22,7 +22,9 @@
 ///    (byte, halfword, or the selected part of a word) is extracted and
 ///    sign- or zero-extended per its operand type, computed exactly in a
 ///    wide integer, optionally saturated to the destination lane, then
-///    merged into c or accumulated into c, as the ISA's pseudo-code says.
+///    merged into c or accumulated into c, as the ISA's pseudo-code says;
+///    where an H100 differs (scalar saturation with a destination selector)
+///    ferry follows the GPU (tests/misc checks both against one reference).
 ///  - fns (9.7.1.17): the n-th set bit, found by a popcount binary search.
 //===----------------------------------------------------------------------===//
 #include "ptx/lower/Context.h"
@@ -65,7 +67,6 @@ Operand plain(const Operand &Op) {
 
 namespace {
 struct MbarrierLowering {
-  FunctionLowering &FL;
   IRBuilder<> &B;
 
   /// Applies one update to the barrier at P and returns the word before it:
@@ -113,7 +114,7 @@ struct MbarrierLowering {
 } // namespace
 
 Error FunctionLowering::lowerMbarrier(const Instruction &I) {
-  MbarrierLowering ML2{*this, B};
+  MbarrierLowering ML2{B};
   SyncScope::ID Scope = I.firstOfClass(MC_Scope) ? syncScope(I, false) : C.getOrInsertSyncScopeID("block");
   StateSpace S = I.space();
   auto Addr = [&](unsigned K) -> Expected<Value *> {
@@ -270,7 +271,7 @@ Error FunctionLowering::lowerBulkCopy(const Instruction &I) {
     return Error::success();
   Expected<Value *> P = address(I.Ops[3], StateSpace::Shared);
   if (!P) return P.takeError();
-  MbarrierLowering ML2{*this, B};
+  MbarrierLowering ML2{B};
   ML2.update(*P, B.getInt64(0), B.getInt64(0), B.CreateNeg(Size), AtomicOrdering::Release,
              C.getOrInsertSyncScopeID("block"));
   return Error::success();
