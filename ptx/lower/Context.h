@@ -182,6 +182,9 @@ public:
   /// are +0 (IEEE 754 6.3); IsExactZero says the exact sum is zero.
   llvm::Value *exactZeroSign(llvm::Value *R, llvm::Value *IsExactZero, llvm::Value *X,
                              llvm::Value *Y, Modifier Mode);
+  /// A double whose sign is the sign of a*b + c - R for R = RN(a*b + c)
+  /// (f64; zero when R is exact). Defined in LowerFloat.cpp.
+  llvm::Value *fmaErrorF64(llvm::Value *A, llvm::Value *Bv, llvm::Value *Cv, llvm::Value *R);
 
   // ---- Families -----------------------------------------------------------
   llvm::Error lowerInstruction(const Instruction &I);
@@ -198,6 +201,11 @@ public:
   llvm::Error lowerWarp(const Instruction &I);       // LowerWarp.cpp
   llvm::Error lowerTex(const Instruction &I);        // LowerTex.cpp
   llvm::Error lowerMma(const Instruction &I);        // LowerMma.cpp
+  llvm::Error lowerMisc(const Instruction &I);       // LowerMisc.cpp: mbarrier, bulk copies,
+  llvm::Error lowerMbarrier(const Instruction &I);   //   video, fns
+  llvm::Error lowerBulkCopy(const Instruction &I);
+  llvm::Error lowerVideo(const Instruction &I);
+  llvm::Error lowerFns(const Instruction &I);
   llvm::Expected<llvm::Value *> readSpecial(const Operand &Op); // LowerSreg.cpp
 
   // ---- Function state -------------------------------------------------------

@@ -11,8 +11,9 @@
 /// evaluated in double (exact, or never on an f32 rounding boundary unless
 /// exact) and the conversion to f32 is corrected the same way, which also
 /// covers subnormal results, where the error-free transformations are not
-/// exact; f64 fma with a directed mode is not lowered yet. An exact zero sum
-/// is -0 in .rm (IEEE 754 6.3).
+/// exact. f64 fma takes the sign of its exact error from ErrFma
+/// (fmaErrorF64), with the products near underflow rescaled. An exact zero
+/// sum is -0 in .rm (IEEE 754 6.3).
 /// .ftz flushes subnormal inputs and results to zero of the same sign; .sat
 /// clamps to [0, 1] with NaN → +0. Approximate instructions use LLVM's
 /// intrinsics (at least as accurate as the ISA's stated error); tanh.approx
@@ -84,6 +85,53 @@ Value *FunctionLowering::exactZeroSign(Value *R, Value *IsExactZero, Value *X, V
                                   ConstantInt::get(IT, 0));
   Type *T = R->getType();
   return B.CreateSelect(IsExactZero, B.CreateSelect(AnyNeg, ConstantFP::get(T, -0.0), ConstantFP::get(T, 0.0)), R);
+}
+
+Value *FunctionLowering::fmaErrorF64(Value *A, Value *Bv, Value *Cv, Value *R) {
+  Type *D = B.getDoubleTy();
+  auto K = [&](double V) { return ConstantFP::get(D, V); };
+  auto Abs = [&](Value *V) { return callLLVM(Intrinsic::fabs, {D}, {V}); };
+  auto TwoSum = [&](Value *X, Value *Y) -> std::pair<Value *, Value *> {
+    Value *S = B.CreateFAdd(X, Y);
+    Value *Bb = B.CreateFSub(S, X);
+    return {S, B.CreateFAdd(B.CreateFSub(X, B.CreateFSub(S, Bb)), B.CreateFSub(Y, Bb))};
+  };
+  // ErrFma (Boldo & Muller 2011): a*b + c - r = r2 + r3 exactly, with
+  // r2 = RN(gamma + alpha2) carrying the sign of the whole error; exact
+  // when the product's error is representable, i.e. |a*b| >= 2^-969.
+  auto ErrFma = [&](Value *X, Value *Y, Value *Z, Value *Rn) {
+    Value *U1 = B.CreateFMul(X, Y);
+    Value *U2 = callLLVM(Intrinsic::fma, {D}, {X, Y, B.CreateFNeg(U1)});
+    auto [Al1, Al2] = TwoSum(Z, U2);
+    auto [Be1, Be2] = TwoSum(U1, Al1);
+    Value *Gamma = B.CreateFAdd(B.CreateFSub(Be1, Rn), Be2);
+    return B.CreateFAdd(Gamma, Al2);
+  };
+  Value *Main = ErrFma(A, Bv, Cv, R);
+  // A product below 2^-968: when it is far below c (or below half the
+  // smallest subnormal), r is c (or 0) and the error is the product itself,
+  // whose sign is sign(a)*sign(b).
+  Value *NonZero = B.CreateAnd(B.CreateFCmpONE(A, K(0.0)), B.CreateFCmpONE(Bv, K(0.0)));
+  Value *SignProd = B.CreateSelect(
+      NonZero, B.CreateFMul(callLLVM(Intrinsic::copysign, {D}, {K(1.0), A}),
+                            callLLVM(Intrinsic::copysign, {D}, {K(1.0), Bv})), K(0.0));
+  // Otherwise everything is small: scale the smaller factor and c by 2^1000
+  // (exact) and take ErrFma there. Results in the subnormal range were
+  // rounded more coarsely than the scaled r2 = RN(a'b + c'), so the error
+  // is (r2 - r') + err2, where r2 - r' is exact and, when not zero, larger
+  // than err2.
+  Value *Smaller = B.CreateFCmpOLE(Abs(A), Abs(Bv));
+  Value *Small = B.CreateSelect(Smaller, A, Bv), *Big = B.CreateSelect(Smaller, Bv, A);
+  Value *Small2 = B.CreateFMul(B.CreateFMul(Small, K(0x1p500)), K(0x1p500));
+  Value *C2 = B.CreateFMul(B.CreateFMul(Cv, K(0x1p500)), K(0x1p500));
+  Value *R2s = B.CreateFMul(B.CreateFMul(R, K(0x1p500)), K(0x1p500));
+  Value *R2 = callLLVM(Intrinsic::fma, {D}, {Small2, Big, C2});
+  Value *Scaled = B.CreateFAdd(B.CreateFSub(R2, R2s), ErrFma(Small2, Big, C2, R2));
+  Value *ScaledTiny = B.CreateFCmpOLT(Abs(B.CreateFMul(Small2, Big)), K(0x1p-968));
+  Value *Tiny = B.CreateFCmpOLT(Abs(B.CreateFMul(A, Bv)), K(0x1p-968));
+  Value *CLarge = B.CreateFCmpOGE(Abs(Cv), K(0x1p-900));
+  Value *TinyErr = B.CreateSelect(B.CreateOr(CLarge, ScaledTiny), SignProd, Scaled);
+  return B.CreateSelect(Tiny, TinyErr, Main);
 }
 
 namespace {
@@ -190,23 +238,41 @@ Error FunctionLowering::lowerFloatArith(const Instruction &I) {
     if (!Cv) return Cv.takeError();
     if (!Directed)
       return Out(Fma(*A, *Bv, *Cv));
-    if (!ST->isFloatTy())
-      return notLowered(I, "directed rounding of f64 fma");
-    // f32: the product is exact in double; TwoSum of product and addend in
-    // double gives the exact result as S + E.
-    Type *D = B.getDoubleTy();
-    Value *P = B.CreateFMul(B.CreateFPExt(*A, D), B.CreateFPExt(*Bv, D));
-    Value *Cd = B.CreateFPExt(*Cv, D);
-    Value *S = B.CreateFAdd(P, Cd);
-    Value *Bb = B.CreateFSub(S, P);
-    Value *E = B.CreateFAdd(B.CreateFSub(P, B.CreateFSub(S, Bb)), B.CreateFSub(Cd, Bb));
-    Value *R = B.CreateFPTrunc(S, VT);
-    Value *Err = B.CreateFAdd(B.CreateFSub(S, B.CreateFPExt(R, D)), E);
+    if (ST->isDoubleTy() && VT->isVectorTy())
+      return notLowered(I, "vector f64 fma");
+    Value *R, *Err;
+    if (ST->isFloatTy()) {
+      // f32: the product is exact in double; TwoSum of product and addend
+      // in double gives the exact result as S + E.
+      Type *D = B.getDoubleTy();
+      Value *P = B.CreateFMul(B.CreateFPExt(*A, D), B.CreateFPExt(*Bv, D));
+      Value *Cd = B.CreateFPExt(*Cv, D);
+      Value *S = B.CreateFAdd(P, Cd);
+      Value *Bb = B.CreateFSub(S, P);
+      Value *E = B.CreateFAdd(B.CreateFSub(P, B.CreateFSub(S, Bb)), B.CreateFSub(Cd, Bb));
+      R = B.CreateFPTrunc(S, VT);
+      Err = B.CreateFAdd(B.CreateFSub(S, B.CreateFPExt(R, D)), E);
+    } else {
+      R = Fma(*A, *Bv, *Cv);
+      Err = fmaErrorF64(*A, *Bv, *Cv, R);
+    }
     Value *Fin = B.CreateAnd(Finite2(*A, *Bv), B.CreateFCmpONE(callLLVM(Intrinsic::fabs, {VT}, {*Cv}), ConstantFP::getInfinity(VT)));
-    // S + E is exact, so S == 0 means an exact zero (R may also be a zero
-    // from underflow, which directedRound moves off zero).
-    Value *Zero = B.CreateFCmpOEQ(S, ConstantFP::get(D, 0.0));
-    return Out(exactZeroSign(directedRound(R, Err, Mode, Fin), Zero, P, Cd, Mode));
+    Value *Res = directedRound(R, Err, Mode, Fin);
+    if (Mode == Modifier::Rm) {
+      // An exact zero sum is -0 when rounding down, unless both addends are
+      // +0 (IEEE 754 6.3); round-to-nearest gave +0.
+      Value *Zero = ConstantFP::get(VT, 0.0);
+      IntegerType *IT = B.getIntNTy(ST->getPrimitiveSizeInBits());
+      Value *SignA = B.CreateICmpSLT(B.CreateBitCast(*A, IT), ConstantInt::get(IT, 0));
+      Value *SignB = B.CreateICmpSLT(B.CreateBitCast(*Bv, IT), ConstantInt::get(IT, 0));
+      Value *ProdPosZero = B.CreateAnd(B.CreateOr(B.CreateFCmpOEQ(*A, Zero), B.CreateFCmpOEQ(*Bv, Zero)),
+                                       B.CreateICmpEQ(SignA, SignB));
+      Value *CPosZero = B.CreateICmpEQ(B.CreateBitCast(*Cv, IT), ConstantInt::get(IT, 0));
+      Value *ExactZero = B.CreateAnd(B.CreateFCmpOEQ(R, Zero), B.CreateFCmpOEQ(Err, ConstantFP::get(Err->getType(), 0.0)));
+      Res = B.CreateSelect(B.CreateAnd(ExactZero, B.CreateNot(B.CreateAnd(ProdPosZero, CPosZero))),
+                           ConstantFP::get(VT, -0.0), Res);
+    }
+    return Out(Res);
   }
   case Opcode::Div: {
     Expected<Value *> A = In(1), Bv = In(2);

@@ -670,7 +670,7 @@ Error FunctionLowering::lowerInstruction(const Instruction &I) {
   case Opcode::Mul24: case Opcode::Mad24: case Opcode::Sad: case Opcode::Rem:
   case Opcode::Popc: case Opcode::Clz: case Opcode::Bfind: case Opcode::Brev: case Opcode::Bfe:
   case Opcode::Bfi: case Opcode::Szext: case Opcode::Bmsk: case Opcode::Dp4a: case Opcode::Dp2a:
-  case Opcode::Addc: case Opcode::Subc: case Opcode::Madc: case Opcode::Fns:
+  case Opcode::Addc: case Opcode::Subc: case Opcode::Madc:
     return lowerIntArith(I);
   case Opcode::Testp: case Opcode::Copysign: case Opcode::Rcp: case Opcode::Sqrt:
   case Opcode::Rsqrt: case Opcode::Sin: case Opcode::Cos: case Opcode::Lg2: case Opcode::Ex2:
@@ -709,6 +709,17 @@ Error FunctionLowering::lowerInstruction(const Instruction &I) {
   case Opcode::WmmaLoad: case Opcode::WmmaStore: case Opcode::WmmaMma: case Opcode::Mma:
   case Opcode::Ldmatrix: case Opcode::Stmatrix: case Opcode::Movmatrix:
     return lowerMma(I);
+  case Opcode::MbarrierInit: case Opcode::MbarrierInval: case Opcode::MbarrierExpectTx:
+  case Opcode::MbarrierCompleteTx: case Opcode::MbarrierArrive: case Opcode::MbarrierArriveDrop:
+  case Opcode::MbarrierTestWait: case Opcode::MbarrierTryWait: case Opcode::MbarrierPendingCount:
+  case Opcode::CpAsyncMbarrierArrive: case Opcode::CpAsyncBulk: case Opcode::CpAsyncBulkPrefetch:
+  case Opcode::CpAsyncBulkCommitGroup: case Opcode::CpAsyncBulkWaitGroup: case Opcode::Fns:
+  case Opcode::Vadd: case Opcode::Vsub: case Opcode::Vabsdiff: case Opcode::Vmin: case Opcode::Vmax:
+  case Opcode::Vshl: case Opcode::Vshr: case Opcode::Vmad: case Opcode::Vset: case Opcode::Vadd2:
+  case Opcode::Vsub2: case Opcode::Vavrg2: case Opcode::Vabsdiff2: case Opcode::Vmin2:
+  case Opcode::Vmax2: case Opcode::Vset2: case Opcode::Vadd4: case Opcode::Vsub4: case Opcode::Vavrg4:
+  case Opcode::Vabsdiff4: case Opcode::Vmin4: case Opcode::Vmax4: case Opcode::Vset4:
+    return lowerMisc(I);
   default:
     return notLowered(I);
   }
