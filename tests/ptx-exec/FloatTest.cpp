@@ -195,8 +195,11 @@ TEST(PtxFloat, DISABLED_RoundingModesF64Subnormal) {
   roundingModes<double>("f64", A, B, C);
 }
 
-// f64 fma with .rz/.rm/.rp is not lowered (SimtIR.md, "Not lowered yet"):
-// its kernels are in a module of their own so the rest still runs.
+// f64 fma with .rz/.rm/.rp: lowered now (ErrFma in LowerFloat.cpp), but an
+// infinite addend with a finite product still comes out as the largest
+// finite value in the directed modes (40-50 of 20000 vectors), so the test
+// stays disabled until that is fixed. Its kernels are in a module of their
+// own so the rest still runs.
 TEST(PtxFloat, DISABLED_FmaDirectedF64) {
   std::vector<KernelSpec> S;
   for (const char *M : {"rz", "rm", "rp"})
