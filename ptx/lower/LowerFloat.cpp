@@ -66,6 +66,10 @@ Value *FunctionLowering::directedRound(Value *R, Value *Err, Modifier Mode, Valu
     Out = B.CreateSelect(B.CreateAnd(Overflow, B.CreateNot(RPos)), NMax, Out);
     break;
   }
+  // An infinite result from an infinite operand is exact; its error term
+  // (inf - inf arithmetic) means nothing.
+  if (Finite)
+    Out = B.CreateSelect(B.CreateAnd(Inf, B.CreateNot(Finite)), R, Out);
   return Out;
 }
 

@@ -195,12 +195,9 @@ TEST(PtxFloat, DISABLED_RoundingModesF64Subnormal) {
   roundingModes<double>("f64", A, B, C);
 }
 
-// f64 fma with .rz/.rm/.rp: lowered now (ErrFma in LowerFloat.cpp), but an
-// infinite addend with a finite product still comes out as the largest
-// finite value in the directed modes (40-50 of 20000 vectors), so the test
-// stays disabled until that is fixed. Its kernels are in a module of their
-// own so the rest still runs.
-TEST(PtxFloat, DISABLED_FmaDirectedF64) {
+// f64 fma with .rz/.rm/.rp (ErrFma in LowerFloat.cpp); its kernels are in a
+// module of their own.
+TEST(PtxFloat, FmaDirectedF64) {
   std::vector<KernelSpec> S;
   for (const char *M : {"rz", "rm", "rp"})
     S.push_back({std::string("fma_") + M, {"f64", "f64", "f64"}, {"f64"},
