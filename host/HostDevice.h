@@ -68,6 +68,11 @@ private:
   std::condition_variable IdleCv; ///< Pending reached zero.
   std::deque<Command> Commands;
   size_t Pending = 0; ///< Queued plus running.
+  // Lock-free mirrors of Pending and Commands.size() (stored under M with
+  // release order) so the worker and drain() can spin briefly before they
+  // sleep: a futex wake-up costs more than a short launch.
+  std::atomic<size_t> PendingNow{0};
+  std::atomic<size_t> QueuedNow{0};
   bool Stop = false;
   std::thread Worker;
 };
