@@ -13,8 +13,9 @@
 namespace ferry::cudart {
 namespace {
 
-/// Runs \p Call (a driver call returning CUresult) in the current context.
-template <typename Fn> cudaError_t inContext(Fn &&Call) {
+/// Runs \p Call (a driver call given the Context, returning CUresult) in
+/// the current context.
+template <typename Fn> cudaError_t inContextWith(Fn &&Call) {
   Context C;
   if (cudaError_t E = enter(C))
     return E;
@@ -83,29 +84,29 @@ CUDA_MEMSET_NODE_PARAMS toDriverMemset(const cudaMemsetParams &P) {
 CUDA_HOST_NODE_PARAMS toDriverHost(const cudaHostNodeParams &P) { return CUDA_HOST_NODE_PARAMS{P.fn, P.userData}; }
 
 cudaError_t beginCapture(const DriverTable &D, cudaStream_t S, cudaStreamCaptureMode Mode) {
-  return inContext([&](Context &) { return D.cuStreamBeginCapture(S, CUstreamCaptureMode(Mode)); });
+  return inContextWith([&](Context &) { return D.cuStreamBeginCapture(S, CUstreamCaptureMode(Mode)); });
 }
 cudaError_t beginCaptureToGraph(const DriverTable &D, cudaStream_t S, cudaGraph_t G, const cudaGraphNode_t *Deps,
                                 const cudaGraphEdgeData *E, size_t N, cudaStreamCaptureMode Mode) {
-  return inContext(
+  return inContextWith(
       [&](Context &) { return D.cuStreamBeginCaptureToGraph(S, G, Deps, edges(E), N, CUstreamCaptureMode(Mode)); });
 }
 cudaError_t endCapture(const DriverTable &D, cudaStream_t S, cudaGraph_t *G) {
   if (!G)
     return recordError(cudaErrorInvalidValue);
-  return inContext([&](Context &) { return D.cuStreamEndCapture(S, G); });
+  return inContextWith([&](Context &) { return D.cuStreamEndCapture(S, G); });
 }
 cudaError_t isCapturing(const DriverTable &D, cudaStream_t S, cudaStreamCaptureStatus *St) {
   if (!St)
     return recordError(cudaErrorInvalidValue);
-  return inContext(
+  return inContextWith(
       [&](Context &) { return D.cuStreamIsCapturing(S, reinterpret_cast<CUstreamCaptureStatus *>(St)); });
 }
 cudaError_t captureInfo(const DriverTable &D, cudaStream_t S, cudaStreamCaptureStatus *St, unsigned long long *Id,
                         cudaGraph_t *G, const cudaGraphNode_t **Deps, const cudaGraphEdgeData **E, size_t *N) {
   if (!St)
     return recordError(cudaErrorInvalidValue);
-  return inContext([&](Context &) {
+  return inContextWith([&](Context &) {
     static_assert(sizeof(cuuint64_t) == sizeof(unsigned long long));
     return D.cuStreamGetCaptureInfo(S, reinterpret_cast<CUstreamCaptureStatus *>(St),
                                     reinterpret_cast<cuuint64_t *>(Id), G, Deps,
@@ -114,13 +115,13 @@ cudaError_t captureInfo(const DriverTable &D, cudaStream_t S, cudaStreamCaptureS
 }
 cudaError_t updateCaptureDeps(const DriverTable &D, cudaStream_t S, cudaGraphNode_t *Deps,
                               const cudaGraphEdgeData *E, size_t N, unsigned Flags) {
-  return inContext([&](Context &) { return D.cuStreamUpdateCaptureDependencies(S, Deps, edges(E), N, Flags); });
+  return inContextWith([&](Context &) { return D.cuStreamUpdateCaptureDependencies(S, Deps, edges(E), N, Flags); });
 }
 cudaError_t graphLaunch(const DriverTable &D, cudaGraphExec_t X, cudaStream_t S) {
-  return inContext([&](Context &) { return D.cuGraphLaunch(X, S); });
+  return inContextWith([&](Context &) { return D.cuGraphLaunch(X, S); });
 }
 cudaError_t graphUpload(const DriverTable &D, cudaGraphExec_t X, cudaStream_t S) {
-  return inContext([&](Context &) { return D.cuGraphUpload(X, S); });
+  return inContextWith([&](Context &) { return D.cuGraphUpload(X, S); });
 }
 
 } // namespace
@@ -191,19 +192,19 @@ cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *Mode
 cudaError_t cudaGraphCreate(cudaGraph_t *G, unsigned int Flags) {
   if (!G)
     return recordError(cudaErrorInvalidValue);
-  return inContext([&](Context &) { return driver().cuGraphCreate(G, Flags); });
+  return inContextWith([&](Context &) { return driver().cuGraphCreate(G, Flags); });
 }
 
 cudaError_t cudaGraphDestroy(cudaGraph_t G) {
-  return inContext([&](Context &) { return driver().cuGraphDestroy(G); });
+  return inContextWith([&](Context &) { return driver().cuGraphDestroy(G); });
 }
 
 cudaError_t cudaGraphClone(cudaGraph_t *Clone, cudaGraph_t G) {
-  return inContext([&](Context &) { return driver().cuGraphClone(Clone, G); });
+  return inContextWith([&](Context &) { return driver().cuGraphClone(Clone, G); });
 }
 
 cudaError_t cudaGraphNodeFindInClone(cudaGraphNode_t *N, cudaGraphNode_t Orig, cudaGraph_t Clone) {
-  return inContext([&](Context &) { return driver().cuGraphNodeFindInClone(N, Orig, Clone); });
+  return inContextWith([&](Context &) { return driver().cuGraphNodeFindInClone(N, Orig, Clone); });
 }
 
 cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *N, cudaGraph_t G, const cudaGraphNode_t *Deps, size_t NumDeps,
@@ -311,14 +312,14 @@ cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *N, cudaGraph_t G, const cuda
   if (!P)
     return recordError(cudaErrorInvalidValue);
   CUDA_MEMSET_NODE_PARAMS Q = toDriverMemset(*P);
-  return inContext([&](Context &C) { return driver().cuGraphAddMemsetNode(N, G, Deps, NumDeps, &Q, C.Ctx); });
+  return inContextWith([&](Context &C) { return driver().cuGraphAddMemsetNode(N, G, Deps, NumDeps, &Q, C.Ctx); });
 }
 
 cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t N, struct cudaMemsetParams *P) {
   if (!P)
     return recordError(cudaErrorInvalidValue);
   CUDA_MEMSET_NODE_PARAMS Q{};
-  cudaError_t E = inContext([&](Context &) { return driver().cuGraphMemsetNodeGetParams(N, &Q); });
+  cudaError_t E = inContextWith([&](Context &) { return driver().cuGraphMemsetNodeGetParams(N, &Q); });
   if (E == cudaSuccess)
     *P = cudaMemsetParams{reinterpret_cast<void *>(Q.dst), Q.pitch, Q.value, Q.elementSize, Q.width, Q.height};
   return E;
@@ -328,7 +329,7 @@ cudaError_t cudaGraphMemsetNodeSetParams(cudaGraphNode_t N, const struct cudaMem
   if (!P)
     return recordError(cudaErrorInvalidValue);
   CUDA_MEMSET_NODE_PARAMS Q = toDriverMemset(*P);
-  return inContext([&](Context &) { return driver().cuGraphMemsetNodeSetParams(N, &Q); });
+  return inContextWith([&](Context &) { return driver().cuGraphMemsetNodeSetParams(N, &Q); });
 }
 
 cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *N, cudaGraph_t G, const cudaGraphNode_t *Deps, size_t NumDeps,
@@ -336,14 +337,14 @@ cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *N, cudaGraph_t G, const cudaGr
   if (!P)
     return recordError(cudaErrorInvalidValue);
   CUDA_HOST_NODE_PARAMS Q = toDriverHost(*P);
-  return inContext([&](Context &) { return driver().cuGraphAddHostNode(N, G, Deps, NumDeps, &Q); });
+  return inContextWith([&](Context &) { return driver().cuGraphAddHostNode(N, G, Deps, NumDeps, &Q); });
 }
 
 cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t N, struct cudaHostNodeParams *P) {
   if (!P)
     return recordError(cudaErrorInvalidValue);
   CUDA_HOST_NODE_PARAMS Q{};
-  cudaError_t E = inContext([&](Context &) { return driver().cuGraphHostNodeGetParams(N, &Q); });
+  cudaError_t E = inContextWith([&](Context &) { return driver().cuGraphHostNodeGetParams(N, &Q); });
   if (E == cudaSuccess)
     *P = cudaHostNodeParams{Q.fn, Q.userData};
   return E;
@@ -353,84 +354,84 @@ cudaError_t cudaGraphHostNodeSetParams(cudaGraphNode_t N, const struct cudaHostN
   if (!P)
     return recordError(cudaErrorInvalidValue);
   CUDA_HOST_NODE_PARAMS Q = toDriverHost(*P);
-  return inContext([&](Context &) { return driver().cuGraphHostNodeSetParams(N, &Q); });
+  return inContextWith([&](Context &) { return driver().cuGraphHostNodeSetParams(N, &Q); });
 }
 
 cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *N, cudaGraph_t G, const cudaGraphNode_t *Deps, size_t NumDeps) {
-  return inContext([&](Context &) { return driver().cuGraphAddEmptyNode(N, G, Deps, NumDeps); });
+  return inContextWith([&](Context &) { return driver().cuGraphAddEmptyNode(N, G, Deps, NumDeps); });
 }
 
 cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *N, cudaGraph_t G, const cudaGraphNode_t *Deps,
                                        size_t NumDeps, cudaGraph_t Child) {
-  return inContext([&](Context &) { return driver().cuGraphAddChildGraphNode(N, G, Deps, NumDeps, Child); });
+  return inContextWith([&](Context &) { return driver().cuGraphAddChildGraphNode(N, G, Deps, NumDeps, Child); });
 }
 
 cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t N, cudaGraph_t *G) {
-  return inContext([&](Context &) { return driver().cuGraphChildGraphNodeGetGraph(N, G); });
+  return inContextWith([&](Context &) { return driver().cuGraphChildGraphNodeGetGraph(N, G); });
 }
 
 cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t *N, cudaGraph_t G, const cudaGraphNode_t *Deps,
                                         size_t NumDeps, cudaEvent_t Ev) {
-  return inContext([&](Context &) { return driver().cuGraphAddEventRecordNode(N, G, Deps, NumDeps, Ev); });
+  return inContextWith([&](Context &) { return driver().cuGraphAddEventRecordNode(N, G, Deps, NumDeps, Ev); });
 }
 cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *N, cudaGraph_t G, const cudaGraphNode_t *Deps,
                                       size_t NumDeps, cudaEvent_t Ev) {
-  return inContext([&](Context &) { return driver().cuGraphAddEventWaitNode(N, G, Deps, NumDeps, Ev); });
+  return inContextWith([&](Context &) { return driver().cuGraphAddEventWaitNode(N, G, Deps, NumDeps, Ev); });
 }
 cudaError_t cudaGraphEventRecordNodeGetEvent(cudaGraphNode_t N, cudaEvent_t *Ev) {
-  return inContext([&](Context &) { return driver().cuGraphEventRecordNodeGetEvent(N, Ev); });
+  return inContextWith([&](Context &) { return driver().cuGraphEventRecordNodeGetEvent(N, Ev); });
 }
 cudaError_t cudaGraphEventRecordNodeSetEvent(cudaGraphNode_t N, cudaEvent_t Ev) {
-  return inContext([&](Context &) { return driver().cuGraphEventRecordNodeSetEvent(N, Ev); });
+  return inContextWith([&](Context &) { return driver().cuGraphEventRecordNodeSetEvent(N, Ev); });
 }
 cudaError_t cudaGraphEventWaitNodeGetEvent(cudaGraphNode_t N, cudaEvent_t *Ev) {
-  return inContext([&](Context &) { return driver().cuGraphEventWaitNodeGetEvent(N, Ev); });
+  return inContextWith([&](Context &) { return driver().cuGraphEventWaitNodeGetEvent(N, Ev); });
 }
 cudaError_t cudaGraphEventWaitNodeSetEvent(cudaGraphNode_t N, cudaEvent_t Ev) {
-  return inContext([&](Context &) { return driver().cuGraphEventWaitNodeSetEvent(N, Ev); });
+  return inContextWith([&](Context &) { return driver().cuGraphEventWaitNodeSetEvent(N, Ev); });
 }
 
 cudaError_t cudaGraphAddDependencies(cudaGraph_t G, const cudaGraphNode_t *From, const cudaGraphNode_t *To,
                                      const cudaGraphEdgeData *E, size_t N) {
-  return inContext([&](Context &) { return driver().cuGraphAddDependencies(G, From, To, edges(E), N); });
+  return inContextWith([&](Context &) { return driver().cuGraphAddDependencies(G, From, To, edges(E), N); });
 }
 cudaError_t cudaGraphRemoveDependencies(cudaGraph_t G, const cudaGraphNode_t *From, const cudaGraphNode_t *To,
                                         const cudaGraphEdgeData *E, size_t N) {
-  return inContext([&](Context &) { return driver().cuGraphRemoveDependencies(G, From, To, edges(E), N); });
+  return inContextWith([&](Context &) { return driver().cuGraphRemoveDependencies(G, From, To, edges(E), N); });
 }
 cudaError_t cudaGraphDestroyNode(cudaGraphNode_t N) {
-  return inContext([&](Context &) { return driver().cuGraphDestroyNode(N); });
+  return inContextWith([&](Context &) { return driver().cuGraphDestroyNode(N); });
 }
 cudaError_t cudaGraphGetNodes(cudaGraph_t G, cudaGraphNode_t *Nodes, size_t *Num) {
-  return inContext([&](Context &) { return driver().cuGraphGetNodes(G, Nodes, Num); });
+  return inContextWith([&](Context &) { return driver().cuGraphGetNodes(G, Nodes, Num); });
 }
 cudaError_t cudaGraphGetRootNodes(cudaGraph_t G, cudaGraphNode_t *Nodes, size_t *Num) {
-  return inContext([&](Context &) { return driver().cuGraphGetRootNodes(G, Nodes, Num); });
+  return inContextWith([&](Context &) { return driver().cuGraphGetRootNodes(G, Nodes, Num); });
 }
 cudaError_t cudaGraphGetEdges(cudaGraph_t G, cudaGraphNode_t *From, cudaGraphNode_t *To, cudaGraphEdgeData *E,
                               size_t *Num) {
-  return inContext([&](Context &) {
+  return inContextWith([&](Context &) {
     return driver().cuGraphGetEdges(G, From, To, reinterpret_cast<CUgraphEdgeData *>(E), Num);
   });
 }
 cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t N, cudaGraphNode_t *Deps, cudaGraphEdgeData *E,
                                          size_t *Num) {
-  return inContext([&](Context &) {
+  return inContextWith([&](Context &) {
     return driver().cuGraphNodeGetDependencies(N, Deps, reinterpret_cast<CUgraphEdgeData *>(E), Num);
   });
 }
 cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t N, cudaGraphNode_t *Deps, cudaGraphEdgeData *E,
                                            size_t *Num) {
-  return inContext([&](Context &) {
+  return inContextWith([&](Context &) {
     return driver().cuGraphNodeGetDependentNodes(N, Deps, reinterpret_cast<CUgraphEdgeData *>(E), Num);
   });
 }
 cudaError_t cudaGraphNodeGetType(cudaGraphNode_t N, enum cudaGraphNodeType *T) {
-  return inContext(
+  return inContextWith(
       [&](Context &) { return driver().cuGraphNodeGetType(N, reinterpret_cast<CUgraphNodeType *>(T)); });
 }
 cudaError_t cudaGraphDebugDotPrint(cudaGraph_t G, const char *Path, unsigned int Flags) {
-  return inContext([&](Context &) { return driver().cuGraphDebugDotPrint(G, Path, Flags); });
+  return inContextWith([&](Context &) { return driver().cuGraphDebugDotPrint(G, Path, Flags); });
 }
 
 //===----------------------------------------------------------------------===//
@@ -438,14 +439,14 @@ cudaError_t cudaGraphDebugDotPrint(cudaGraph_t G, const char *Path, unsigned int
 //===----------------------------------------------------------------------===//
 
 cudaError_t cudaGraphInstantiate(cudaGraphExec_t *X, cudaGraph_t G, unsigned long long Flags) {
-  return inContext([&](Context &) { return driver().cuGraphInstantiateWithFlags(X, G, Flags); });
+  return inContextWith([&](Context &) { return driver().cuGraphInstantiateWithFlags(X, G, Flags); });
 }
 cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *X, cudaGraph_t G, unsigned long long Flags) {
-  return inContext([&](Context &) { return driver().cuGraphInstantiateWithFlags(X, G, Flags); });
+  return inContextWith([&](Context &) { return driver().cuGraphInstantiateWithFlags(X, G, Flags); });
 }
 cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t *X, cudaGraph_t G, cudaGraphInstantiateParams *P) {
   static_assert(sizeof(cudaGraphInstantiateParams) == sizeof(CUDA_GRAPH_INSTANTIATE_PARAMS));
-  return inContext([&](Context &) {
+  return inContextWith([&](Context &) {
     return driver().cuGraphInstantiateWithParams(X, G, reinterpret_cast<CUDA_GRAPH_INSTANTIATE_PARAMS *>(P));
   });
 }
@@ -453,12 +454,12 @@ cudaError_t cudaGraphInstantiateWithParams_ptsz(cudaGraphExec_t *X, cudaGraph_t 
   return cudaGraphInstantiateWithParams(X, G, P);
 }
 cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t X, unsigned long long *Flags) {
-  return inContext([&](Context &) {
+  return inContextWith([&](Context &) {
     return driver().cuGraphExecGetFlags(X, reinterpret_cast<cuuint64_t *>(Flags));
   });
 }
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t X) {
-  return inContext([&](Context &) { return driver().cuGraphExecDestroy(X); });
+  return inContextWith([&](Context &) { return driver().cuGraphExecDestroy(X); });
 }
 cudaError_t cudaGraphLaunch(cudaGraphExec_t X, cudaStream_t S) { return graphLaunch(driver(false), X, S); }
 cudaError_t cudaGraphLaunch_ptsz(cudaGraphExec_t X, cudaStream_t S) { return graphLaunch(driver(true), X, S); }
@@ -498,7 +499,7 @@ cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t X, cudaGraphNode_t 
   if (!P)
     return recordError(cudaErrorInvalidValue);
   CUDA_MEMSET_NODE_PARAMS Q = toDriverMemset(*P);
-  return inContext([&](Context &C) { return driver().cuGraphExecMemsetNodeSetParams(X, N, &Q, C.Ctx); });
+  return inContextWith([&](Context &C) { return driver().cuGraphExecMemsetNodeSetParams(X, N, &Q, C.Ctx); });
 }
 
 cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t X, cudaGraphNode_t N,
@@ -506,25 +507,25 @@ cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t X, cudaGraphNode_t N,
   if (!P)
     return recordError(cudaErrorInvalidValue);
   CUDA_HOST_NODE_PARAMS Q = toDriverHost(*P);
-  return inContext([&](Context &) { return driver().cuGraphExecHostNodeSetParams(X, N, &Q); });
+  return inContextWith([&](Context &) { return driver().cuGraphExecHostNodeSetParams(X, N, &Q); });
 }
 
 cudaError_t cudaGraphExecEventRecordNodeSetEvent(cudaGraphExec_t X, cudaGraphNode_t N, cudaEvent_t Ev) {
-  return inContext([&](Context &) { return driver().cuGraphExecEventRecordNodeSetEvent(X, N, Ev); });
+  return inContextWith([&](Context &) { return driver().cuGraphExecEventRecordNodeSetEvent(X, N, Ev); });
 }
 cudaError_t cudaGraphExecEventWaitNodeSetEvent(cudaGraphExec_t X, cudaGraphNode_t N, cudaEvent_t Ev) {
-  return inContext([&](Context &) { return driver().cuGraphExecEventWaitNodeSetEvent(X, N, Ev); });
+  return inContextWith([&](Context &) { return driver().cuGraphExecEventWaitNodeSetEvent(X, N, Ev); });
 }
 cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t X, cudaGraphNode_t N, unsigned int Enabled) {
-  return inContext([&](Context &) { return driver().cuGraphNodeSetEnabled(X, N, Enabled); });
+  return inContextWith([&](Context &) { return driver().cuGraphNodeSetEnabled(X, N, Enabled); });
 }
 cudaError_t cudaGraphNodeGetEnabled(cudaGraphExec_t X, cudaGraphNode_t N, unsigned int *Enabled) {
-  return inContext([&](Context &) { return driver().cuGraphNodeGetEnabled(X, N, Enabled); });
+  return inContextWith([&](Context &) { return driver().cuGraphNodeGetEnabled(X, N, Enabled); });
 }
 
 cudaError_t cudaGraphExecUpdate(cudaGraphExec_t X, cudaGraph_t G, cudaGraphExecUpdateResultInfo *Info) {
   static_assert(sizeof(cudaGraphExecUpdateResultInfo) == sizeof(CUgraphExecUpdateResultInfo));
-  return inContext([&](Context &) {
+  return inContextWith([&](Context &) {
     return driver().cuGraphExecUpdate(X, G, reinterpret_cast<CUgraphExecUpdateResultInfo *>(Info));
   });
 }

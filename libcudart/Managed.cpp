@@ -11,13 +11,6 @@ using namespace ferry::cudart;
 
 namespace {
 
-template <typename Fn> cudaError_t inContext(Fn &&Call) {
-  Context C;
-  if (cudaError_t E = enter(C))
-    return E;
-  return finish(Call(), C.Device);
-}
-
 CUdeviceptr dptr(const void *P) { return static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(P)); }
 
 CUmemLocation toDriver(const cudaMemLocation &L) {

@@ -11,13 +11,6 @@ using namespace ferry::cudart;
 
 namespace {
 
-template <typename Fn> cudaError_t inContext(Fn &&Call) {
-  Context C;
-  if (cudaError_t E = enter(C))
-    return E;
-  return finish(Call(), C.Device);
-}
-
 static_assert(sizeof(cudaLaunchAttributeValue) == sizeof(CUstreamAttrValue));
 
 cudaError_t getAttr(const DriverTable &D, cudaStream_t S, cudaLaunchAttributeID A, cudaLaunchAttributeValue *V) {

@@ -49,6 +49,15 @@ cudaError_t enterDriver();
 /// Maps \p R, notes a sticky error on \p Device, records and returns it.
 cudaError_t finish(CUresult R, int Device = -1);
 
+/// Runs \p Call (a driver call returning CUresult) in the current context:
+/// enter, the call, finish.
+template <typename Fn> cudaError_t inContext(Fn &&Call) {
+  Context C;
+  if (cudaError_t E = enter(C))
+    return E;
+  return finish(Call(), C.Device);
+}
+
 /// Number of devices (0 if the driver failed to load).
 int deviceCount();
 

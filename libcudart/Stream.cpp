@@ -19,14 +19,6 @@ void callbackTrampoline(CUstream Stream, CUresult Status, void *Data) {
   delete D;
 }
 
-/// Runs \p Call (a driver call returning CUresult) in the current context.
-template <typename Fn> cudaError_t inContext(Fn &&Call) {
-  Context C;
-  if (cudaError_t E = enter(C))
-    return E;
-  return finish(Call(), C.Device);
-}
-
 cudaError_t streamSynchronize(const DriverTable &D, cudaStream_t S) {
   return inContext([&] { return D.cuStreamSynchronize(S); });
 }

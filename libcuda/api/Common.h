@@ -9,6 +9,8 @@
 #include "libcuda/core/Core.h"
 #include "support/Log.h"
 
+#include <algorithm>
+
 #if __has_include("ferry/generated/DriverApi.h")
 // The generated prototypes make the compiler check each definition here
 // against the API table's signature.
@@ -76,6 +78,14 @@ inline Expected<core::DeviceEntry *> deviceArg(CUdevice Dev) {
 /// `_ptsz`/`_ptds` entry points, where stream 0 means the per-thread stream.
 inline Expected<core::Ref<core::Stream>> streamArg(CUstream S, bool PerThread) {
   return core::resolveStream(S, PerThread);
+}
+
+/// Shared memory (static + dynamic) one block of K may use: the static
+/// 48 KiB window, or more up to the device's opt-in limit once
+/// CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES asks for it, as on NVIDIA.
+inline size_t sharedLimit(const DeviceProperties &P, const core::Kernel &K) {
+  return std::min<size_t>(P.SharedMemPerBlockOptin,
+                          std::max<size_t>(P.SharedMemPerBlock, size_t(K.MaxDynamicShared.load())));
 }
 
 /// Blocks of a kernel that fit on one multiprocessor at once (the occupancy

@@ -98,10 +98,18 @@ static Expected<Ref<Library>> imageArg(const void *H) {
   return std::static_pointer_cast<Library>(O);
 }
 
-FERRY_EXPORT CUresult cuModuleUnload(CUmodule hmod) {
-  auto M = imageArg(hmod);
+/// A module handle (cuModuleLoad*), not a library's.
+static Expected<Ref<Library>> moduleArg(const void *H) {
+  auto M = imageArg(H);
   if (!M || (*M)->kind() != core::Kind::Module)
-    return fail(__func__, CUDA_ERROR_INVALID_HANDLE, "not a live module handle");
+    return makeError(CUDA_ERROR_INVALID_HANDLE, "not a live module handle");
+  return M;
+}
+
+FERRY_EXPORT CUresult cuModuleUnload(CUmodule hmod) {
+  auto M = moduleArg(hmod);
+  if (!M)
+    return fail(__func__, M.error());
   (*M)->unload();
   return CUDA_SUCCESS;
 }
@@ -442,10 +450,7 @@ static CUresult launch(const char *Fn, CUfunction f, const LaunchShape &Shape, C
                     std::to_string(Info.MaxThreadsPerBlock));
   if (Info.ReqNtid[0] && (B[0] != Info.ReqNtid[0] || B[1] != Info.ReqNtid[1] || B[2] != Info.ReqNtid[2]))
     return fail(Fn, CUDA_ERROR_INVALID_VALUE, "block shape differs from the kernel's .reqntid");
-  // Dynamic shared memory above the static 48 KiB limit needs the opt-in
-  // attribute, as on NVIDIA.
-  size_t DynLimit = std::max<size_t>(P.SharedMemPerBlock, size_t((*K)->MaxDynamicShared.load()));
-  DynLimit = std::min(DynLimit, P.SharedMemPerBlockOptin);
+  size_t DynLimit = sharedLimit(P, **K);
   if (uint64_t(Shape.Shared) + Info.StaticSharedBytes > DynLimit)
     return fail(Fn, CUDA_ERROR_INVALID_VALUE,
                 std::to_string(Shape.Shared) + " bytes of dynamic shared memory (+" +
@@ -576,9 +581,9 @@ FERRY_EXPORT CUresult cuModuleLoad(CUmodule *module, const char *fname) {
 FERRY_EXPORT CUresult cuModuleGetFunctionCount(unsigned int *count, CUmodule hmod) {
   if (!count)
     return fail(__func__, CUDA_ERROR_INVALID_VALUE, "count is null");
-  auto M = imageArg(hmod);
-  if (!M || (*M)->kind() != core::Kind::Module)
-    return fail(__func__, CUDA_ERROR_INVALID_HANDLE, "not a live module handle");
+  auto M = moduleArg(hmod);
+  if (!M)
+    return fail(__func__, M.error());
   *count = unsigned((*M)->entryNames().size());
   return CUDA_SUCCESS;
 }
@@ -586,9 +591,9 @@ FERRY_EXPORT CUresult cuModuleGetFunctionCount(unsigned int *count, CUmodule hmo
 FERRY_EXPORT CUresult cuModuleEnumerateFunctions(CUfunction *functions, unsigned int numFunctions, CUmodule mod) {
   if (!functions)
     return fail(__func__, CUDA_ERROR_INVALID_VALUE, "functions is null");
-  auto M = imageArg(mod);
-  if (!M || (*M)->kind() != core::Kind::Module)
-    return fail(__func__, CUDA_ERROR_INVALID_HANDLE, "not a live module handle");
+  auto M = moduleArg(mod);
+  if (!M)
+    return fail(__func__, M.error());
   auto All = (*M)->kernels();
   for (unsigned I = 0; I < numFunctions && I < All.size(); ++I)
     functions[I] = handleOf<CUfunction>(All[I].get());

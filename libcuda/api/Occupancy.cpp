@@ -63,9 +63,7 @@ int activeBlocks(const Bound &B, int BlockSize, size_t DynSmem) {
   int ByThreads = P.MaxThreadsPerMultiprocessor / (Warps * Warp);
   int Result = std::min(ByThreads, P.MaxBlocksPerMultiprocessor);
   size_t Smem = size_t(B.Info->StaticSharedBytes) + DynSmem + P.ReservedSharedMemPerBlock;
-  size_t SmemLimit = std::min<size_t>(P.SharedMemPerBlockOptin,
-                                      std::max<size_t>(P.SharedMemPerBlock, size_t(B.K->MaxDynamicShared.load())));
-  if (size_t(B.Info->StaticSharedBytes) + DynSmem > SmemLimit)
+  if (size_t(B.Info->StaticSharedBytes) + DynSmem > sharedLimit(P, *B.K))
     return 0;
   if (Smem)
     Result = std::min<int>(Result, int(P.SharedMemPerMultiprocessor / Smem));
@@ -175,9 +173,7 @@ FERRY_EXPORT CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSme
   const DeviceProperties &P = *B->P;
   size_t PerBlock = P.SharedMemPerMultiprocessor / size_t(numBlocks);
   PerBlock = PerBlock > P.ReservedSharedMemPerBlock ? PerBlock - P.ReservedSharedMemPerBlock : 0;
-  size_t Cap = std::min<size_t>(P.SharedMemPerBlockOptin,
-                                std::max<size_t>(P.SharedMemPerBlock, size_t(B->K->MaxDynamicShared.load())));
-  PerBlock = std::min(PerBlock, Cap);
+  PerBlock = std::min(PerBlock, sharedLimit(P, *B->K));
   size_t Static = B->Info->StaticSharedBytes;
   *dynamicSmemSize = PerBlock > Static ? PerBlock - Static : 0;
   return CUDA_SUCCESS;
