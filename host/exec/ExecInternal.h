@@ -12,6 +12,7 @@
 #include <atomic>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace ferry::host {
 
@@ -30,6 +31,7 @@ struct LaunchState {
   uint64_t GridId = 0;
   uint32_t NumWorkers = 1;
   uint64_t GridWorkspace = 0; ///< BlockCtx::GridWorkspace.
+  bool UseWarp = false;       ///< Run K->Warp (the block layout fits it).
   std::atomic<uint64_t> Next{0};
   std::atomic<bool> Abort{false};
 
@@ -65,6 +67,9 @@ struct LaunchState {
     Out[2] = static_cast<uint32_t>(B / (uint64_t(Grid[0]) * Grid[1]));
   }
 };
+
+/// Readable bytes on each side of a worker's shared-memory arena.
+inline constexpr size_t ArenaGuard = 4096;
 
 /// Per-OS-thread execution state. The signal handler reads it through
 /// currentWorker() to tell kernel faults from others.
@@ -178,6 +183,50 @@ private:
   uint64_t GridAliveMine = 0;
   Barrier Bars[16];
   uint8_t WarpWaiting[32] = {}; ///< Lanes per warp waiting in a collective.
+};
+
+/// Runs blocks as warps (HostKernel::Warp). When the warp function calls
+/// barriers each warp is a fiber and `bar.sync` switches warps; a barrier
+/// counts a warp's threads when the warp arrives (PTX: barriers are
+/// executed per warp).
+class WarpRunner : public RunnerBase {
+public:
+  enum class WState : uint8_t { Ready, Bar, Done };
+  struct WarpFiber {
+    void *Sp = nullptr;
+    FiberStack Stack;
+    uint32_t X0 = 0, Y0 = 0, Z0 = 0, Mask = 0, Lanes = 0;
+    WState St = WState::Ready;
+    uint8_t BarId = 0;
+    uint64_t Result = 0;
+    WarpRunner *Runner = nullptr;
+  };
+
+  WarpRunner(LaunchState &L, Worker &W);
+  ~WarpRunner();
+  /// Whether the launch's block layout is the one the warp function assumes.
+  static bool fits(const HostKernel &K, const uint32_t Block[3]);
+  /// Sets up block B; false when stacks ran out.
+  bool start(uint64_t B, char *Smem);
+  RunResult run();
+  /// Runs the blocks this worker grabs, for warp functions without
+  /// barriers (called on a fiber).
+  static void runPlain(void *Arg);
+
+  uint64_t barrier(BarOp Op, uint32_t Id, uint32_t Count, uint32_t Popc, uint32_t Active);
+  void yieldNow();
+
+private:
+  static void fiberMain(void *Arg);
+  void checkBarrier(uint32_t Id);
+  void suspend(WarpFiber &F) { ferry_fiber_switch(&F.Sp, SchedSp); }
+
+  struct Barrier {
+    uint32_t Arrived = 0, Count = 0, Popc = 0, Active = 0;
+  };
+  std::vector<WarpFiber> Warps;
+  uint32_t Stacked = 0, AliveThreads = 0, Current = 0, Alive = 0;
+  Barrier Bars[16];
 };
 
 /// Formats a device printf call (PTX vprintf ABI) and appends the text to

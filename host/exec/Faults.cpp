@@ -95,18 +95,24 @@ Worker::~Worker() {
     sigaltstack(&S, nullptr);
     munmap(AltStack, AltStackBytes);
   }
-  std::free(Arena);
+  if (Arena)
+    std::free(Arena - ArenaGuard);
 }
 
 bool Worker::reserveArena(size_t Bytes) {
   if (Bytes <= ArenaBytes)
     return true;
   size_t Want = (std::max<size_t>(Bytes, 4096) + 4095) & ~size_t(4095);
-  void *P = std::aligned_alloc(4096, Want);
+  // A readable guard page on each side: warp functions may load a span of
+  // shared memory that reaches past what inactive lanes would address.
+  void *P = std::aligned_alloc(4096, Want + 2 * ArenaGuard);
   if (!P)
     return false;
-  std::free(Arena);
-  Arena = static_cast<char *>(P);
+  if (Arena)
+    std::free(Arena - ArenaGuard);
+  std::memset(P, 0, ArenaGuard);
+  std::memset(static_cast<char *>(P) + ArenaGuard + Want, 0, ArenaGuard);
+  Arena = static_cast<char *>(P) + ArenaGuard;
   ArenaBytes = Want;
   return true;
 }

@@ -88,6 +88,38 @@ void runLaunch(Worker &W, LaunchState &L) {
     L.fault(CUDA_ERROR_OUT_OF_MEMORY, "cannot allocate the shared-memory arena");
     return;
   }
+  if (L.UseWarp && !L.K->WarpYields) {
+    WarpRunner R(L, W);
+    fillCtx(R.Ctx, L, W, W.Arena, static_cast<RunnerBase *>(&R));
+    FiberStack S = W.Stacks.acquire();
+    if (!S.Base) {
+      L.fault(CUDA_ERROR_OUT_OF_MEMORY, "cannot allocate a fiber stack");
+      return;
+    }
+    W.enter(&R.SchedSp, S, prepareFiber(S, &WarpRunner::runPlain, &R));
+    if (W.Faulted)
+      settleFault(W, L, R.Ctx.Ctaid);
+    W.Stacks.release(S);
+    return;
+  }
+  if (L.UseWarp) {
+    WarpRunner R(L, W);
+    uint64_t First, End;
+    while (L.grab(First, End))
+      for (uint64_t B = First; B < End; ++B) {
+        if (L.Abort.load(std::memory_order_relaxed))
+          return;
+        if (!R.start(B, W.Arena)) {
+          L.fault(CUDA_ERROR_OUT_OF_MEMORY, "cannot allocate fiber stacks");
+          return;
+        }
+        if (R.run() != RunResult::Done) {
+          settleFault(W, L, R.Ctx.Ctaid);
+          return;
+        }
+      }
+    return;
+  }
   if (!L.K->UsesFibers) {
     FastRun R;
     R.L = &L;
@@ -226,7 +258,7 @@ Expected<HostCompiler *> HostExecutor::compiler() {
 Status HostExecutor::launch(const HostKernel &K, std::array<uint32_t, 3> Grid,
                             std::array<uint32_t, 3> Block, uint32_t DynamicSharedBytes,
                             const void *Params, uint32_t Flags) {
-  if (K.UsesFibers ? !K.Thread : !K.Block)
+  if (K.UsesFibers ? !K.Thread : !K.Block && !K.Warp)
     return makeError(CUDA_ERROR_INVALID_VALUE, "launch: kernel '" + K.Name + "' has no code");
   for (unsigned I = 0; I < 3; ++I)
     if (Grid[I] == 0 || Block[I] == 0)
@@ -269,6 +301,8 @@ Status HostExecutor::launch(const HostKernel &K, std::array<uint32_t, 3> Grid,
   L.NumWorkers = P->NumThreads;
   L.GridId = P->GridIds.fetch_add(1);
   L.Chunk = std::clamp<uint64_t>(L.Blocks / (uint64_t(P->NumThreads) * 8), 1, 1024);
+  static const bool WarpWanted = Settings::get().getBool(SettingKey::HostWarp);
+  L.UseWarp = WarpWanted && !(Flags & LaunchCooperative) && WarpRunner::fits(K, L.Block);
 
   // A cooperative kernel without barriers never waits on other blocks
   // through ferry, so it runs as an ordinary launch.

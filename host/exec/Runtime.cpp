@@ -34,6 +34,13 @@ uint32_t ferry_rt_bar(BlockCtx *Ctx, uint32_t Op, uint32_t Id, uint32_t Count, u
   return fibers(Ctx).barrier(static_cast<BarOp>(Op), Id, Count, Pred);
 }
 
+uint64_t ferry_rt_wbar(BlockCtx *Ctx, uint32_t Op, uint32_t Id, uint32_t Count, uint32_t Popc,
+                       uint32_t Active) {
+  return static_cast<WarpRunner &>(runner(Ctx)).barrier(static_cast<BarOp>(Op), Id, Count, Popc, Active);
+}
+
+void ferry_rt_wyield(BlockCtx *Ctx) { static_cast<WarpRunner &>(runner(Ctx)).yieldNow(); }
+
 void ferry_rt_grid_sync(BlockCtx *Ctx) { fibers(Ctx).gridSync(); }
 
 uint64_t ferry_rt_warp(BlockCtx *Ctx, uint32_t Op, uint32_t Mask, uint64_t A, uint32_t B,

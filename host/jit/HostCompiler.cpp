@@ -435,7 +435,7 @@ struct Reader {
     return S;
   }
 };
-constexpr StringLiteral SerialMagic = "FERRY-HOST-OBJ-2";
+constexpr StringLiteral SerialMagic = "FERRY-HOST-OBJ-3";
 } // namespace
 
 Expected<std::unique_ptr<CompiledModule>> HostCompiler::load(std::string_view Bytes) {
@@ -452,6 +452,9 @@ Expected<std::unique_ptr<CompiledModule>> HostCompiler::load(std::string_view By
     K.StaticSharedBytes = uint32_t(R.get(4));
     K.ParamBytes = uint32_t(R.get(4));
     K.MaxThreadsPerBlock = uint32_t(R.get(4));
+    K.WarpSymbol = R.str();
+    K.WarpX = uint32_t(R.get(4));
+    K.WarpYields = R.get(4) != 0;
     T.Kernels.push_back(std::move(K));
   }
   uint64_t NG = R.get(4);
@@ -494,6 +497,9 @@ Expected<std::unique_ptr<CompiledModule>> HostCompiler::link(const ObjectTables 
     put32(S, K.StaticSharedBytes);
     put32(S, K.ParamBytes);
     put32(S, K.MaxThreadsPerBlock);
+    putStr(S, K.WarpSymbol);
+    put32(S, K.WarpX);
+    put32(S, K.WarpYields);
   }
   put32(S, uint32_t(T.Globals.size()));
   for (const detail::LoweredGlobal &G : T.Globals) {
@@ -525,6 +531,15 @@ Expected<std::unique_ptr<CompiledModule>> HostCompiler::link(const ObjectTables 
       HK.Thread = Addr->toPtr<ThreadFn>();
     else
       HK.Block = Addr->toPtr<BlockFn>();
+    if (!K.WarpSymbol.empty()) {
+      auto WA = J.lookup(*JD, K.WarpSymbol);
+      if (!WA)
+        return makeError(CUDA_ERROR_INVALID_PTX,
+                         "JIT link of warp function '" + K.WarpSymbol + "': " + errText(WA.takeError()));
+      HK.Warp = WA->toPtr<WarpFn>();
+      HK.WarpX = K.WarpX;
+      HK.WarpYields = K.WarpYields;
+    }
     log::jit().debug("kernel {}: {} path, {} B static shared", K.Name,
                      K.UsesFibers ? "fiber" : "block-loop", K.StaticSharedBytes);
     Out->Kernels.push_back(std::move(HK));

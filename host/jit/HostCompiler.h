@@ -64,6 +64,12 @@ struct HostKernel {
   bool UsesFibers = true;
   ThreadFn Thread = nullptr;
   BlockFn Block = nullptr;
+  /// The vectorised warp function, when the compiler made one, for blocks
+  /// whose layout matches WarpX (Vectorize.h); WarpYields when it calls
+  /// barriers (then each warp runs on a fiber).
+  WarpFn Warp = nullptr;
+  uint32_t WarpX = 0;
+  bool WarpYields = false;
 };
 
 /// A runtime entry point the compiled code may call (KernelAbi.h's

@@ -50,6 +50,15 @@ using ThreadFn = void (*)(const void *Params, BlockCtx *Ctx, uint32_t Tx, uint32
 /// every thread of the block in a loop (no fibers needed).
 using BlockFn = void (*)(const void *Params, BlockCtx *Ctx);
 
+/// The warp function of a kernel (host/jit/Vectorize.cpp): 32 CUDA threads
+/// at once, each varying value a vector of 32 lanes. Lane l of the warp is
+/// the thread with linear index First + l; the function derives the thread
+/// indices from (X0, Y0, Z0), the indices of lane 0, under the layout it was
+/// compiled for (HostKernel::WarpX). Mask has a bit per lane that exists
+/// (the last warp of a block may be partial).
+using WarpFn = void (*)(const void *Params, BlockCtx *Ctx, uint32_t X0, uint32_t Y0, uint32_t Z0,
+                        uint32_t Mask);
+
 /// Operation codes of ferry_rt_warp.
 enum class WarpOp : uint32_t {
   Sync,       ///< bar.warp.sync

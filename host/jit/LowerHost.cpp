@@ -8,6 +8,8 @@
 #include "host/jit/LowerHost.h"
 
 #include "host/jit/KernelAbi.h"
+#include "host/jit/Vectorize.h"
+#include "support/Log.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
@@ -1139,6 +1141,23 @@ Expected<LoweredModule> lowerForHost(Module &Old, const DataLayout &DL, StringRe
     return E;
   tidyAfterClone(NM);
   fixHalfPrecision(NM);
+  // Warp functions are built from the thread functions before their ferry.*
+  // calls are lowered (the vectorizer lowers those itself).
+  struct WarpInfo {
+    std::string Symbol;
+    bool Yields = false;
+  };
+  std::vector<WarpInfo> Warps(C->Kernels.size());
+  for (size_t I = 0; I < C->Kernels.size(); ++I) {
+    bool Yields = false;
+    Expected<Function *> WF = vectorizeKernel(*C->Kernels[I], 32, Yields);
+    if (!WF) {
+      ferry::log::jit().debug("kernel {}: no warp function: {}", C->Kernels[I]->getName().str(),
+                              toString(WF.takeError()));
+      continue;
+    }
+    Warps[I] = {(*WF)->getName().str(), Yields};
+  }
   SmallPtrSet<Function *, 8> KernelSet(C->Kernels.begin(), C->Kernels.end());
   if (Error E = IntrinsicLowering(NM, KernelSet).run())
     return E;
@@ -1146,6 +1165,9 @@ Expected<LoweredModule> lowerForHost(Module &Old, const DataLayout &DL, StringRe
   for (Function &F : NM)
     if (!F.isDeclaration() && !KernelSet.contains(&F))
       F.setLinkage(GlobalValue::InternalLinkage);
+  for (const WarpInfo &WI : Warps)
+    if (!WI.Symbol.empty())
+      NM.getFunction(WI.Symbol)->setLinkage(GlobalValue::ExternalLinkage);
 
   LoweredModule R;
   SmallPtrSet<Function *, 16> Yield = yieldingFunctions(NM);
@@ -1155,6 +1177,9 @@ Expected<LoweredModule> lowerForHost(Module &Old, const DataLayout &DL, StringRe
     LK.Name = K->getName().str();
     LK.StaticSharedBytes = static_cast<uint32_t>(Shared->StaticBytes[I]);
     LK.ParamBytes = ParamBytes[I];
+    LK.WarpSymbol = Warps[I].Symbol;
+    LK.WarpX = LK.WarpSymbol.empty() ? 0 : 32;
+    LK.WarpYields = Warps[I].Yields;
     K->setLinkage(GlobalValue::ExternalLinkage);
     K->setVisibility(GlobalValue::DefaultVisibility);
     if (AllowFastPath && !Yield.contains(K)) {

@@ -27,6 +27,11 @@ struct LoweredKernel {
   uint32_t StaticSharedBytes = 0;
   uint32_t ParamBytes = 0;
   uint32_t MaxThreadsPerBlock = 1024;
+  /// The warp function (Vectorize.h) when the kernel could be vectorised:
+  /// its symbol, the thread layout it assumes, whether it calls barriers.
+  std::string WarpSymbol;
+  uint32_t WarpX = 0;
+  bool WarpYields = false;
 };
 
 struct LoweredGlobal {

@@ -3,8 +3,9 @@
 ; @named: warp 0 produces into shared memory and signals barrier 1 with
 ;   bar.arrive (64 threads expected); warp 1 waits with bar.sync 1, 64 and
 ;   copies the data out: out[tid-32] = buf[tid-32] * 2.
-; @deadlock: thread 0 waits at barrier 1, the rest at barrier 2: neither
-;   can complete, which must fail the launch instead of hanging.
+; @deadlock: warp 0 waits at barrier 1, warp 1 at barrier 2: neither can
+;   complete, which must fail the launch instead of hanging (per-thread or
+;   per-warp barrier semantics alike).
 declare i32 @ferry.tid.x()
 declare void @ferry.bar.sync(i32, i32)
 declare void @ferry.bar.arrive(i32, i32)
@@ -66,7 +67,7 @@ consume:
 define void @deadlock(ptr noalias %params) {
 entry:
   %tid = call i32 @ferry.tid.x()
-  %is0 = icmp eq i32 %tid, 0
+  %is0 = icmp ult i32 %tid, 32
   br i1 %is0, label %a, label %b
 a:
   call void @ferry.bar.sync(i32 1, i32 0)

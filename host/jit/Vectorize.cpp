@@ -1,0 +1,1783 @@
+/// \file
+/// The warp vectorizer (see Vectorize.h for the method). Terms used below:
+/// the *source* is the prepared scalar copy of the kernel (one thread's
+/// view); the *warp function* is what is built from it. A *shape* says how a
+/// source value varies over the 32 lanes.
+#include "host/jit/Vectorize.h"
+
+#include "host/jit/KernelAbi.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/VectorUtils.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/GetElementPtrTypeIterator.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/Scalar/EarlyCSE.h"
+#include "llvm/Transforms/Scalar/SROA.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/LCSSA.h"
+#include "llvm/Transforms/Utils/Local.h"
+#include "llvm/Transforms/Utils/LoopSimplify.h"
+
+#include <array>
+#include <functional>
+
+using namespace llvm;
+
+namespace ferry::host::detail {
+namespace {
+
+constexpr unsigned Lanes = 32;
+using Offsets = std::array<int64_t, Lanes>;
+
+Error refuse(const Twine &Msg) { return createStringError(inconvertibleErrorCode(), "warp: " + Msg); }
+
+/// How a source value varies over the lanes. Affine values are a scalar
+/// base plus a constant offset per lane (Pats[Pat]); for pointers the
+/// offsets are bytes.
+struct Shape {
+  enum Kind : uint8_t { Bot, Uni, Aff, Var } K = Bot;
+  uint32_t Pat = 0;
+  bool operator==(const Shape &O) const { return K == O.K && (K != Aff || Pat == O.Pat); }
+};
+
+int64_t normalise(int64_t V, unsigned Bits) {
+  if (Bits >= 64)
+    return V;
+  return static_cast<int64_t>(static_cast<uint64_t>(V) << (64 - Bits)) >> (64 - Bits);
+}
+
+unsigned bitsOf(Type *T) { return T->isPointerTy() ? 64 : T->getScalarSizeInBits(); }
+
+//===----------------------------------------------------------------------===//
+// Preparation: a scalar copy of the kernel with every callee inlined.
+//===----------------------------------------------------------------------===//
+
+Expected<Function *> prepare(Function &K) {
+  ValueToValueMapTy VMap;
+  Function *S = CloneFunction(&K, VMap);
+  S->setName(K.getName() + ".ferry.warpsrc");
+  S->setLinkage(GlobalValue::InternalLinkage);
+  unsigned Inlined = 0;
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    SmallVector<CallBase *, 16> Calls;
+    for (Instruction &I : instructions(*S))
+      if (auto *CB = dyn_cast<CallBase>(&I)) {
+        if (CB->isInlineAsm())
+          return refuse("inline assembly");
+        Function *Callee = CB->getCalledFunction();
+        if (!Callee)
+          return refuse("indirect call");
+        if (!Callee->isDeclaration())
+          Calls.push_back(CB);
+      }
+    for (CallBase *CB : Calls) {
+      if (++Inlined > 2000)
+        return refuse("call graph too deep (recursion?)");
+      InlineFunctionInfo IFI;
+      if (!InlineFunction(*CB, IFI).isSuccess())
+        return refuse("a call cannot be inlined");
+      Changed = true;
+    }
+  }
+  // `exit` ends the thread: a return.
+  SmallVector<CallInst *, 4> Exits;
+  for (Instruction &I : instructions(*S))
+    if (auto *CI = dyn_cast<CallInst>(&I))
+      if (CI->getCalledFunction() && CI->getCalledFunction()->getName() == "ferry.exit")
+        Exits.push_back(CI);
+  for (CallInst *CI : Exits) {
+    BasicBlock *BB = CI->getParent();
+    BasicBlock *Rest = BB->splitBasicBlock(CI->getIterator());
+    BB->getTerminator()->eraseFromParent();
+    ReturnInst::Create(S->getContext(), BB);
+    CI->eraseFromParent();
+    (void)Rest;
+  }
+  removeUnreachableBlocks(*S);
+
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager FAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager MAM;
+  PassBuilder PB;
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  FunctionPassManager FPM;
+  FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
+  FPM.addPass(EarlyCSEPass());
+  FPM.addPass(LoopSimplifyPass());
+  FPM.addPass(LCSSAPass());
+  FPM.run(*S, FAM);
+  return S;
+}
+
+//===----------------------------------------------------------------------===//
+// Shapes.
+//===----------------------------------------------------------------------===//
+
+class Analysis {
+public:
+  Analysis(Function &S, unsigned XW, DominatorTree &DT, LoopInfo &LI)
+      : S(S), XW(XW), DT(DT), LI(LI), DL(S.getParent()->getDataLayout()) {}
+
+  Error run();
+  Shape shape(const Value *V) const {
+    if (isa<Constant>(V) || isa<BasicBlock>(V))
+      return {Shape::Uni};
+    if (auto *A = dyn_cast<Argument>(V))
+      return A->getArgNo() < 2 ? Shape{Shape::Uni} : Shape{Shape::Var};
+    auto It = Sh.find(V);
+    return It == Sh.end() ? Shape{Shape::Bot} : It->second;
+  }
+  const Offsets &pattern(const Shape &X) const { return Pats[X.Pat]; }
+  Offsets offsets(const Value *V) const {
+    Shape X = shape(V);
+    if (X.K == Shape::Aff)
+      return Pats[X.Pat];
+    return Offsets{};
+  }
+  bool divergentLoop(const Loop *L) const { return DivLoops.contains(L); }
+  bool sharedPointer(const Value *V) const { return Shared.contains(V); }
+  /// Whether a branch ending BB gives lanes different successors.
+  bool divergentBranch(const BasicBlock *BB) const {
+    const Instruction *T = BB->getTerminator();
+    if (auto *Br = dyn_cast<BranchInst>(T))
+      return Br->isConditional() && Br->getSuccessor(0) != Br->getSuccessor(1) &&
+             shape(Br->getCondition()).K != Shape::Uni;
+    if (auto *Sw = dyn_cast<SwitchInst>(T))
+      return shape(Sw->getCondition()).K != Shape::Uni;
+    return false;
+  }
+  /// Whether the edge P → Succ leaves a divergent loop.
+  bool divergentExit(const BasicBlock *P, const BasicBlock *Succ) const {
+    for (Loop *L = LI.getLoopFor(P); L && !L->contains(Succ); L = L->getParentLoop())
+      if (DivLoops.contains(L))
+        return true;
+    return false;
+  }
+
+private:
+  Shape make(const Offsets &O) {
+    bool Zero = true;
+    for (int64_t X : O)
+      Zero &= X == 0;
+    if (Zero)
+      return {Shape::Uni};
+    for (uint32_t I = 0; I < Pats.size(); ++I)
+      if (Pats[I] == O)
+        return {Shape::Aff, I};
+    Pats.push_back(O);
+    return {Shape::Aff, static_cast<uint32_t>(Pats.size() - 1)};
+  }
+  Shape join(Shape A, Shape B) const {
+    if (A.K == Shape::Bot)
+      return B;
+    if (B.K == Shape::Bot)
+      return A;
+    if (A == B)
+      return A;
+    return {Shape::Var};
+  }
+  Expected<Shape> transfer(Instruction &I);
+  Expected<Shape> callShape(CallInst &CI);
+  bool allUniform(const Instruction &I) const {
+    for (const Value *Op : I.operands())
+      if (!isa<BasicBlock>(Op) && !isa<Function>(Op) && shape(Op).K != Shape::Uni)
+        return false;
+    return true;
+  }
+  Shape tid(unsigned Dim);
+
+  Function &S;
+  unsigned XW;
+  DominatorTree &DT;
+  LoopInfo &LI;
+  const DataLayout &DL;
+  DenseMap<const Value *, Shape> Sh;
+  std::vector<Offsets> Pats;
+  DenseSet<const Loop *> DivLoops;
+  DenseSet<const Value *> Shared;
+  /// Per join block: the blocks whose divergent branch makes it a divergent
+  /// join (its immediate dominator and what lies between).
+  DenseMap<const BasicBlock *, SmallVector<const BasicBlock *, 8>> JoinRegion;
+};
+
+Shape Analysis::tid(unsigned Dim) {
+  Offsets O{};
+  for (unsigned L = 0; L < Lanes; ++L) {
+    if (XW == 32)
+      O[L] = Dim == 0 ? L : 0;
+    else
+      O[L] = Dim == 0 ? L % XW : Dim == 1 ? L / XW : 0;
+  }
+  return make(O);
+}
+
+Expected<Shape> Analysis::callShape(CallInst &CI) {
+  Function *F = CI.getCalledFunction();
+  StringRef N = F->getName();
+  if (N.starts_with("ferry.")) {
+    if (N == "ferry.tid.x")
+      return tid(0);
+    if (N == "ferry.tid.y")
+      return tid(1);
+    if (N == "ferry.tid.z")
+      return tid(2);
+    if (N == "ferry.laneid") {
+      Offsets O;
+      for (unsigned L = 0; L < Lanes; ++L)
+        O[L] = L;
+      return make(O);
+    }
+    if (N == "ferry.host.smem" || N == "ferry.host.dynsmem" || N == "ferry.dynamic_smem") {
+      Shared.insert(&CI);
+      return allUniform(CI) ? Shape{Shape::Uni} : Shape{Shape::Var};
+    }
+    if (N == "ferry.grid.sync")
+      return refuse("grid.sync");
+    if (N == "ferry.shfl.sync" || N == "ferry.match.any.b32" || N == "ferry.match.any.b64" ||
+        N == "ferry.elect.sync" || N == "ferry.printf" || N == "ferry.malloc" ||
+        N.starts_with("ferry.tex.") || N.starts_with("ferry.tld4.") || N == "ferry.suld")
+      return Shape{Shape::Var};
+    if (N == "ferry.isspacep" || N == "ferry.txq" || N == "ferry.suq")
+      return allUniform(CI) ? Shape{Shape::Uni} : Shape{Shape::Var};
+    static const char *Known[] = {
+        "ferry.ntid.x", "ferry.ntid.y", "ferry.ntid.z", "ferry.ctaid.x", "ferry.ctaid.y",
+        "ferry.ctaid.z", "ferry.nctaid.x", "ferry.nctaid.y", "ferry.nctaid.z", "ferry.warpid",
+        "ferry.nwarpid", "ferry.smid", "ferry.nsmid", "ferry.gridid", "ferry.dynamic_smem_size",
+        "ferry.total_smem_size", "ferry.clock", "ferry.clock64", "ferry.globaltimer",
+        "ferry.grid.workspace", "ferry.bar.sync", "ferry.bar.arrive", "ferry.bar.red.popc",
+        "ferry.bar.red.and", "ferry.bar.red.or", "ferry.bar.warp.sync", "ferry.vote.all",
+        "ferry.vote.any", "ferry.vote.uni", "ferry.vote.ballot", "ferry.match.all.b32",
+        "ferry.match.all.b64", "ferry.redux.add", "ferry.redux.umin", "ferry.redux.umax",
+        "ferry.redux.smin", "ferry.redux.smax", "ferry.redux.and", "ferry.redux.or",
+        "ferry.redux.xor", "ferry.activemask", "ferry.fence", "ferry.trap", "ferry.brkpt",
+        "ferry.nanosleep", "ferry.assertfail", "ferry.free", "ferry.sust"};
+    for (const char *K : Known)
+      if (N == K)
+        return Shape{Shape::Uni};
+    return refuse("intrinsic '" + N + "'");
+  }
+  if (F->isIntrinsic()) {
+    if (CI.getType()->isVoidTy())
+      return Shape{Shape::Uni};
+    if (allUniform(CI) && !CI.mayHaveSideEffects())
+      return Shape{Shape::Uni};
+    return Shape{Shape::Var};
+  }
+  return refuse("call to '" + N + "'");
+}
+
+Expected<Shape> Analysis::transfer(Instruction &I) {
+  if (auto *CI = dyn_cast<CallInst>(&I))
+    return callShape(*CI);
+  if (isa<InvokeInst>(I) || isa<CallBrInst>(I) || isa<IndirectBrInst>(I))
+    return refuse("unsupported terminator");
+  if (auto *A = dyn_cast<AllocaInst>(&I)) {
+    if (!A->isStaticAlloca() || !A->getAllocationSize(DL))
+      return refuse("dynamic alloca");
+    Offsets O;
+    uint64_t Size = A->getAllocationSize(DL)->getFixedValue();
+    Size = alignTo(Size, A->getAlign());
+    for (unsigned L = 0; L < Lanes; ++L)
+      O[L] = int64_t(L * Size);
+    return make(O);
+  }
+  if (auto *Phi = dyn_cast<PHINode>(&I)) {
+    Shape R;
+    BasicBlock *BB = Phi->getParent();
+    Value *Same = Phi->getIncomingValue(0);
+    bool AllSame = true;
+    for (unsigned K = 0; K < Phi->getNumIncomingValues(); ++K) {
+      R = join(R, shape(Phi->getIncomingValue(K)));
+      AllSame &= Phi->getIncomingValue(K) == Same;
+      if (divergentExit(Phi->getIncomingBlock(K), BB))
+        return Shape{Shape::Var};
+    }
+    Loop *L = LI.getLoopFor(BB);
+    bool Header = L && L->getHeader() == BB;
+    if (!Header && !AllSame) {
+      auto It = JoinRegion.find(BB);
+      if (It != JoinRegion.end())
+        for (const BasicBlock *Y : It->second)
+          if (divergentBranch(Y))
+            return Shape{Shape::Var};
+    }
+    if (R.K == Shape::Aff)
+      for (unsigned K = 0; K < Phi->getNumIncomingValues(); ++K)
+        if (Shared.contains(Phi->getIncomingValue(K)))
+          Shared.insert(Phi);
+    return R;
+  }
+  if (auto *L = dyn_cast<LoadInst>(&I))
+    return shape(L->getPointerOperand()).K == Shape::Uni ? Shape{Shape::Uni} : Shape{Shape::Var};
+  if (isa<StoreInst>(I) || isa<FenceInst>(I) || I.isTerminator())
+    return Shape{Shape::Uni};
+  if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I))
+    return Shape{Shape::Var};
+  if (auto *G = dyn_cast<GetElementPtrInst>(&I)) {
+    Shape P = shape(G->getPointerOperand());
+    if (P.K == Shape::Var || G->getType()->isVectorTy())
+      return Shape{Shape::Var};
+    if (P.K == Shape::Bot)
+      return Shape{Shape::Bot};
+    Offsets O = offsets(G->getPointerOperand());
+    for (auto GTI = gep_type_begin(G), E = gep_type_end(G); GTI != E; ++GTI) {
+      Shape X = shape(GTI.getOperand());
+      if (X.K == Shape::Bot)
+        return Shape{Shape::Bot};
+      if (X.K == Shape::Var)
+        return Shape{Shape::Var};
+      if (X.K == Shape::Uni || GTI.isStruct())
+        continue;
+      int64_t Stride = static_cast<int64_t>(GTI.getSequentialElementStride(DL).getFixedValue());
+      const Offsets &C = pattern(X);
+      for (unsigned L = 0; L < Lanes; ++L)
+        O[L] += C[L] * Stride;
+    }
+    if (Shared.contains(G->getPointerOperand()))
+      Shared.insert(G);
+    return make(O);
+  }
+  // Everything else: uniform when every operand is.
+  for (const Value *Op : I.operands())
+    if (shape(Op).K == Shape::Bot)
+      return Shape{Shape::Bot};
+  if (allUniform(I))
+    return Shape{Shape::Uni};
+  Type *T = I.getType();
+  bool Scalar = T->isIntegerTy() || T->isPointerTy();
+  auto Affine = [&](const Value *V) { return shape(V).K != Shape::Var; };
+  if (auto *BO = dyn_cast<BinaryOperator>(&I); BO && Scalar) {
+    Value *A = BO->getOperand(0), *B = BO->getOperand(1);
+    if (!Affine(A) || !Affine(B))
+      return Shape{Shape::Var};
+    Offsets CA = offsets(A), CB = offsets(B), O{};
+    unsigned Bits = bitsOf(T);
+    auto *KB = dyn_cast<ConstantInt>(B), *KA = dyn_cast<ConstantInt>(A);
+    switch (BO->getOpcode()) {
+    case Instruction::Add:
+      for (unsigned L = 0; L < Lanes; ++L)
+        O[L] = normalise(CA[L] + CB[L], Bits);
+      return make(O);
+    case Instruction::Or:
+      if (!cast<PossiblyDisjointInst>(BO)->isDisjoint())
+        return Shape{Shape::Var};
+      for (unsigned L = 0; L < Lanes; ++L)
+        O[L] = normalise(CA[L] + CB[L], Bits);
+      return make(O);
+    case Instruction::Sub:
+      for (unsigned L = 0; L < Lanes; ++L)
+        O[L] = normalise(CA[L] - CB[L], Bits);
+      return make(O);
+    case Instruction::Mul:
+      if (!KA && !KB)
+        return Shape{Shape::Var};
+      for (unsigned L = 0; L < Lanes; ++L)
+        O[L] = normalise(KB ? CA[L] * KB->getSExtValue() : CB[L] * KA->getSExtValue(), Bits);
+      return make(O);
+    case Instruction::Shl:
+      if (!KB || KB->getZExtValue() >= Bits || shape(B).K != Shape::Uni)
+        return Shape{Shape::Var};
+      for (unsigned L = 0; L < Lanes; ++L)
+        O[L] = normalise(static_cast<int64_t>(static_cast<uint64_t>(CA[L]) << KB->getZExtValue()), Bits);
+      return make(O);
+    default:
+      return Shape{Shape::Var};
+    }
+  }
+  if (auto *Cast = dyn_cast<CastInst>(&I)) {
+    Value *A = Cast->getOperand(0);
+    Type *From = A->getType();
+    bool IntLike = (From->isIntegerTy() || From->isPointerTy()) && Scalar;
+    if (!IntLike || shape(A).K != Shape::Aff)
+      return Shape{Shape::Var};
+    switch (Cast->getOpcode()) {
+    case Instruction::Trunc:
+    case Instruction::SExt:
+    case Instruction::ZExt:
+    case Instruction::PtrToInt:
+    case Instruction::IntToPtr:
+    case Instruction::BitCast: {
+      // Index arithmetic is assumed not to wrap within one warp (that would
+      // be signed overflow in the source program).
+      Offsets O = offsets(A);
+      for (int64_t &X : O)
+        X = normalise(X, bitsOf(T));
+      if (Shared.contains(A))
+        Shared.insert(Cast);
+      return make(O);
+    }
+    default:
+      return Shape{Shape::Var};
+    }
+  }
+  if (auto *Sel = dyn_cast<SelectInst>(&I)) {
+    if (shape(Sel->getCondition()).K != Shape::Uni)
+      return Shape{Shape::Var};
+    return join(shape(Sel->getTrueValue()), shape(Sel->getFalseValue()));
+  }
+  if (auto *Fr = dyn_cast<FreezeInst>(&I))
+    return shape(Fr->getOperand(0));
+  return Shape{Shape::Var};
+}
+
+Error Analysis::run() {
+  // Join regions: blocks from the immediate dominator down to the
+  // predecessors, following forward edges only.
+  for (BasicBlock &BB : S) {
+    if (BB.hasNPredecessorsOrMore(2) == false)
+      continue;
+    Loop *L = LI.getLoopFor(&BB);
+    if (L && L->getHeader() == &BB)
+      continue;
+    const BasicBlock *IDom = DT.getNode(&BB)->getIDom()->getBlock();
+    SmallVector<const BasicBlock *, 8> Region = {IDom};
+    SmallPtrSet<const BasicBlock *, 16> Seen = {IDom};
+    SmallVector<const BasicBlock *, 16> Work(pred_begin(&BB), pred_end(&BB));
+    while (!Work.empty()) {
+      const BasicBlock *Y = Work.pop_back_val();
+      if (!Seen.insert(Y).second)
+        continue;
+      Region.push_back(Y);
+      Loop *YL = LI.getLoopFor(Y);
+      bool YHeader = YL && YL->getHeader() == Y;
+      for (const BasicBlock *P : predecessors(Y)) {
+        if (YHeader && YL->contains(P))
+          continue; // backedge
+        Work.push_back(P);
+      }
+    }
+    JoinRegion[&BB] = std::move(Region);
+  }
+  ReversePostOrderTraversal<Function *> RPOT(&S);
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (BasicBlock *BB : RPOT)
+      for (Instruction &I : *BB) {
+        Expected<Shape> X = transfer(I);
+        if (!X)
+          return X.takeError();
+        Shape Old = shape(&I);
+        Shape New = join(Old, *X);
+        if (!(New == Old)) {
+          Sh[&I] = New;
+          Changed = true;
+        }
+      }
+    for (Loop *L : LI.getLoopsInPreorder()) {
+      if (DivLoops.contains(L))
+        continue;
+      SmallVector<BasicBlock *, 4> Exiting;
+      L->getExitingBlocks(Exiting);
+      for (BasicBlock *E : Exiting)
+        if (divergentBranch(E)) {
+          DivLoops.insert(L);
+          Changed = true;
+          break;
+        }
+    }
+  }
+  for (Instruction &I : instructions(S))
+    if (!I.getType()->isVoidTy() && shape(&I).K == Shape::Bot)
+      Sh[&I] = Shape{Shape::Var};
+  return Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Block order: topological, each loop's blocks contiguous.
+//===----------------------------------------------------------------------===//
+
+struct Item {
+  BasicBlock *BB = nullptr;
+  Loop *L = nullptr;
+  std::vector<Item> Kids;
+};
+
+std::vector<Item> orderRegion(Function &F, LoopInfo &LI, Loop *L) {
+  // Nodes: blocks whose innermost loop is L, and L's subloops.
+  auto NodeOf = [&](BasicBlock *BB) -> std::pair<BasicBlock *, Loop *> {
+    Loop *In = LI.getLoopFor(BB);
+    if (In == L)
+      return {BB, nullptr};
+    while (In && In->getParentLoop() != L)
+      In = In->getParentLoop();
+    if (!In)
+      return {nullptr, nullptr}; // outside the region
+    return {nullptr, In};
+  };
+  using Node = std::pair<BasicBlock *, Loop *>;
+  auto Succs = [&](Node N) {
+    SmallVector<Node, 4> Out;
+    SmallVector<BasicBlock *, 8> From;
+    if (N.first) {
+      for (BasicBlock *S : successors(N.first))
+        From.push_back(S);
+    } else {
+      SmallVector<BasicBlock *, 4> Exits;
+      N.second->getExitBlocks(Exits);
+      From.append(Exits.begin(), Exits.end());
+    }
+    for (BasicBlock *S : From) {
+      if (L && S == L->getHeader())
+        continue;
+      if (L && !L->contains(S))
+        continue;
+      Node M = NodeOf(S);
+      if (M.first || M.second)
+        if (!is_contained(Out, M))
+          Out.push_back(M);
+    }
+    return Out;
+  };
+  Node Start = NodeOf(L ? L->getHeader() : &F.getEntryBlock());
+  std::vector<Node> Post;
+  DenseSet<Node> Seen;
+  // Iterative DFS post-order.
+  SmallVector<std::pair<Node, unsigned>, 16> Stack = {{Start, 0}};
+  Seen.insert(Start);
+  while (!Stack.empty()) {
+    auto &[N, Idx] = Stack.back();
+    SmallVector<Node, 4> Ss = Succs(N);
+    if (Idx < Ss.size()) {
+      Node M = Ss[Idx++];
+      if (Seen.insert(M).second)
+        Stack.push_back({M, 0});
+      continue;
+    }
+    Post.push_back(N);
+    Stack.pop_back();
+  }
+  std::vector<Item> Out;
+  for (auto It = Post.rbegin(); It != Post.rend(); ++It) {
+    Item I;
+    I.BB = It->first;
+    I.L = It->second;
+    if (I.L)
+      I.Kids = orderRegion(F, LI, I.L);
+    Out.push_back(std::move(I));
+  }
+  return Out;
+}
+
+void flatten(const std::vector<Item> &Items, std::vector<BasicBlock *> &Out) {
+  for (const Item &I : Items) {
+    if (I.BB)
+      Out.push_back(I.BB);
+    else
+      flatten(I.Kids, Out);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Emission.
+//===----------------------------------------------------------------------===//
+
+class Emitter {
+public:
+  Emitter(Function &Src, Function *W, Analysis &A, LoopInfo &LI, unsigned XW)
+      : Src(Src), W(W), A(A), LI(LI), XW(XW), M(*W->getParent()), C(M.getContext()),
+        DL(M.getDataLayout()), B(C) {}
+
+  Error run(const std::vector<Item> &Order);
+  bool Yields = false;
+
+private:
+  // Types and constants.
+  Type *wide(Type *T) {
+    if (T->isVoidTy())
+      return T;
+    if (auto *VT = dyn_cast<FixedVectorType>(T))
+      return FixedVectorType::get(VT->getElementType(), Lanes * VT->getNumElements());
+    if (auto *ST = dyn_cast<StructType>(T)) {
+      SmallVector<Type *, 4> Es;
+      for (Type *E : ST->elements())
+        Es.push_back(wide(E));
+      return StructType::get(C, Es, ST->isPacked());
+    }
+    if (auto *AT = dyn_cast<ArrayType>(T))
+      return ArrayType::get(wide(AT->getElementType()), AT->getNumElements());
+    return FixedVectorType::get(T, Lanes);
+  }
+  VectorType *maskTy() { return FixedVectorType::get(B.getInt1Ty(), Lanes); }
+  Constant *zeroMask() { return Constant::getNullValue(maskTy()); }
+  Value *any(Value *Mask) { return B.CreateICmpNE(bits(Mask), B.getInt32(0)); }
+  Value *bits(Value *Mask) { return B.CreateBitCast(Mask, B.getInt32Ty()); }
+  Value *maskOf(Value *Bits32) { return B.CreateBitCast(Bits32, maskTy()); }
+  Constant *lanesConst(Type *E, const Offsets &O) {
+    SmallVector<Constant *, Lanes> Cs;
+    for (int64_t X : O)
+      Cs.push_back(ConstantInt::get(E, X, true));
+    return ConstantVector::get(Cs);
+  }
+  Constant *iota() {
+    Offsets O;
+    for (unsigned L = 0; L < Lanes; ++L)
+      O[L] = L;
+    return lanesConst(B.getInt32Ty(), O);
+  }
+  /// Repeats each lane's mask bit N times (for values of type <N x T>).
+  Value *expandMask(Value *Mask, Type *T) {
+    auto *VT = dyn_cast<FixedVectorType>(T);
+    if (!VT || VT->getNumElements() == 1)
+      return Mask;
+    unsigned N = VT->getNumElements();
+    SmallVector<int, 128> Idx;
+    for (unsigned L = 0; L < Lanes; ++L)
+      for (unsigned E = 0; E < N; ++E)
+        Idx.push_back(L);
+    return B.CreateShuffleVector(Mask, Idx);
+  }
+
+  // Values.
+  AllocaInst *entryAlloca(Type *T, const Twine &Name, Align Al = Align(1)) {
+    IRBuilder<> EB(&W->getEntryBlock(), W->getEntryBlock().begin());
+    AllocaInst *AI = EB.CreateAlloca(T, nullptr, Name);
+    AI->setAlignment(std::max(Al, DL.getPrefTypeAlign(T)));
+    return AI;
+  }
+  bool isVar(const Value *V) { return A.shape(V).K == Shape::Var; }
+  Type *slotType(const Value *V) { return isVar(V) ? wide(V->getType()) : V->getType(); }
+  AllocaInst *slot(const Value *V) {
+    AllocaInst *&S = Slots[V];
+    if (!S)
+      S = entryAlloca(slotType(V), V->getName() + ".slot");
+    return S;
+  }
+  Value *mapConst(Value *V) {
+    if (auto *Arg = dyn_cast<Argument>(V))
+      return W->getArg(Arg->getArgNo());
+    return V;
+  }
+  /// The representation: the scalar (uniform/affine base) or the vector.
+  Value *rep(Value *V) {
+    if (isa<Constant>(V) || isa<Argument>(V))
+      return mapConst(V);
+    auto It = Local.find(V);
+    if (It != Local.end())
+      return It->second;
+    AllocaInst *S = slot(V);
+    return B.CreateLoad(S->getAllocatedType(), S, V->getName());
+  }
+  void define(Instruction *I, Value *R) {
+    Local[I] = R;
+    if (Slots.count(I) || needsSlot(I))
+      B.CreateStore(R, slot(I));
+  }
+  bool needsSlot(const Instruction *I) {
+    for (const User *U : I->users()) {
+      auto *UI = cast<Instruction>(U);
+      if (UI->getParent() != I->getParent() || isa<PHINode>(UI))
+        return true;
+    }
+    return false;
+  }
+  Value *uni(Value *V) { return rep(V); }
+  Value *splat(Value *S, Type *T) {
+    if (auto *VT = dyn_cast<FixedVectorType>(T)) {
+      SmallVector<int, 128> Idx;
+      for (unsigned L = 0; L < Lanes; ++L)
+        for (unsigned E = 0; E < VT->getNumElements(); ++E)
+          Idx.push_back(E);
+      return B.CreateShuffleVector(S, Idx);
+    }
+    if (T->isStructTy() || T->isArrayTy()) {
+      Value *R = PoisonValue::get(wide(T));
+      unsigned N = T->isStructTy() ? T->getStructNumElements() : T->getArrayNumElements();
+      for (unsigned I = 0; I < N; ++I) {
+        Type *ET = T->isStructTy() ? T->getStructElementType(I) : T->getArrayElementType();
+        R = B.CreateInsertValue(R, splat(B.CreateExtractValue(S, I), ET), I);
+      }
+      return R;
+    }
+    return B.CreateVectorSplat(Lanes, S);
+  }
+  Value *materialise(Value *Base, const Offsets &O) {
+    Type *T = Base->getType();
+    if (T->isPointerTy())
+      return B.CreateGEP(B.getInt8Ty(), B.CreateVectorSplat(Lanes, Base), lanesConst(B.getInt64Ty(), O));
+    return B.CreateAdd(B.CreateVectorSplat(Lanes, Base), lanesConst(T, O));
+  }
+  Value *vec(Value *V) {
+    Shape X = A.shape(V);
+    if (X.K == Shape::Var)
+      return rep(V);
+    Value *S = rep(V);
+    if (X.K == Shape::Aff)
+      return materialise(S, A.pattern(X));
+    return splat(S, V->getType());
+  }
+  /// Lane L (an i32 value) of a source value, as a scalar of its type.
+  Value *lane(Value *V, Value *L) {
+    Shape X = A.shape(V);
+    if (X.K == Shape::Uni)
+      return rep(V);
+    if (X.K == Shape::Aff) {
+      Value *Base = rep(V);
+      Value *Off = B.CreateExtractElement(lanesConst(B.getInt64Ty(), A.pattern(X)), L);
+      if (Base->getType()->isPointerTy())
+        return B.CreateGEP(B.getInt8Ty(), Base, Off);
+      return B.CreateAdd(Base, B.CreateTrunc(Off, Base->getType()));
+    }
+    return extractLane(rep(V), V->getType(), L);
+  }
+  Value *extractLane(Value *Wv, Type *T, Value *L) {
+    if (auto *VT = dyn_cast<FixedVectorType>(T)) {
+      unsigned N = VT->getNumElements();
+      Value *R = PoisonValue::get(VT);
+      for (unsigned E = 0; E < N; ++E)
+        R = B.CreateInsertElement(
+            R, B.CreateExtractElement(Wv, B.CreateAdd(B.CreateMul(L, B.getInt32(N)), B.getInt32(E))), E);
+      return R;
+    }
+    if (T->isStructTy() || T->isArrayTy()) {
+      Value *R = PoisonValue::get(T);
+      unsigned N = T->isStructTy() ? T->getStructNumElements() : T->getArrayNumElements();
+      for (unsigned I = 0; I < N; ++I) {
+        Type *ET = T->isStructTy() ? T->getStructElementType(I) : T->getArrayElementType();
+        R = B.CreateInsertValue(R, extractLane(B.CreateExtractValue(Wv, I), ET, L), I);
+      }
+      return R;
+    }
+    return B.CreateExtractElement(Wv, L);
+  }
+  Value *insertLane(Value *Wv, Value *S, Type *T, Value *L) {
+    if (auto *VT = dyn_cast<FixedVectorType>(T)) {
+      unsigned N = VT->getNumElements();
+      for (unsigned E = 0; E < N; ++E)
+        Wv = B.CreateInsertElement(Wv, B.CreateExtractElement(S, E),
+                                   B.CreateAdd(B.CreateMul(L, B.getInt32(N)), B.getInt32(E)));
+      return Wv;
+    }
+    if (T->isStructTy() || T->isArrayTy()) {
+      unsigned N = T->isStructTy() ? T->getStructNumElements() : T->getArrayNumElements();
+      for (unsigned I = 0; I < N; ++I) {
+        Type *ET = T->isStructTy() ? T->getStructElementType(I) : T->getArrayElementType();
+        Wv = B.CreateInsertValue(
+            Wv, insertLane(B.CreateExtractValue(Wv, I), B.CreateExtractValue(S, I), ET, L), I);
+      }
+      return Wv;
+    }
+    return B.CreateInsertElement(Wv, S, L);
+  }
+
+  /// Runs Body(lane) for each lane set in Mask, in lane order; Body returns
+  /// the lane's result (or null). Returns the widened results.
+  Value *perLane(Value *Mask, Type *ResTy, const std::function<Value *(Value *)> &Body) {
+    BasicBlock *Pre = B.GetInsertBlock();
+    BasicBlock *Head = BasicBlock::Create(C, "lane.head", W);
+    BasicBlock *Do = BasicBlock::Create(C, "lane.do", W);
+    BasicBlock *Latch = BasicBlock::Create(C, "lane.next", W);
+    BasicBlock *Done = BasicBlock::Create(C, "lane.done", W);
+    Value *MaskBits = bits(Mask);
+    B.CreateBr(Head);
+    B.SetInsertPoint(Head);
+    PHINode *L = B.CreatePHI(B.getInt32Ty(), 2, "lane");
+    L->addIncoming(B.getInt32(0), Pre);
+    PHINode *Acc = nullptr;
+    Type *WT = ResTy->isVoidTy() ? nullptr : wide(ResTy);
+    if (WT) {
+      Acc = B.CreatePHI(WT, 2);
+      Acc->addIncoming(PoisonValue::get(WT), Pre);
+    }
+    Value *On = B.CreateTrunc(B.CreateLShr(MaskBits, L), B.getInt1Ty());
+    B.CreateCondBr(On, Do, Latch);
+    B.SetInsertPoint(Do);
+    Value *R = Body(L);
+    Value *Acc2 = WT ? insertLane(Acc, R, ResTy, L) : nullptr;
+    BasicBlock *DoEnd = B.GetInsertBlock();
+    B.CreateBr(Latch);
+    B.SetInsertPoint(Latch);
+    PHINode *AccN = nullptr;
+    if (WT) {
+      AccN = B.CreatePHI(WT, 2);
+      AccN->addIncoming(Acc, Head);
+      AccN->addIncoming(Acc2, DoEnd);
+      Acc->addIncoming(AccN, Latch);
+    }
+    Value *Next = B.CreateAdd(L, B.getInt32(1));
+    L->addIncoming(Next, Latch);
+    B.CreateCondBr(B.CreateICmpEQ(Next, B.getInt32(Lanes)), Done, Head);
+    B.SetInsertPoint(Done);
+    return AccN;
+  }
+  /// The instruction run lane by lane.
+  Value *scalarise(Instruction &I, Value *Mask) {
+    return perLane(Mask, I.getType(), [&](Value *L) -> Value * {
+      Instruction *NI = I.clone();
+      for (unsigned K = 0; K < I.getNumOperands(); ++K) {
+        Value *Op = I.getOperand(K);
+        if (isa<BasicBlock>(Op) || isa<Function>(Op) || isa<InlineAsm>(Op) || isa<MetadataAsValue>(Op))
+          continue;
+        NI->setOperand(K, lane(Op, L));
+      }
+      B.Insert(NI);
+      return I.getType()->isVoidTy() ? nullptr : NI;
+    });
+  }
+  /// A value the program means to be uniform: the first active lane's.
+  Value *uniformish(Value *V, Value *Mask) {
+    return A.shape(V).K == Shape::Uni ? rep(V) : lane(V, firstLane(Mask));
+  }
+  Value *firstLane(Value *Mask) {
+    return B.CreateIntrinsic(Intrinsic::cttz, {B.getInt32Ty()}, {bits(Mask), B.getTrue()});
+  }
+  Value *lastLane(Value *Mask) {
+    return B.CreateSub(B.getInt32(31),
+                       B.CreateIntrinsic(Intrinsic::ctlz, {B.getInt32Ty()}, {bits(Mask), B.getTrue()}));
+  }
+
+  Value *field(unsigned Offset, Type *T) {
+    Value *P = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), W->getArg(1), Offset);
+    LoadInst *L = B.CreateAlignedLoad(T, P, Align(4));
+    L->setMetadata(LLVMContext::MD_invariant_load, MDNode::get(C, {}));
+    return L;
+  }
+  FunctionCallee rt(StringRef Name, Type *Ret, ArrayRef<Type *> Params, bool NoReturn = false) {
+    FunctionCallee FC = M.getOrInsertFunction(Name, FunctionType::get(Ret, Params, false));
+    auto *F = cast<Function>(FC.getCallee());
+    F->addFnAttr(Attribute::NoUnwind);
+    if (NoReturn)
+      F->addFnAttr(Attribute::NoReturn);
+    return FC;
+  }
+  /// Thread index Dim of every lane, as a vector.
+  Value *tidVector(unsigned Dim) {
+    Offsets O{};
+    for (unsigned L = 0; L < Lanes; ++L)
+      O[L] = XW == 32 ? (Dim == 0 ? L : 0) : (Dim == 0 ? L % XW : Dim == 1 ? L / XW : 0);
+    Value *Base = XW != 32 && Dim == 0 ? static_cast<Value *>(B.getInt32(0)) : W->getArg(2 + Dim);
+    return B.CreateAdd(B.CreateVectorSplat(Lanes, Base), lanesConst(B.getInt32Ty(), O));
+  }
+
+  Error emitBlock(BasicBlock *BB);
+  Error emitLoop(const Item &It);
+  Error emitItems(const std::vector<Item> &Items);
+  Error emitInst(Instruction &I, Value *Mask);
+  Error emitCall(CallInst &CI, Value *Mask);
+  Value *emitLoad(LoadInst &L, Value *Mask);
+  void emitStore(StoreInst &S, Value *Mask);
+  Value *emitVarGeneric(Instruction &I, Value *Mask);
+  Value *blockMask(BasicBlock *BB);
+  bool isBackedge(BasicBlock *P, BasicBlock *S) {
+    Loop *L = LI.getLoopFor(S);
+    return L && L->getHeader() == S && L->contains(P);
+  }
+  bool isExit(BasicBlock *P, BasicBlock *S) {
+    Loop *L = LI.getLoopFor(P);
+    return L && !L->contains(S);
+  }
+  /// The outermost loop the edge P → S leaves.
+  Loop *outermostExited(BasicBlock *P, BasicBlock *S) {
+    Loop *Out = nullptr;
+    for (Loop *L = LI.getLoopFor(P); L && !L->contains(S); L = L->getParentLoop())
+      Out = L;
+    return Out;
+  }
+  AllocaInst *edgeSlot(BasicBlock *P, BasicBlock *S) {
+    AllocaInst *&X = EdgeSlots[{P, S}];
+    if (!X)
+      X = entryAlloca(maskTy(), "edge");
+    return X;
+  }
+  AllocaInst *accSlot(BasicBlock *P, BasicBlock *S) {
+    AllocaInst *&X = AccSlots[{P, S}];
+    if (!X)
+      X = entryAlloca(maskTy(), "exitmask");
+    return X;
+  }
+  AllocaInst *captureSlot(PHINode *Phi, BasicBlock *P) {
+    AllocaInst *&X = Captures[{Phi, P}];
+    if (!X)
+      X = entryAlloca(wide(Phi->getType()), "liveout");
+    return X;
+  }
+  AllocaInst *loopSlot(DenseMap<const Loop *, AllocaInst *> &Map, const Loop *L, const char *Name) {
+    AllocaInst *&X = Map[L];
+    if (!X)
+      X = entryAlloca(maskTy(), Name);
+    return X;
+  }
+  Value *loadMask(AllocaInst *S) { return B.CreateLoad(maskTy(), S); }
+  Value *edgeMaskFor(BasicBlock *P, BasicBlock *S) {
+    return loadMask(isExit(P, S) ? accSlot(P, S) : edgeSlot(P, S));
+  }
+  void recordEdge(BasicBlock *P, BasicBlock *S, Value *E);
+
+  Function &Src;
+  Function *W;
+  Analysis &A;
+  LoopInfo &LI;
+  unsigned XW;
+  Module &M;
+  LLVMContext &C;
+  const DataLayout &DL;
+  IRBuilder<> B;
+  DenseMap<const Value *, Value *> Local;
+  DenseMap<const Value *, AllocaInst *> Slots;
+  DenseMap<std::pair<BasicBlock *, BasicBlock *>, AllocaInst *> EdgeSlots, AccSlots;
+  DenseMap<std::pair<PHINode *, BasicBlock *>, AllocaInst *> Captures;
+  DenseMap<const Loop *, AllocaInst *> HeadMasks, ContMasks;
+  DenseMap<const Value *, Value *> Privates; // alloca → warp copy
+};
+
+Value *Emitter::blockMask(BasicBlock *BB) {
+  if (BB == &Src.getEntryBlock())
+    return maskOf(W->getArg(5));
+  Loop *L = LI.getLoopFor(BB);
+  if (L && L->getHeader() == BB)
+    return loadMask(loopSlot(HeadMasks, L, "headmask"));
+  Value *Mk = nullptr;
+  SmallPtrSet<BasicBlock *, 4> Seen;
+  for (BasicBlock *P : predecessors(BB)) {
+    if (!Seen.insert(P).second)
+      continue;
+    Value *E = edgeMaskFor(P, BB);
+    Mk = Mk ? B.CreateOr(Mk, E) : E;
+  }
+  return Mk ? Mk : zeroMask();
+}
+
+void Emitter::recordEdge(BasicBlock *P, BasicBlock *S, Value *E) {
+  if (isBackedge(P, S)) {
+    B.CreateStore(E, loopSlot(ContMasks, LI.getLoopFor(S), "contmask"));
+    return;
+  }
+  if (!isExit(P, S)) {
+    B.CreateStore(E, edgeSlot(P, S));
+    return;
+  }
+  AllocaInst *Acc = accSlot(P, S);
+  B.CreateStore(B.CreateOr(loadMask(Acc), E), Acc);
+  if (!A.divergentExit(P, S))
+    return;
+  for (PHINode &Phi : S->phis()) {
+    AllocaInst *Cap = captureSlot(&Phi, P);
+    Value *In = vec(Phi.getIncomingValueForBlock(P));
+    B.CreateStore(B.CreateSelect(expandMask(E, Phi.getType()), In, B.CreateLoad(Cap->getAllocatedType(), Cap)),
+                  Cap);
+  }
+}
+
+Error Emitter::emitBlock(BasicBlock *BB) {
+  Local.clear();
+  Value *Mask = blockMask(BB);
+  BasicBlock *Body = BasicBlock::Create(C, BB->getName() + ".body", W);
+  BasicBlock *Skip = BasicBlock::Create(C, BB->getName() + ".skip", W);
+  BasicBlock *Next = BasicBlock::Create(C, BB->getName() + ".next", W);
+  B.CreateCondBr(any(Mask), Body, Skip);
+  B.SetInsertPoint(Skip);
+  SmallPtrSet<BasicBlock *, 4> Seen;
+  for (BasicBlock *S : successors(BB)) {
+    if (!Seen.insert(S).second || isExit(BB, S))
+      continue;
+    if (isBackedge(BB, S))
+      B.CreateStore(zeroMask(), loopSlot(ContMasks, LI.getLoopFor(S), "contmask"));
+    else
+      B.CreateStore(zeroMask(), edgeSlot(BB, S));
+  }
+  B.CreateBr(Next);
+  B.SetInsertPoint(Body);
+
+  // Phis.
+  Loop *L = LI.getLoopFor(BB);
+  bool Header = L && L->getHeader() == BB;
+  SmallVector<std::pair<PHINode *, Value *>, 8> Phis;
+  for (PHINode &Phi : BB->phis()) {
+    if (Header) {
+      AllocaInst *S = slot(&Phi);
+      Phis.push_back({&Phi, B.CreateLoad(S->getAllocatedType(), S, Phi.getName())});
+      continue;
+    }
+    Shape X = A.shape(&Phi);
+    Value *R = nullptr;
+    for (unsigned K = 0; K < Phi.getNumIncomingValues(); ++K) {
+      BasicBlock *P = Phi.getIncomingBlock(K);
+      Value *In = Phi.getIncomingValue(K);
+      bool Dup = false;
+      for (unsigned J = 0; J < K; ++J)
+        Dup |= Phi.getIncomingBlock(J) == P;
+      if (Dup)
+        continue;
+      Value *E = edgeMaskFor(P, BB);
+      if (X.K == Shape::Var) {
+        Value *V = A.divergentExit(P, BB)
+                       ? static_cast<Value *>(B.CreateLoad(wide(Phi.getType()), captureSlot(&Phi, P)))
+                       : vec(In);
+        R = R ? B.CreateSelect(expandMask(E, Phi.getType()), V, R) : V;
+      } else {
+        Value *V = uni(In);
+        R = R ? B.CreateSelect(any(E), V, R) : V;
+      }
+    }
+    Phis.push_back({&Phi, R});
+  }
+  for (auto &[Phi, V] : Phis) {
+    Local[Phi] = V;
+    if (!Header && (Slots.count(Phi) || needsSlot(Phi)))
+      B.CreateStore(V, slot(Phi));
+  }
+
+  for (Instruction &I : *BB) {
+    if (isa<PHINode>(I) || I.isTerminator())
+      continue;
+    if (Error E = emitInst(I, Mask))
+      return E;
+  }
+
+  // Edges.
+  Instruction *T = BB->getTerminator();
+  if (auto *Br = dyn_cast<BranchInst>(T)) {
+    if (!Br->isConditional() || Br->getSuccessor(0) == Br->getSuccessor(1)) {
+      recordEdge(BB, Br->getSuccessor(0), Mask);
+    } else {
+      Value *Cond = Br->getCondition();
+      Value *ET, *EF;
+      if (A.shape(Cond).K == Shape::Uni) {
+        Value *Cs = uni(Cond);
+        ET = B.CreateSelect(Cs, Mask, zeroMask());
+        EF = B.CreateSelect(Cs, zeroMask(), Mask);
+      } else {
+        Value *Cv = vec(Cond);
+        ET = B.CreateAnd(Mask, Cv);
+        EF = B.CreateAnd(Mask, B.CreateNot(Cv));
+      }
+      recordEdge(BB, Br->getSuccessor(0), ET);
+      recordEdge(BB, Br->getSuccessor(1), EF);
+    }
+  } else if (auto *Sw = dyn_cast<SwitchInst>(T)) {
+    Value *Cv = vec(Sw->getCondition());
+    DenseMap<BasicBlock *, Value *> To;
+    Value *Taken = zeroMask();
+    for (auto &Case : Sw->cases()) {
+      Value *Eq = B.CreateAnd(Mask, B.CreateICmpEQ(Cv, splat(Case.getCaseValue(), Case.getCaseValue()->getType())));
+      Value *&Slot = To[Case.getCaseSuccessor()];
+      Slot = Slot ? B.CreateOr(Slot, Eq) : Eq;
+      Taken = B.CreateOr(Taken, Eq);
+    }
+    Value *Def = B.CreateAnd(Mask, B.CreateNot(Taken));
+    Value *&DS = To[Sw->getDefaultDest()];
+    DS = DS ? B.CreateOr(DS, Def) : Def;
+    for (auto &[S, E] : To)
+      recordEdge(BB, S, E);
+  } else if (!isa<ReturnInst>(T) && !isa<UnreachableInst>(T)) {
+    return refuse("terminator " + Twine(T->getOpcodeName()));
+  }
+  B.CreateBr(Next);
+  B.SetInsertPoint(Next);
+  Local.clear();
+  return Error::success();
+}
+
+Error Emitter::emitLoop(const Item &It) {
+  Loop *L = It.L;
+  BasicBlock *H = L->getHeader();
+  BasicBlock *Pre = L->getLoopPreheader();
+  BasicBlock *Latch = L->getLoopLatch();
+  if (!Pre || !Latch)
+    return refuse("loop without preheader or single latch");
+  Local.clear();
+  // Exit masks of edges whose outermost exited loop is L start empty.
+  SmallVector<BasicBlock *, 16> Blocks(L->blocks());
+  for (BasicBlock *P : Blocks)
+    for (BasicBlock *S : successors(P))
+      if (isExit(P, S) && outermostExited(P, S) == L)
+        B.CreateStore(zeroMask(), accSlot(P, S));
+  Value *Entry = edgeMaskFor(Pre, H);
+  B.CreateStore(Entry, loopSlot(HeadMasks, L, "headmask"));
+  for (PHINode &Phi : H->phis()) {
+    Value *In = Phi.getIncomingValueForBlock(Pre);
+    B.CreateStore(isVar(&Phi) ? vec(In) : uni(In), slot(&Phi));
+  }
+  BasicBlock *Top = BasicBlock::Create(C, H->getName() + ".loop", W);
+  BasicBlock *After = BasicBlock::Create(C, H->getName() + ".after", W);
+  B.CreateCondBr(any(Entry), Top, After);
+  B.SetInsertPoint(Top);
+  if (Error E = emitItems(It.Kids))
+    return E;
+  Local.clear();
+  Value *Cont = loadMask(loopSlot(ContMasks, L, "contmask"));
+  SmallVector<std::pair<PHINode *, Value *>, 8> Next;
+  for (PHINode &Phi : H->phis()) {
+    Value *In = Phi.getIncomingValueForBlock(Latch);
+    Next.push_back({&Phi, isVar(&Phi) ? vec(In) : uni(In)});
+  }
+  for (auto &[Phi, V] : Next)
+    B.CreateStore(V, slot(Phi));
+  B.CreateStore(Cont, loopSlot(HeadMasks, L, "headmask"));
+  B.CreateCondBr(any(Cont), Top, After);
+  B.SetInsertPoint(After);
+  return Error::success();
+}
+
+Error Emitter::emitItems(const std::vector<Item> &Items) {
+  for (const Item &I : Items) {
+    if (Error E = I.BB ? emitBlock(I.BB) : emitLoop(I))
+      return E;
+  }
+  return Error::success();
+}
+
+Error Emitter::run(const std::vector<Item> &Order) {
+  BasicBlock *Entry = BasicBlock::Create(C, "entry", W);
+  BasicBlock *Start = BasicBlock::Create(C, "start", W);
+  B.SetInsertPoint(Entry);
+  B.CreateBr(Start);
+  B.SetInsertPoint(Start);
+  if (Error E = emitItems(Order))
+    return E;
+  B.CreateRetVoid();
+  return Error::success();
+}
+
+Value *Emitter::emitLoad(LoadInst &L, Value *Mask) {
+  Value *Ptr = L.getPointerOperand();
+  Shape PS = A.shape(Ptr);
+  Type *T = L.getType();
+  Align Al = L.getAlign();
+  bool Simple = L.isSimple();
+  bool ScalarElem = !T->isStructTy() && !T->isArrayTy();
+  if (Simple && ScalarElem && PS.K == Shape::Aff) {
+    const Offsets &O = A.pattern(PS);
+    uint64_t Size = DL.getTypeStoreSize(T), Alloc = DL.getTypeAllocSize(T);
+    bool Contiguous = Size == Alloc;
+    for (unsigned I = 0; I < Lanes && Contiguous; ++I)
+      Contiguous = O[I] == O[0] + int64_t(I * Size);
+    if (Contiguous) {
+      Value *P = B.CreateGEP(B.getInt8Ty(), uni(Ptr), B.getInt64(O[0]));
+      return B.CreateMaskedLoad(wide(T), P, Al, expandMask(Mask, T), PoisonValue::get(wide(T)));
+    }
+    // Shared memory: the arena has a guard zone on both sides, so one load
+    // over the lanes' span is safe whatever the mask.
+    int64_t Lo = *std::min_element(O.begin(), O.end()), Hi = *std::max_element(O.begin(), O.end());
+    bool Even = Size == Alloc && !T->isVectorTy();
+    for (int64_t X : O)
+      Even &= (X - Lo) % int64_t(Size) == 0;
+    if (A.sharedPointer(Ptr) && Even && Hi - Lo + int64_t(Size) <= 256) {
+      unsigned K = unsigned((Hi - Lo) / int64_t(Size)) + 1;
+      Value *P = B.CreateGEP(B.getInt8Ty(), uni(Ptr), B.getInt64(Lo));
+      Value *Span = B.CreateAlignedLoad(FixedVectorType::get(T, K), P, commonAlignment(Al, Lo));
+      SmallVector<int, Lanes> Idx;
+      for (int64_t X : O)
+        Idx.push_back(int((X - Lo) / int64_t(Size)));
+      return B.CreateShuffleVector(Span, Idx);
+    }
+  }
+  if (Simple && ScalarElem && !T->isVectorTy())
+    return B.CreateMaskedGather(wide(T), vec(Ptr), Al, Mask, PoisonValue::get(wide(T)));
+  return scalarise(L, Mask);
+}
+
+void Emitter::emitStore(StoreInst &S, Value *Mask) {
+  Value *Ptr = S.getPointerOperand(), *Val = S.getValueOperand();
+  Shape PS = A.shape(Ptr), VS = A.shape(Val);
+  Type *T = Val->getType();
+  if (!S.isSimple() || T->isStructTy() || T->isArrayTy()) {
+    if (PS.K == Shape::Uni && VS.K == Shape::Uni) {
+      Instruction *NI = S.clone();
+      NI->setOperand(0, uni(Val));
+      NI->setOperand(1, uni(Ptr));
+      B.Insert(NI);
+    } else {
+      scalarise(S, Mask);
+    }
+    return;
+  }
+  if (PS.K == Shape::Uni) {
+    // Every lane writes the same place: the last active lane's value stays.
+    Value *V = VS.K == Shape::Var ? extractLane(rep(Val), T, lastLane(Mask)) : lane(Val, B.getInt32(0));
+    if (VS.K == Shape::Aff)
+      V = lane(Val, lastLane(Mask));
+    B.CreateAlignedStore(V, uni(Ptr), S.getAlign());
+    return;
+  }
+  if (PS.K == Shape::Aff) {
+    const Offsets &O = A.pattern(PS);
+    uint64_t Size = DL.getTypeStoreSize(T);
+    bool Contiguous = Size == DL.getTypeAllocSize(T);
+    for (unsigned I = 0; I < Lanes && Contiguous; ++I)
+      Contiguous = O[I] == O[0] + int64_t(I * Size);
+    if (Contiguous) {
+      Value *P = B.CreateGEP(B.getInt8Ty(), uni(Ptr), B.getInt64(O[0]));
+      B.CreateMaskedStore(vec(Val), P, S.getAlign(), expandMask(Mask, T));
+      return;
+    }
+  }
+  if (!T->isVectorTy()) {
+    B.CreateMaskedScatter(vec(Val), vec(Ptr), S.getAlign(), Mask);
+    return;
+  }
+  scalarise(S, Mask);
+}
+
+/// A varying instruction without side effects: the same operation on the
+/// widened operands.
+Value *Emitter::emitVarGeneric(Instruction &I, Value *Mask) {
+  if (auto *EE = dyn_cast<ExtractElementInst>(&I)) {
+    auto *Idx = dyn_cast<ConstantInt>(EE->getIndexOperand());
+    auto *VT = cast<FixedVectorType>(EE->getVectorOperandType());
+    if (!Idx || Idx->getZExtValue() >= VT->getNumElements())
+      return scalarise(I, Mask);
+    unsigned N = VT->getNumElements(), E = unsigned(Idx->getZExtValue());
+    SmallVector<int, Lanes> Sel;
+    for (unsigned L = 0; L < Lanes; ++L)
+      Sel.push_back(int(L * N + E));
+    return B.CreateShuffleVector(vec(EE->getVectorOperand()), Sel);
+  }
+  if (auto *IE = dyn_cast<InsertElementInst>(&I)) {
+    auto *Idx = dyn_cast<ConstantInt>(IE->getOperand(2));
+    auto *VT = cast<FixedVectorType>(IE->getType());
+    unsigned N = VT->getNumElements();
+    if (!Idx || Idx->getZExtValue() >= N)
+      return scalarise(I, Mask);
+    unsigned E = unsigned(Idx->getZExtValue());
+    SmallVector<int, 128> Spread, Pick;
+    for (unsigned L = 0; L < Lanes; ++L)
+      for (unsigned K = 0; K < N; ++K) {
+        Spread.push_back(K == E ? int(L) : -1);
+        Pick.push_back(K == E ? int(Lanes * N + L * N + K) : int(L * N + K));
+      }
+    Value *Val = B.CreateShuffleVector(vec(IE->getOperand(1)), Spread);
+    return B.CreateShuffleVector(vec(IE->getOperand(0)), Val, Pick);
+  }
+  if (auto *SV = dyn_cast<ShuffleVectorInst>(&I)) {
+    unsigned N = cast<FixedVectorType>(SV->getOperand(0)->getType())->getNumElements();
+    ArrayRef<int> Mk = SV->getShuffleMask();
+    SmallVector<int, 128> Idx;
+    for (unsigned L = 0; L < Lanes; ++L)
+      for (int X : Mk)
+        Idx.push_back(X < 0 ? -1 : X < int(N) ? int(L * N + X) : int(Lanes * N + L * N + (X - N)));
+    return B.CreateShuffleVector(vec(SV->getOperand(0)), vec(SV->getOperand(1)), Idx);
+  }
+  if (auto *II = dyn_cast<IntrinsicInst>(&I)) {
+    Intrinsic::ID ID = II->getIntrinsicID();
+    if (!isTriviallyVectorizable(ID) || II->getType()->isVectorTy())
+      return scalarise(I, Mask);
+    Type *ET = II->getType()->getScalarType();
+    if ((ID == Intrinsic::maximum || ID == Intrinsic::minimum) && (ET->isHalfTy() || ET->isBFloatTy())) {
+      // x86 widens these wrongly for vectors of halves (a NaN operand can
+      // give a number): compute in float; a NaN result is PTX's canonical
+      // 0x7fff.
+      Type *FT = wide(B.getFloatTy());
+      Value *X = vec(II->getArgOperand(0)), *Y = vec(II->getArgOperand(1));
+      Value *R = B.CreateBinaryIntrinsic(ID, B.CreateFPExt(X, FT), B.CreateFPExt(Y, FT));
+      Value *NaN = B.CreateBitCast(splat(B.getInt16(0x7fff), B.getInt16Ty()), wide(ET));
+      return B.CreateSelect(B.CreateFCmpUNO(X, Y), NaN, B.CreateFPTrunc(R, wide(ET)));
+    }
+    SmallVector<Type *, 4> Tys;
+    SmallVector<Value *, 4> Args;
+    if (isVectorIntrinsicWithOverloadTypeAtArg(ID, -1))
+      Tys.push_back(wide(II->getType()));
+    for (unsigned K = 0; K < II->arg_size(); ++K) {
+      Value *Op = II->getArgOperand(K);
+      Value *NA = isVectorIntrinsicWithScalarOpAtArg(ID, K) ? uni(Op) : vec(Op);
+      Args.push_back(NA);
+      if (isVectorIntrinsicWithOverloadTypeAtArg(ID, K))
+        Tys.push_back(NA->getType());
+    }
+    Function *Decl = Intrinsic::getDeclaration(&M, ID, Tys);
+    CallInst *NC = B.CreateCall(Decl, Args);
+    if (isa<FPMathOperator>(NC))
+      NC->copyFastMathFlags(II);
+    return NC;
+  }
+  if (isa<CallBase>(I))
+    return scalarise(I, Mask);
+  Instruction *NI = I.clone();
+  NI->dropUnknownNonDebugMetadata();
+  if (auto *G = dyn_cast<GetElementPtrInst>(&I)) {
+    unsigned K = 1;
+    NI->setOperand(0, vec(G->getPointerOperand()));
+    for (auto GTI = gep_type_begin(G), E = gep_type_end(G); GTI != E; ++GTI, ++K)
+      NI->setOperand(K, GTI.isStruct() ? uni(GTI.getOperand()) : vec(GTI.getOperand()));
+  } else if (auto *Sel = dyn_cast<SelectInst>(&I)) {
+    Value *Cond = Sel->getCondition();
+    // A scalar condition per lane covers all elements of that lane.
+    NI->setOperand(0, A.shape(Cond).K == Shape::Uni ? uni(Cond)
+                      : Cond->getType()->isVectorTy() ? vec(Cond)
+                                                      : expandMask(vec(Cond), I.getType()));
+    NI->setOperand(1, vec(Sel->getTrueValue()));
+    NI->setOperand(2, vec(Sel->getFalseValue()));
+  } else if (isa<ExtractValueInst>(I) || isa<InsertValueInst>(I) || isa<BinaryOperator>(I) ||
+             isa<CmpInst>(I) || isa<CastInst>(I) || isa<UnaryOperator>(I) || isa<FreezeInst>(I)) {
+    for (unsigned K = 0; K < I.getNumOperands(); ++K)
+      NI->setOperand(K, vec(I.getOperand(K)));
+  } else {
+    NI->deleteValue();
+    return scalarise(I, Mask);
+  }
+  NI->mutateType(wide(I.getType()));
+  B.Insert(NI, I.getName());
+  return NI;
+}
+
+Error Emitter::emitInst(Instruction &I, Value *Mask) {
+  if (auto *CI = dyn_cast<CallInst>(&I))
+    return emitCall(*CI, Mask);
+  Shape X = A.shape(&I);
+  Value *R = nullptr;
+  if (auto *AI = dyn_cast<AllocaInst>(&I)) {
+    uint64_t Size = alignTo(AI->getAllocationSize(DL)->getFixedValue(), AI->getAlign());
+    AllocaInst *Copy = entryAlloca(ArrayType::get(B.getInt8Ty(), Size * Lanes), AI->getName(), AI->getAlign());
+    define(&I, Copy);
+    return Error::success();
+  }
+  if (auto *L = dyn_cast<LoadInst>(&I)) {
+    if (X.K == Shape::Uni) {
+      Instruction *NI = I.clone();
+      NI->setOperand(0, uni(L->getPointerOperand()));
+      R = B.Insert(NI, I.getName());
+    } else {
+      R = emitLoad(*L, Mask);
+    }
+    define(&I, R);
+    return Error::success();
+  }
+  if (auto *S = dyn_cast<StoreInst>(&I)) {
+    emitStore(*S, Mask);
+    return Error::success();
+  }
+  if (isa<FenceInst>(I)) {
+    B.Insert(I.clone());
+    return Error::success();
+  }
+  if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I)) {
+    define(&I, scalarise(I, Mask));
+    return Error::success();
+  }
+  if (I.getOpcode() == Instruction::Or && X.K != Shape::Var &&
+      (A.shape(I.getOperand(0)).K == Shape::Aff || A.shape(I.getOperand(1)).K == Shape::Aff)) {
+    // A disjoint or of affine values adds their bases.
+    define(&I, B.CreateAdd(uni(I.getOperand(0)), uni(I.getOperand(1)), I.getName()));
+    return Error::success();
+  }
+  if (X.K == Shape::Uni || X.K == Shape::Aff) {
+    Instruction *NI = I.clone();
+    for (unsigned K = 0; K < I.getNumOperands(); ++K) {
+      Value *Op = I.getOperand(K);
+      if (!isa<BasicBlock>(Op) && !isa<Function>(Op) && !isa<MetadataAsValue>(Op))
+        NI->setOperand(K, uni(Op));
+    }
+    R = B.Insert(NI, I.getName());
+    define(&I, R);
+    return Error::success();
+  }
+  R = emitVarGeneric(I, Mask);
+  if (R)
+    define(&I, R);
+  return Error::success();
+}
+
+Error Emitter::emitCall(CallInst &CI, Value *Mask) {
+  Function *F = CI.getCalledFunction();
+  StringRef N = F->getName();
+  Shape X = A.shape(&CI);
+  Type *I32 = B.getInt32Ty(), *I64 = B.getInt64Ty(), *Ptr = B.getPtrTy();
+  Value *Ctx = W->getArg(1);
+  auto Arg = [&](unsigned K) { return CI.getArgOperand(K); };
+  auto Def = [&](Value *V) {
+    define(&CI, V);
+    return Error::success();
+  };
+  if (!N.starts_with("ferry.")) {
+    if (auto *II = dyn_cast<IntrinsicInst>(&CI)) {
+      switch (II->getIntrinsicID()) {
+      case Intrinsic::lifetime_start:
+      case Intrinsic::lifetime_end:
+      case Intrinsic::assume:
+      case Intrinsic::experimental_noalias_scope_decl:
+        return Error::success();
+      default:
+        break;
+      }
+    }
+    if (X.K == Shape::Uni) {
+      bool AllUni = true;
+      for (Value *Op : CI.args())
+        AllUni &= A.shape(Op).K == Shape::Uni;
+      if (AllUni) {
+        Instruction *NI = CI.clone();
+        for (unsigned K = 0; K < CI.arg_size(); ++K)
+          NI->setOperand(K, uni(Arg(K)));
+        Value *R = B.Insert(NI);
+        if (!CI.getType()->isVoidTy())
+          define(&CI, R);
+        return Error::success();
+      }
+    }
+    Value *R = CI.mayHaveSideEffects() ? scalarise(CI, Mask) : emitVarGeneric(CI, Mask);
+    if (!CI.getType()->isVoidTy())
+      define(&CI, R);
+    return Error::success();
+  }
+
+  auto Geo = [&](unsigned Off, Type *T) { return Def(field(Off, T)); };
+  if (N == "ferry.tid.x" || N == "ferry.tid.y" || N == "ferry.tid.z") {
+    unsigned Dim = N.back() - 'x';
+    // Uniform or affine, the scalar is lane 0's index.
+    return Def(XW != 32 && Dim == 0 ? static_cast<Value *>(B.getInt32(0)) : W->getArg(2 + Dim));
+  }
+  if (N == "ferry.laneid")
+    return Def(B.getInt32(0));
+  if (N == "ferry.ntid.x") return Geo(offsetof(BlockCtx, Ntid[0]), I32);
+  if (N == "ferry.ntid.y") return Geo(offsetof(BlockCtx, Ntid[1]), I32);
+  if (N == "ferry.ntid.z") return Geo(offsetof(BlockCtx, Ntid[2]), I32);
+  if (N == "ferry.nctaid.x") return Geo(offsetof(BlockCtx, Nctaid[0]), I32);
+  if (N == "ferry.nctaid.y") return Geo(offsetof(BlockCtx, Nctaid[1]), I32);
+  if (N == "ferry.nctaid.z") return Geo(offsetof(BlockCtx, Nctaid[2]), I32);
+  if (N == "ferry.ctaid.x") return Geo(offsetof(BlockCtx, Ctaid[0]), I32);
+  if (N == "ferry.ctaid.y") return Geo(offsetof(BlockCtx, Ctaid[1]), I32);
+  if (N == "ferry.ctaid.z") return Geo(offsetof(BlockCtx, Ctaid[2]), I32);
+  if (N == "ferry.smid") return Geo(offsetof(BlockCtx, SmId), I32);
+  if (N == "ferry.nsmid") return Geo(offsetof(BlockCtx, NSmId), I32);
+  if (N == "ferry.gridid") return Geo(offsetof(BlockCtx, GridId), I64);
+  if (N == "ferry.dynamic_smem_size") return Geo(offsetof(BlockCtx, DynSmemBytes), I32);
+  if (N == "ferry.total_smem_size") return Geo(offsetof(BlockCtx, TotalSmemBytes), I32);
+  if (N == "ferry.grid.workspace") return Geo(offsetof(BlockCtx, GridWorkspace), I64);
+  if (N == "ferry.nwarpid")
+    return Def(B.getInt32(32));
+  if (N == "ferry.warpid") {
+    Value *Nx = field(offsetof(BlockCtx, Ntid[0]), I32), *Ny = field(offsetof(BlockCtx, Ntid[1]), I32);
+    Value *Lin = B.CreateAdd(W->getArg(2), B.CreateMul(Nx, B.CreateAdd(W->getArg(3), B.CreateMul(Ny, W->getArg(4)))));
+    return Def(B.CreateLShr(Lin, 5));
+  }
+  if (N == "ferry.host.smem") {
+    Value *Base = field(offsetof(BlockCtx, Smem), Ptr);
+    return Def(B.CreateInBoundsGEP(B.getInt8Ty(), Base, uni(Arg(0))));
+  }
+  if (N == "ferry.host.dynsmem" || N == "ferry.dynamic_smem") {
+    Value *Base = field(offsetof(BlockCtx, Smem), Ptr);
+    Value *Off = field(offsetof(BlockCtx, DynSmemOffset), I32);
+    return Def(B.CreateInBoundsGEP(B.getInt8Ty(), Base, B.CreateZExt(Off, I64)));
+  }
+  if (N == "ferry.clock" || N == "ferry.clock64") {
+    Value *T = B.CreateIntrinsic(Intrinsic::readcyclecounter, {}, {});
+    return Def(N == "ferry.clock" ? B.CreateTrunc(T, I32) : T);
+  }
+  if (N == "ferry.globaltimer")
+    return Def(B.CreateCall(rt("ferry_rt_globaltimer", I64, {})));
+  if (N == "ferry.fence") {
+    auto *Scope = dyn_cast<ConstantInt>(Arg(0));
+    B.CreateFence(AtomicOrdering::SequentiallyConsistent,
+                  Scope && Scope->isZero() ? SyncScope::SingleThread : SyncScope::System);
+    return Error::success();
+  }
+  if (N == "ferry.bar.warp.sync") {
+    B.CreateFence(AtomicOrdering::SequentiallyConsistent, SyncScope::SingleThread);
+    return Error::success();
+  }
+  if (N.starts_with("ferry.bar.")) {
+    BarOp Op = N == "ferry.bar.sync"       ? BarOp::Sync
+               : N == "ferry.bar.arrive"   ? BarOp::Arrive
+               : N == "ferry.bar.red.popc" ? BarOp::RedPopc
+               : N == "ferry.bar.red.and"  ? BarOp::RedAnd
+                                           : BarOp::RedOr;
+    Value *Popc = B.getInt32(0);
+    if (CI.arg_size() > 2)
+      Popc = B.CreateIntrinsic(Intrinsic::ctpop, {I32}, {bits(B.CreateAnd(Mask, vec(Arg(2))))});
+    Value *Active = B.CreateIntrinsic(Intrinsic::ctpop, {I32}, {bits(Mask)});
+    Value *R = B.CreateCall(rt("ferry_rt_wbar", I64, {Ptr, I32, I32, I32, I32, I32}),
+                            {Ctx, B.getInt32(uint32_t(Op)), uniformish(Arg(0), Mask),
+                             uniformish(Arg(1), Mask), Popc, Active});
+    Yields = true;
+    if (Op == BarOp::RedPopc)
+      return Def(B.CreateTrunc(R, I32));
+    if (Op == BarOp::RedAnd)
+      return Def(B.CreateICmpEQ(B.CreateTrunc(R, I32), B.CreateTrunc(B.CreateLShr(R, 32), I32)));
+    if (Op == BarOp::RedOr)
+      return Def(B.CreateICmpNE(B.CreateTrunc(R, I32), B.getInt32(0)));
+    return Error::success();
+  }
+  if (N == "ferry.nanosleep") {
+    B.CreateCall(rt("ferry_rt_wyield", B.getVoidTy(), {Ptr}), {Ctx});
+    Yields = true;
+    return Error::success();
+  }
+  // Warp collectives. Member masks are honoured together with the current
+  // execution mask: a lane outside either does not take part.
+  auto Members = [&](Value *MemberMask) { return B.CreateAnd(Mask, maskOf(uniformish(MemberMask, Mask))); };
+  if (N == "ferry.activemask")
+    return Def(bits(Mask));
+  if (N.starts_with("ferry.vote.")) {
+    Value *Act = Members(Arg(0));
+    Value *Yes = bits(B.CreateAnd(Act, vec(Arg(1))));
+    Value *All = bits(Act);
+    if (N == "ferry.vote.ballot")
+      return Def(Yes);
+    if (N == "ferry.vote.all")
+      return Def(B.CreateICmpEQ(Yes, All));
+    if (N == "ferry.vote.any")
+      return Def(B.CreateICmpNE(Yes, B.getInt32(0)));
+    return Def(B.CreateOr(B.CreateICmpEQ(Yes, All), B.CreateICmpEQ(Yes, B.getInt32(0))));
+  }
+  if (N.starts_with("ferry.redux.")) {
+    Value *Act = Members(Arg(0));
+    StringRef K = N.drop_front(strlen("ferry.redux."));
+    uint32_t Identity = K == "add" || K == "or" || K == "xor" || K == "umax" ? 0u
+                        : K == "umin" || K == "and"                          ? ~0u
+                        : K == "smin"                                        ? 0x7fffffffu
+                                                                             : 0x80000000u;
+    Value *V = B.CreateSelect(Act, vec(Arg(1)), splat(B.getInt32(Identity), I32));
+    Value *R = K == "add"    ? B.CreateAddReduce(V)
+               : K == "and"  ? B.CreateAndReduce(V)
+               : K == "or"   ? B.CreateOrReduce(V)
+               : K == "xor"  ? B.CreateXorReduce(V)
+               : K == "umin" ? B.CreateIntMinReduce(V, false)
+               : K == "umax" ? B.CreateIntMaxReduce(V, false)
+               : K == "smin" ? B.CreateIntMinReduce(V, true)
+                             : B.CreateIntMaxReduce(V, true);
+    return Def(R);
+  }
+  if (N == "ferry.elect.sync") {
+    Value *Act = Members(Arg(0));
+    Value *Leader = firstLane(Act);
+    Value *Me = B.CreateICmpEQ(iota(), B.CreateVectorSplat(Lanes, Leader));
+    Value *R = PoisonValue::get(wide(CI.getType()));
+    R = B.CreateInsertValue(R, B.CreateVectorSplat(Lanes, Leader), 0);
+    return Def(B.CreateInsertValue(R, Me, 1));
+  }
+  if (N.starts_with("ferry.match.")) {
+    Value *Act = Members(Arg(0));
+    Value *V = vec(Arg(1));
+    bool All = N.starts_with("ferry.match.all");
+    if (All) {
+      Value *First = B.CreateExtractElement(V, firstLane(Act));
+      Value *Same = B.CreateOr(B.CreateNot(Act), B.CreateICmpEQ(V, B.CreateVectorSplat(Lanes, First)));
+      Value *Ok = B.CreateICmpEQ(bits(Same), B.getInt32(~0u));
+      Value *R = PoisonValue::get(CI.getType());
+      R = B.CreateInsertValue(R, B.CreateSelect(Ok, bits(Act), B.getInt32(0)), 0);
+      return Def(B.CreateInsertValue(R, Ok, 1));
+    }
+    Value *ActBits = bits(Act);
+    Value *R = perLane(Act, I32, [&](Value *L) -> Value * {
+      Value *Mine = B.CreateVectorSplat(Lanes, B.CreateExtractElement(V, L));
+      return B.CreateAnd(bits(B.CreateICmpEQ(V, Mine)), ActBits);
+    });
+    return Def(R);
+  }
+  if (N == "ferry.shfl.sync") {
+    // PTX ISA shfl.sync: c packs the clamp (bits 0-4) and the segment mask
+    // (bits 8-12); the source lane j and the in-range predicate per lane.
+    auto *Mode = dyn_cast<ConstantInt>(Arg(0));
+    if (!Mode)
+      return refuse("shfl.sync with a variable mode");
+    unsigned Md = unsigned(Mode->getZExtValue() & 3);
+    Value *Val = vec(Arg(2));
+    auto *KB = dyn_cast<ConstantInt>(Arg(3)), *KC = dyn_cast<ConstantInt>(Arg(4));
+    Value *Out, *Pred;
+    if (KB && KC) {
+      int32_t BV = int32_t(KB->getZExtValue() & 31), CV = int32_t(KC->getZExtValue() & 31),
+              Seg = int32_t((KC->getZExtValue() >> 8) & 31);
+      SmallVector<int, Lanes> Src;
+      SmallVector<Constant *, Lanes> Ps;
+      for (int32_t L = 0; L < int32_t(Lanes); ++L) {
+        int32_t MaxLane = (L & Seg) | (CV & ~Seg), MinLane = L & Seg, J;
+        bool P;
+        switch (Md) {
+        case 0: J = L - BV; P = J >= MaxLane; break;
+        case 1: J = L + BV; P = J <= MaxLane; break;
+        case 2: J = L ^ BV; P = J <= MaxLane; break;
+        default: J = MinLane | (BV & ~Seg); P = J <= MaxLane; break;
+        }
+        if (!P || J < 0 || J > 31)
+          J = L;
+        Src.push_back(J);
+        Ps.push_back(B.getInt1(P));
+      }
+      Out = B.CreateShuffleVector(Val, Src);
+      Pred = ConstantVector::get(Ps);
+    } else {
+      Value *Lane = iota();
+      Value *BV = B.CreateAnd(vec(Arg(3)), splat(B.getInt32(31), I32));
+      Value *Cw = vec(Arg(4));
+      Value *CV = B.CreateAnd(Cw, splat(B.getInt32(31), I32));
+      Value *Seg = B.CreateAnd(B.CreateLShr(Cw, splat(B.getInt32(8), I32)), splat(B.getInt32(31), I32));
+      Value *NotSeg = B.CreateNot(Seg);
+      Value *MaxLane = B.CreateOr(B.CreateAnd(Lane, Seg), B.CreateAnd(CV, NotSeg));
+      Value *J;
+      switch (Md) {
+      case 0: J = B.CreateSub(Lane, BV); Pred = B.CreateICmpSGE(J, MaxLane); break;
+      case 1: J = B.CreateAdd(Lane, BV); Pred = B.CreateICmpSLE(J, MaxLane); break;
+      case 2: J = B.CreateXor(Lane, BV); Pred = B.CreateICmpSLE(J, MaxLane); break;
+      default:
+        J = B.CreateOr(B.CreateAnd(Lane, Seg), B.CreateAnd(BV, NotSeg));
+        Pred = B.CreateICmpSLE(J, MaxLane);
+        break;
+      }
+      Value *InRange = B.CreateAnd(B.CreateICmpSGE(J, splat(B.getInt32(0), I32)),
+                                   B.CreateICmpSLE(J, splat(B.getInt32(31), I32)));
+      J = B.CreateSelect(B.CreateAnd(Pred, InRange), J, Lane);
+      AllocaInst *Tmp = entryAlloca(wide(I32), "shfl.tmp", Align(64));
+      B.CreateStore(Val, Tmp);
+      Value *Ptrs = B.CreateGEP(I32, B.CreateVectorSplat(Lanes, Tmp), J);
+      Out = B.CreateMaskedGather(wide(I32), Ptrs, Align(4), Constant::getAllOnesValue(maskTy()),
+                                 PoisonValue::get(wide(I32)));
+    }
+    Value *R = PoisonValue::get(wide(CI.getType()));
+    R = B.CreateInsertValue(R, Out, 0);
+    return Def(B.CreateInsertValue(R, Pred, 1));
+  }
+  if (N == "ferry.trap" || N == "ferry.brkpt") {
+    Value *L = firstLane(Mask);
+    B.CreateCall(rt("ferry_rt_trap", B.getVoidTy(), {Ptr, I32, I32, I32, I32}, true),
+                 {Ctx, B.getInt32(uint32_t(N == "ferry.trap" ? TrapKind::Trap : TrapKind::Breakpoint)),
+                  B.CreateExtractElement(tidVector(0), L), B.CreateExtractElement(tidVector(1), L),
+                  B.CreateExtractElement(tidVector(2), L)});
+    return Error::success();
+  }
+  if (N == "ferry.assertfail") {
+    Value *L = firstLane(Mask);
+    B.CreateCall(rt("ferry_rt_assert", B.getVoidTy(), {Ptr, Ptr, Ptr, I32, Ptr, I64, I32, I32, I32}, true),
+                 {Ctx, lane(Arg(0), L), lane(Arg(1), L), lane(Arg(2), L), lane(Arg(3), L), lane(Arg(4), L),
+                  B.CreateExtractElement(tidVector(0), L), B.CreateExtractElement(tidVector(1), L),
+                  B.CreateExtractElement(tidVector(2), L)});
+    return Error::success();
+  }
+  if (N == "ferry.printf")
+    return Def(perLane(Mask, I32, [&](Value *L) -> Value * {
+      return B.CreateCall(rt("ferry_rt_printf", I32, {Ptr, Ptr, Ptr}), {Ctx, lane(Arg(0), L), lane(Arg(1), L)});
+    }));
+  if (N == "ferry.malloc")
+    return Def(perLane(Mask, Ptr, [&](Value *L) -> Value * {
+      return B.CreateCall(rt("ferry_rt_malloc", Ptr, {I64}), {lane(Arg(0), L)});
+    }));
+  if (N == "ferry.free") {
+    perLane(Mask, B.getVoidTy(), [&](Value *L) -> Value * {
+      B.CreateCall(rt("ferry_rt_free", B.getVoidTy(), {Ptr}), {lane(Arg(0), L)});
+      return nullptr;
+    });
+    return Error::success();
+  }
+  if (N == "ferry.isspacep") {
+    auto Test = [&](Value *Space, Value *P) -> Value * {
+      Value *PI = B.CreatePtrToInt(P, I64);
+      Value *Base = B.CreatePtrToInt(field(offsetof(BlockCtx, Smem), Ptr), I64);
+      Value *Total = B.CreateZExt(field(offsetof(BlockCtx, TotalSmemBytes), I32), I64);
+      Value *InShared = B.CreateICmpULT(B.CreateSub(PI, Base), Total);
+      Value *Sp = B.CreatePtrToInt(B.CreateIntrinsic(Intrinsic::stacksave, {Ptr}, {}), I64);
+      Value *InLocal = B.CreateICmpULT(B.CreateSub(PI, Sp), B.getInt64(1 << 22));
+      Value *Global = B.CreateNot(B.CreateOr(InShared, InLocal));
+      return B.CreateSelect(B.CreateICmpEQ(Space, B.getInt32(3)), InShared,
+                            B.CreateSelect(B.CreateICmpEQ(Space, B.getInt32(5)), InLocal, Global));
+    };
+    if (X.K == Shape::Uni)
+      return Def(Test(uni(Arg(0)), uni(Arg(1))));
+    return Def(perLane(Mask, B.getInt1Ty(), [&](Value *L) { return Test(lane(Arg(0), L), lane(Arg(1), L)); }));
+  }
+  if (N == "ferry.txq" || N == "ferry.suq") {
+    FunctionCallee Fn = rt(N == "ferry.txq" ? "ferry_rt_txq" : "ferry_rt_suq", I32, {Ptr, I64, I32});
+    if (X.K == Shape::Uni)
+      return Def(B.CreateCall(Fn, {Ctx, uni(Arg(0)), uni(Arg(1))}));
+    return Def(perLane(Mask, I32, [&](Value *L) -> Value * {
+      return B.CreateCall(Fn, {Ctx, lane(Arg(0), L), lane(Arg(1), L)});
+    }));
+  }
+  if (N.starts_with("ferry.tex.") || N.starts_with("ferry.tld4.") || N == "ferry.suld" || N == "ferry.sust") {
+    auto *V4 = FixedVectorType::get(I32, 4);
+    AllocaInst *In = entryAlloca(V4, "tex.coords", Align(16));
+    AllocaInst *Out = entryAlloca(V4, "tex.result", Align(16));
+    const char *Name = N == "ferry.suld"                    ? "ferry_rt_suld"
+                       : N == "ferry.sust"                  ? "ferry_rt_sust"
+                       : N.starts_with("ferry.tex.")        ? "ferry_rt_tex"
+                                                            : "ferry_rt_tld4";
+    FunctionCallee Fn = rt(Name, B.getVoidTy(), {Ptr, I64, I32, Ptr, Ptr});
+    Type *RT = CI.getType();
+    Value *R = perLane(Mask, RT, [&](Value *L) -> Value * {
+      B.CreateAlignedStore(B.CreateBitCast(lane(Arg(2), L), V4), In, Align(16));
+      if (N == "ferry.sust")
+        B.CreateAlignedStore(B.CreateBitCast(lane(Arg(3), L), V4), Out, Align(16));
+      B.CreateCall(Fn, {Ctx, lane(Arg(0), L), lane(Arg(1), L), In, Out});
+      if (RT->isVoidTy())
+        return nullptr;
+      return B.CreateBitCast(B.CreateAlignedLoad(V4, Out, Align(16)), RT);
+    });
+    if (!RT->isVoidTy())
+      define(&CI, R);
+    return Error::success();
+  }
+  return refuse("intrinsic '" + N + "'");
+}
+
+} // namespace
+
+Expected<Function *> vectorizeKernel(Function &K, unsigned XWidth, bool &Yields) {
+  Expected<Function *> Prepared = prepare(K);
+  if (!Prepared)
+    return Prepared.takeError();
+  Function *S = *Prepared;
+  Module &M = *K.getParent();
+  LLVMContext &C = M.getContext();
+  auto Fail = [&](Error E) -> Expected<Function *> {
+    S->eraseFromParent();
+    return std::move(E);
+  };
+  for (unsigned I = 2; I < S->arg_size(); ++I)
+    if (!S->getArg(I)->use_empty())
+      return Fail(refuse("hidden thread-index parameters in use"));
+  DominatorTree DT(*S);
+  LoopInfo LI(DT);
+  Analysis A(*S, XWidth, DT, LI);
+  if (Error E = A.run())
+    return Fail(std::move(E));
+  std::vector<Item> Order = orderRegion(*S, LI, nullptr);
+  // Every edge must go forward in the order or be a loop's backedge;
+  // anything else is irreducible control flow.
+  std::vector<BasicBlock *> Flat;
+  flatten(Order, Flat);
+  if (Flat.size() != S->size())
+    return Fail(refuse("unreachable or irreducible blocks"));
+  DenseMap<BasicBlock *, unsigned> Pos;
+  for (unsigned I = 0; I < Flat.size(); ++I)
+    Pos[Flat[I]] = I;
+  for (BasicBlock *BB : Flat)
+    for (BasicBlock *Succ : successors(BB)) {
+      Loop *L = LI.getLoopFor(Succ);
+      bool Back = L && L->getHeader() == Succ && L->contains(BB);
+      if (!Back && Pos[Succ] <= Pos[BB])
+        return Fail(refuse("irreducible control flow"));
+    }
+  Type *I32 = Type::getInt32Ty(C), *Ptr = PointerType::get(C, 0);
+  auto *FT = FunctionType::get(Type::getVoidTy(C), {Ptr, Ptr, I32, I32, I32, I32}, false);
+  Function *W = Function::Create(FT, GlobalValue::ExternalLinkage,
+                                 K.getName() + ".ferry.warp" + Twine(XWidth), M);
+  W->addParamAttr(0, Attribute::NoAlias);
+  W->addParamAttr(0, Attribute::ReadOnly);
+  W->addParamAttr(0, Attribute::NoCapture);
+  if (uint64_t N = K.getParamDereferenceableBytes(0))
+    W->addDereferenceableParamAttr(0, N);
+  if (MaybeAlign PA = K.getParamAlign(0))
+    W->addParamAttr(0, Attribute::getWithAlignment(C, *PA));
+  W->addFnAttr(Attribute::NoUnwind);
+  W->getArg(0)->setName("params");
+  W->getArg(1)->setName("ctx");
+  W->getArg(2)->setName("x0");
+  W->getArg(3)->setName("y0");
+  W->getArg(4)->setName("z0");
+  W->getArg(5)->setName("mask");
+  Emitter E(*S, W, A, LI, XWidth);
+  if (Error Err = E.run(Order)) {
+    W->eraseFromParent();
+    return Fail(std::move(Err));
+  }
+  Yields = E.Yields;
+  S->eraseFromParent();
+  return W;
+}
+
+} // namespace ferry::host::detail
