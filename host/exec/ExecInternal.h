@@ -78,6 +78,8 @@ struct Worker {
   ~Worker();
   unsigned Index;
   StackPool Stacks;
+  /// Stacks of warp functions, whose frames hold 32 lanes of everything.
+  StackPool WarpStacks;
   char *Arena = nullptr;
   size_t ArenaBytes = 0;
   void *AltStack = nullptr;

@@ -74,7 +74,7 @@ void onSignal(int Sig, siginfo_t *Info, void *Uc) {
 
 } // namespace
 
-Worker::Worker(unsigned Index, size_t StackBytes) : Index(Index), Stacks(StackBytes) {
+Worker::Worker(unsigned Index, size_t StackBytes) : Index(Index), Stacks(StackBytes), WarpStacks(StackBytes * 16) {
   AltStackBytes = 64 * 1024;
   void *P = mmap(nullptr, AltStackBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (P != MAP_FAILED) {

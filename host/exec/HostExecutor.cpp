@@ -91,7 +91,7 @@ void runLaunch(Worker &W, LaunchState &L) {
   if (L.UseWarp && !L.K->WarpYields) {
     WarpRunner R(L, W);
     fillCtx(R.Ctx, L, W, W.Arena, static_cast<RunnerBase *>(&R));
-    FiberStack S = W.Stacks.acquire();
+    FiberStack S = W.WarpStacks.acquire();
     if (!S.Base) {
       L.fault(CUDA_ERROR_OUT_OF_MEMORY, "cannot allocate a fiber stack");
       return;
@@ -99,7 +99,7 @@ void runLaunch(Worker &W, LaunchState &L) {
     W.enter(&R.SchedSp, S, prepareFiber(S, &WarpRunner::runPlain, &R));
     if (W.Faulted)
       settleFault(W, L, R.Ctx.Ctaid);
-    W.Stacks.release(S);
+    W.WarpStacks.release(S);
     return;
   }
   if (L.UseWarp) {

@@ -48,7 +48,7 @@ WarpRunner::WarpRunner(LaunchState &Launch, Worker &Wk) {
 
 WarpRunner::~WarpRunner() {
   for (uint32_t I = 0; I < Stacked; ++I)
-    W->Stacks.release(Warps[I].Stack);
+    W->WarpStacks.release(Warps[I].Stack);
 }
 
 void WarpRunner::fiberMain(void *Arg) {
@@ -86,7 +86,7 @@ static void fillBlock(BlockCtx &Ctx, const LaunchState &S, const Worker &W, uint
 bool WarpRunner::start(uint64_t B, char *Smem) {
   fillBlock(Ctx, *L, *W, B, Smem, this);
   while (Stacked < Warps.size()) {
-    FiberStack St = W->Stacks.acquire();
+    FiberStack St = W->WarpStacks.acquire();
     if (!St.Base)
       return false;
     Warps[Stacked++].Stack = St;
