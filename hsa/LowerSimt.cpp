@@ -414,10 +414,10 @@ Error Lowerer::lower(CallInst *CI) {
   } else if (Name == "ferry.clock64") R = Id(Intrinsic::readcyclecounter);
   else if (Name == "ferry.clock") R = B.CreateTrunc(Id(Intrinsic::readcyclecounter), i32());
   else if (Name == "ferry.grid.workspace") {
-    // The v5 hidden multigrid-sync argument (+88) is where a cooperative
-    // launch's barrier memory goes; HsaBackend passes null today (no
-    // cooperative launches on AMD yet), so grid.sync traps as CUDA does
-    // outside a cooperative launch.
+    // The v5 hidden multigrid-sync argument (+88): HsaBackend puts a
+    // cooperative launch's zeroed barrier memory there (GridWorkspacePool)
+    // and null for other launches, where cooperative groups' grid.sync
+    // traps as on NVIDIA.
     R = implicitArg(B, 88, B.getInt64Ty());
   } else if (Name == "ferry.globaltimer") {
     // The steady counter runs at the 100 MHz reference clock on current GPUs.
