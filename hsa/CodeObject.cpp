@@ -167,6 +167,7 @@ Expected<std::vector<KernelInfo>> readKernelInfo(ArrayRef<uint8_t> Elf) {
     I.WavefrontSize = number(K, ".wavefront_size");
     I.SgprCount = number(K, ".sgpr_count");
     I.VgprCount = number(K, ".vgpr_count");
+    I.AgprCount = number(K, ".agpr_count");
     I.MaxFlatWorkgroupSize = number(K, ".max_flat_workgroup_size");
     if (msgpack::DocNode *D = lookup(K, ".uses_dynamic_stack"); D && D->getKind() == msgpack::Type::Boolean)
       I.UsesDynamicStack = D->getBool();

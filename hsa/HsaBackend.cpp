@@ -10,7 +10,10 @@
 /// signal becomes the queue's latest; enqueueSignal hands it out. Kernarg
 /// buffers come from the kernarg pool and are freed once their dispatch's
 /// signal completed. Queue errors (the queue callback) become the device's
-/// sticky fault. NOTHING HERE HAS RUN ON AMD HARDWARE.
+/// sticky fault. A cooperative launch must fit on the GPU at once
+/// (checkCooperativeFit) and gets its queue's grid-barrier workspace
+/// (GridWorkspacePool) in the hidden multigrid-sync argument.
+/// NOTHING HERE HAS RUN ON AMD HARDWARE.
 #include "hsa/HsaBackend.h"
 
 #include "hsa/HsaRuntime.h"
@@ -158,7 +161,7 @@ HsaCompilerBackend::compile(llvm::Module &M, const ferry::CompileOptions &Option
 std::vector<uint8_t> buildKernarg(const hsa::KernelInfo &K, std::span<const std::byte> Params,
                                   const std::array<uint32_t, 3> &Grid,
                                   const std::array<uint32_t, 3> &Block, uint32_t DynamicLds,
-                                  uint64_t QueuePtr) {
+                                  uint64_t QueuePtr, uint64_t GridWorkspace) {
   std::vector<uint8_t> Buf(std::max<size_t>(K.KernargSize, 8), 0);
   std::memcpy(Buf.data(), Params.data(), std::min<size_t>(Params.size(), K.ExplicitArgSize));
   uint16_t Dims = Grid[2] > 1 || Block[2] > 1 ? 3 : Grid[1] > 1 || Block[1] > 1 ? 2 : 1;
@@ -174,10 +177,123 @@ std::vector<uint8_t> buildKernarg(const hsa::KernelInfo &K, std::span<const std:
     else if (Kind == "hidden_grid_dims") Put(Dims);
     else if (Kind == "hidden_dynamic_lds_size") Put(DynamicLds);
     else if (Kind == "hidden_queue_ptr") Put(QueuePtr);
+    else if (Kind == "hidden_multigrid_sync_arg") Put(GridWorkspace);
     // Remainders (uniform grids: 0), global offsets (0), printf/hostcall/
-    // heap/multigrid/default queue/completion action (unsupported: null).
+    // heap/default queue/completion action (unsupported: null).
   }
   return Buf;
+}
+
+//===----------------------------------------------------------------------===//
+// Cooperative launches.
+//===----------------------------------------------------------------------===//
+
+GridWorkspacePool::~GridWorkspacePool() {
+  for (void *P : Retired)
+    O.Release(P);
+  if (Current)
+    O.Release(Current);
+}
+
+ferry::Expected<void *> GridWorkspacePool::get(uint64_t DeviceFaults) {
+  if (Current && DeviceFaults == Faults)
+    return Current;
+  auto P = O.Allocate();
+  if (!P)
+    return P.takeError();
+  if (Current)
+    Retired.push_back(Current);
+  Current = *P;
+  Faults = DeviceFaults;
+  return Current;
+}
+
+namespace {
+/// One compute unit's resources for waves (LLVM 19's AMDGPUBaseInfo:
+/// getMaxWavesPerEU, getTotalNumVGPRs, getVGPRAllocGranule; AMD ISA guides).
+struct CuResources {
+  unsigned Simds = 4;
+  unsigned MaxWavesPerSimd = 10;
+  unsigned VgprsPerLane = 256; ///< Per SIMD, for this wave size.
+  unsigned VgprGranule = 4;
+  unsigned SgprsPerSimd = 0;   ///< 0: SGPRs do not limit (gfx10+).
+  unsigned LdsBytes = 64 * 1024;
+  unsigned MaxBarriers = 16;   ///< Workgroups of more than one wave.
+};
+
+CuResources cuResources(const TargetInfo &T) {
+  unsigned Major = T.IsaVersion / 1000, Minor = T.IsaVersion / 100 % 10,
+           Stepping = T.IsaVersion % 100;
+  bool W32 = T.WavefrontSize == 32;
+  CuResources R;
+  if (Major < 10) {
+    R.SgprsPerSimd = 800;
+    if (Major == 9 && (Minor == 4 || (Minor == 0 && Stepping == 10))) { // gfx90a, gfx94x
+      R.MaxWavesPerSimd = 8;
+      R.VgprsPerLane = 512; // Unified VGPR + AGPR file.
+      R.VgprGranule = 8;
+    }
+    return R;
+  }
+  // gfx10+: ROCr counts CUs; in WGP mode a WGP (two CUs, four SIMDs) shares
+  // 128 KiB of LDS and 32 barriers, i.e. two SIMDs, 64 KiB and 16 per CU.
+  R.Simds = 2;
+  R.MaxWavesPerSimd = Major == 10 && Minor < 3 ? 20 : 16;
+  bool Vgprs1_5x = T.Name == "gfx1100" || T.Name == "gfx1101" || T.Name == "gfx1151" ||
+                   T.Name == "gfx1200" || T.Name == "gfx1201";
+  R.VgprsPerLane = (Vgprs1_5x ? 1536 : 1024) / (W32 ? 1 : 2);
+  R.VgprGranule = Vgprs1_5x ? 24 : Major > 10 || Minor >= 3 ? 16 : 8;
+  if (!W32)
+    R.VgprGranule /= 2;
+  return R;
+}
+
+uint32_t roundUp(uint32_t N, uint32_t A) { return (N + A - 1) / A * A; }
+} // namespace
+
+uint32_t residentWorkgroupsPerCu(const hsa::KernelInfo &K, const TargetInfo &T,
+                                 uint32_t BlockThreads, uint32_t DynamicLds,
+                                 unsigned MaxWavesPerCu) {
+  CuResources R = cuResources(T);
+  unsigned Wave = K.WavefrontSize ? K.WavefrontSize : T.WavefrontSize;
+  uint32_t WavesPerGroup = (std::max<uint32_t>(BlockThreads, 1) + Wave - 1) / Wave;
+  // gfx90a: AGPRs follow the VGPRs (aligned to 4) in the unified file.
+  uint32_t Vgprs = K.AgprCount ? roundUp(K.VgprCount, 4) + K.AgprCount : K.VgprCount;
+  uint32_t PerSimd = std::min(R.MaxWavesPerSimd,
+                              R.VgprsPerLane / roundUp(std::max<uint32_t>(Vgprs, 1), R.VgprGranule));
+  if (R.SgprsPerSimd)
+    PerSimd = std::min(PerSimd, R.SgprsPerSimd / roundUp(std::max<uint32_t>(K.SgprCount, 1), 16));
+  uint32_t Slots = R.Simds * PerSimd;
+  if (MaxWavesPerCu)
+    Slots = std::min<uint32_t>(Slots, MaxWavesPerCu);
+  uint32_t Groups = Slots / WavesPerGroup;
+  if (WavesPerGroup > 1)
+    Groups = std::min(Groups, R.MaxBarriers);
+  uint64_t Lds = uint64_t(K.GroupSegmentSize) + DynamicLds;
+  if (Lds > R.LdsBytes)
+    return 0;
+  if (Lds)
+    Groups = std::min<uint32_t>(Groups, uint32_t(R.LdsBytes / Lds));
+  return Groups;
+}
+
+ferry::Status checkCooperativeFit(const hsa::KernelInfo &K, const TargetInfo &T,
+                                  unsigned ComputeUnits, unsigned MaxWavesPerCu,
+                                  const std::array<uint32_t, 3> &Grid,
+                                  const std::array<uint32_t, 3> &Block, uint32_t DynamicLds) {
+  uint64_t Blocks = uint64_t(Grid[0]) * Grid[1] * Grid[2];
+  uint32_t Threads = Block[0] * Block[1] * Block[2];
+  uint64_t PerCu = residentWorkgroupsPerCu(K, T, Threads, DynamicLds, MaxWavesPerCu);
+  uint64_t Fit = PerCu * std::max(ComputeUnits, 1u);
+  if (Blocks <= Fit)
+    return ferry::Status::ok();
+  return ferry::makeError(CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE,
+                          "cooperative launch of " + std::to_string(Blocks) + " blocks of " +
+                              std::to_string(Threads) + " threads; " + T.Name + " holds " +
+                              std::to_string(PerCu) + " per CU (" + std::to_string(K.VgprCount) +
+                              " VGPRs, " + std::to_string(K.GroupSegmentSize + DynamicLds) +
+                              " bytes of LDS) x " + std::to_string(ComputeUnits) +
+                              " CUs at once");
 }
 
 //===----------------------------------------------------------------------===//
@@ -296,6 +412,19 @@ public:
     return {A.DeviceMemory > Used ? A.DeviceMemory - Used : 0, A.DeviceMemory};
   }
   ferry::Expected<std::unique_ptr<ferry::Queue>> createQueue(int Priority) override;
+  /// GridWorkspaceBytes of device memory, zeroed before any kernel can see
+  /// it (hsa_amd_memory_fill is synchronous).
+  ferry::Expected<void *> allocateGridWorkspace() {
+    auto P = allocate(ferry::MemoryKind::Device, GridWorkspaceBytes);
+    if (!P)
+      return P;
+    if (hsa_status_t E = Rt.fn().hsa_amd_memory_fill(*P, 0, GridWorkspaceBytes / 4)) {
+      (void)release(ferry::MemoryKind::Device, *P, GridWorkspaceBytes);
+      return ferry::makeError(CUDA_ERROR_OUT_OF_MEMORY,
+                              "zeroing the grid workspace: " + Rt.statusText(E));
+    }
+    return P;
+  }
   std::shared_ptr<ferry::Signal> completedSignal() override {
     auto S = newSignal(Rt, 0);
     if (!S)
@@ -315,6 +444,7 @@ public:
   void setFault(CUresult Code, std::string Why) {
     std::lock_guard<std::mutex> L(FaultLock);
     log::hsa().error("{}: {}", Props.Name, Why);
+    ++Faults;
     if (!Fault)
       Fault = ferry::Error(Code, std::move(Why));
   }
@@ -326,6 +456,7 @@ public:
   std::atomic<uint64_t> Allocated{0};
   mutable std::mutex FaultLock;
   std::optional<ferry::Error> Fault;
+  std::atomic<uint64_t> Faults{0}; ///< Ever set, for GridWorkspacePool.
 };
 
 HsaDevice::HsaDevice(const HsaRuntime &Rt, const AgentDescription &Ag, TargetInfo T)
@@ -347,7 +478,9 @@ HsaDevice::HsaDevice(const HsaRuntime &Rt, const AgentDescription &Ag, TargetInf
   Props.PciDomain = int(A.PciDomain);
   Props.PciBus = int((A.PciBdf >> 8) & 0xff);
   Props.PciDevice = int((A.PciBdf >> 3) & 0x1f);
-  Props.CooperativeLaunch = false; // ferry.grid.sync is not lowered yet.
+  // Cooperative groups synchronise the grid with atomics on the workspace
+  // each cooperative launch gets (GridWorkspacePool).
+  Props.CooperativeLaunch = true;
 }
 
 ferry::Expected<void *> HsaDevice::allocate(ferry::MemoryKind Kind, size_t Bytes) {
@@ -409,7 +542,12 @@ ferry::Expected<std::unique_ptr<ferry::LoadedCode>> HsaDevice::load(const ferry:
 
 class HsaQueue : public ferry::Queue {
 public:
-  HsaQueue(HsaDevice &D, hsa_queue_t *Q) : D(D), Rt(D.Rt), Q(Q) {}
+  HsaQueue(HsaDevice &D, hsa_queue_t *Q)
+      : D(D), Rt(D.Rt), Q(Q),
+        Workspace({[Dev = &D] { return Dev->allocateGridWorkspace(); },
+                   [Dev = &D](void *P) {
+                     (void)Dev->release(ferry::MemoryKind::Device, P, GridWorkspaceBytes);
+                   }}) {}
   ~HsaQueue() override {
     if (!Q)
       return;
@@ -467,6 +605,7 @@ private:
   std::vector<std::shared_ptr<ferry::Signal>> Held; ///< Foreign signals waited on.
   std::deque<std::pair<std::shared_ptr<HsaSignal>, void *>> Kernargs;
   std::vector<std::thread> HostThreads;
+  GridWorkspacePool Workspace; ///< Cooperative launches (under Lock).
 };
 
 template <typename Packet> void HsaQueue::publish(Packet P, uint16_t Header, uint16_t Setup) {
@@ -538,9 +677,25 @@ ferry::Status HsaQueue::enqueueLaunch(const ferry::LaunchRequest &R) {
                               "is not implemented on the AMD backend)");
     GridItems[I] = uint32_t(N);
   }
+  // The core checked co-residency with the generic occupancy model; this is
+  // the AMD resource model, which decides whether the GPU can hold the grid.
+  if (R.Cooperative)
+    if (ferry::Status St = checkCooperativeFit(*K.Meta, D.Target, D.A.ComputeUnits,
+                                               D.A.MaxWavesPerCu, R.Grid, R.Block,
+                                               R.DynamicSharedBytes);
+        !St)
+      return St;
   reclaimKernargs();
-  std::vector<uint8_t> Args = buildKernarg(*K.Meta, R.Args, R.Grid, R.Block,
-                                           R.DynamicSharedBytes, reinterpret_cast<uint64_t>(Q));
+  uint64_t GridWorkspace = 0;
+  if (R.Cooperative) {
+    std::lock_guard<std::mutex> L(Lock);
+    auto W = Workspace.get(D.Faults.load());
+    if (!W)
+      return W.takeError();
+    GridWorkspace = reinterpret_cast<uint64_t>(*W);
+  }
+  std::vector<uint8_t> Args = buildKernarg(*K.Meta, R.Args, R.Grid, R.Block, R.DynamicSharedBytes,
+                                           reinterpret_cast<uint64_t>(Q), GridWorkspace);
   void *KernargMem = nullptr;
   if (hsa_status_t E = Rt.fn().hsa_amd_memory_pool_allocate(D.A.KernargPool, Args.size(), 0, &KernargMem))
     return ferry::makeError(CUDA_ERROR_OUT_OF_MEMORY, "kernarg allocation: " + Rt.statusText(E));

@@ -8,6 +8,7 @@
 #include "hsa/HsaCompiler.h"
 #include "libcuda/Backend.h"
 
+#include <functional>
 #include <memory>
 
 namespace ferry::hsa {
@@ -45,11 +46,69 @@ private:
 ferry::Expected<std::unique_ptr<ferry::DeviceBackend>> createHsaDeviceBackend();
 
 /// The explicit + hidden kernarg bytes of one launch, laid out as the
-/// kernel's metadata says (code object v5 hidden arguments). Exposed for
-/// tests; Queue launches use it.
+/// kernel's metadata says (code object v5 hidden arguments). GridWorkspace
+/// goes to hidden_multigrid_sync_arg (+88), where ferry.grid.workspace reads
+/// it: a cooperative launch's barrier memory, 0 for other launches (so
+/// cooperative groups' grid.is_valid() is false there, as on NVIDIA).
+/// Exposed for tests; Queue launches use it.
 std::vector<uint8_t> buildKernarg(const hsa::KernelInfo &K, std::span<const std::byte> Params,
                                   const std::array<uint32_t, 3> &Grid,
                                   const std::array<uint32_t, 3> &Block, uint32_t DynamicLds,
-                                  uint64_t QueuePtr);
+                                  uint64_t QueuePtr, uint64_t GridWorkspace = 0);
+
+/// Bytes of the zeroed grid-barrier workspace a cooperative launch hands its
+/// kernel: the host executor's size (16 words); CUDA's cooperative groups
+/// use the first two (struct grid_workspace {wsSize, barrier}).
+inline constexpr size_t GridWorkspaceBytes = 64;
+
+/// The grid-barrier workspace of one queue's cooperative launches. It is
+/// allocated zeroed on first use and then reused: launches of a queue run
+/// one after another, and CUDA's grid barrier adds exactly 2^31 to its word
+/// per grid.sync, so a kernel that completes leaves it at rest (0 or 2^31,
+/// both valid starting points). A kernel that faults may die inside a sync
+/// and leave a partial count, so after a device fault the next cooperative
+/// launch gets a fresh workspace (the old one may still be read by queued
+/// work and is released with the queue). Not thread-safe: the queue calls
+/// it under its lock.
+class GridWorkspacePool {
+public:
+  struct Ops {
+    /// GridWorkspaceBytes of zeroed device memory.
+    std::function<ferry::Expected<void *>()> Allocate;
+    std::function<void(void *)> Release;
+  };
+  explicit GridWorkspacePool(Ops O) : O(std::move(O)) {}
+  ~GridWorkspacePool();
+  GridWorkspacePool(const GridWorkspacePool &) = delete;
+  GridWorkspacePool &operator=(const GridWorkspacePool &) = delete;
+  /// The workspace for the next cooperative launch; DeviceFaults is how many
+  /// faults the device has had so far.
+  ferry::Expected<void *> get(uint64_t DeviceFaults);
+
+private:
+  Ops O;
+  void *Current = nullptr;
+  uint64_t Faults = 0;
+  std::vector<void *> Retired;
+};
+
+/// How many workgroups of kernel K with BlockThreads work-items and
+/// DynamicLds bytes of dynamic LDS one compute unit (as ROCr counts them)
+/// holds at once, from the target's resources: wave slots per SIMD limited
+/// by VGPR (+AGPR) allocation and, on gfx9, SGPRs; SIMDs per CU (4 on gfx9,
+/// 2 on gfx10+ where a WGP is two CUs); 64 KiB of LDS per CU; 16 barrier
+/// slots for multi-wave workgroups (LLVM's getMaxWorkGroupsPerCU).
+/// MaxWavesPerCu, when ROCr reports it, caps the wave slots. 0: such a
+/// workgroup cannot run at all.
+uint32_t residentWorkgroupsPerCu(const hsa::KernelInfo &K, const TargetInfo &T,
+                                 uint32_t BlockThreads, uint32_t DynamicLds,
+                                 unsigned MaxWavesPerCu = 0);
+
+/// NVIDIA's rule for cuLaunchCooperativeKernel: every block of the grid
+/// must be resident at once, else CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE.
+ferry::Status checkCooperativeFit(const hsa::KernelInfo &K, const TargetInfo &T,
+                                  unsigned ComputeUnits, unsigned MaxWavesPerCu,
+                                  const std::array<uint32_t, 3> &Grid,
+                                  const std::array<uint32_t, 3> &Block, uint32_t DynamicLds);
 
 } // namespace ferry::hsa

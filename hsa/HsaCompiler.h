@@ -61,6 +61,7 @@ struct KernelInfo {
   uint32_t WavefrontSize = 0;
   uint32_t SgprCount = 0;
   uint32_t VgprCount = 0;
+  uint32_t AgprCount = 0;          ///< Accumulation registers (gfx90a/gfx94x), 0 elsewhere.
   uint32_t MaxFlatWorkgroupSize = 0;
   bool UsesDynamicStack = false;
   std::vector<KernelArgInfo> Args;

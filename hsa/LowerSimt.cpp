@@ -7,6 +7,20 @@
 /// fences, control and runtime-service intrinsics are replaced here (warp
 /// operations in LowerWarp.cpp, textures and surfaces in LowerTexture.cpp);
 /// syncscopes get AMDGPU's names.
+///
+/// Barriers: bar.sync on a barrier nothing arrives at is s_barrier (every
+/// wave of the workgroup). bar.arrive (arrive without waiting) has no
+/// s_barrier form on gfx9/10/11, so the barrier numbers it uses, in every
+/// form, become LDS counters (namedBarrier): one word per barrier, the
+/// arrival count in the low 16 bits and a generation in the high 16, updated
+/// by one compare-and-swap per wavefront that adds 32 per CUDA warp with an
+/// active lane (PTX counts whole warps). The arrival that reaches the
+/// expected count starts the next generation in the same CAS; waiters spin
+/// until the generation moves. Kernels reaching these counters zero them
+/// on entry. Limits: a count of 0 means every thread of the block (threads
+/// that exited are not subtracted, unlike s_barrier); on wave64 a
+/// wavefront's two warps arrive together, so one must not wait for an
+/// arrival of its other half; bar.red keeps its s_barrier form.
 #include "hsa/Lowering.h"
 
 #include "support/Log.h"
@@ -20,7 +34,10 @@
 #include "llvm/IR/IntrinsicsAMDGPU.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Target/TargetMachine.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Local.h"
+
+#include <bitset>
 
 using namespace llvm;
 
@@ -260,11 +277,19 @@ namespace {
 class Lowerer {
 public:
   Lowerer(LowerContext &C) : C(C), Ctx(C.M.getContext()) {}
+  /// Notes the barrier numbers bar.arrive uses (all of them for a
+  /// non-constant number): those are LDS counters in every form.
+  void findArrivedBarriers();
   Error lower(CallInst *CI);
+  /// Zeroes the LDS barrier counters on entry to every kernel that reaches
+  /// them (LDS starts undefined).
+  void initNamedBarriers();
 
 private:
   LowerContext &C;
   LLVMContext &Ctx;
+  std::bitset<16> Arrived;                   ///< Barrier numbers bar.arrive uses.
+  SmallPtrSet<Function *, 8> NamedBarrierUsers; ///< Functions using the counters.
 
   Type *i32() { return Type::getInt32Ty(Ctx); }
   Value *implicitArg(IRBuilder<> &B, unsigned Offset, Type *Ty);
@@ -272,6 +297,9 @@ private:
   Value *linearTid(IRBuilder<> &B);
   void blockBarrier(IRBuilder<> &B);
   Value *barrierReducePopc(IRBuilder<> &B, Value *Pred);
+  bool isNamedBarrier(Value *Id) const;
+  GlobalVariable *namedBarriers();
+  void namedBarrier(CallInst *CI, bool Wait);
   Error replaceWithReturn(CallInst *CI);
 };
 } // namespace
@@ -334,6 +362,172 @@ Value *Lowerer::barrierReducePopc(IRBuilder<> &B, Value *Pred) {
   return L;
 }
 
+static int constArg(CallInst *CI, unsigned I) {
+  if (auto *K = dyn_cast<ConstantInt>(CI->getArgOperand(I)))
+    return int(K->getSExtValue());
+  return -1;
+}
+
+static constexpr const char *NamedBarriersName = "__ferry_named_barriers";
+
+void Lowerer::findArrivedBarriers() {
+  Function *Arrive = C.M.getFunction("ferry.bar.arrive");
+  if (!Arrive)
+    return;
+  for (User *U : Arrive->users()) {
+    auto *CI = dyn_cast<CallInst>(U);
+    if (!CI)
+      continue;
+    if (auto *K = dyn_cast<ConstantInt>(CI->getArgOperand(0)))
+      Arrived.set(K->getZExtValue() & 15);
+    else
+      Arrived.set(); // Any barrier may be the one arrived at.
+  }
+}
+
+bool Lowerer::isNamedBarrier(Value *Id) const {
+  if (auto *K = dyn_cast<ConstantInt>(Id))
+    return Arrived.test(K->getZExtValue() & 15);
+  return Arrived.any();
+}
+
+GlobalVariable *Lowerer::namedBarriers() {
+  if (GlobalVariable *G = C.M.getNamedGlobal(NamedBarriersName))
+    return G;
+  auto *Ty = ArrayType::get(i32(), 16);
+  auto *G = new GlobalVariable(C.M, Ty, false, GlobalValue::InternalLinkage, PoisonValue::get(Ty),
+                               NamedBarriersName, nullptr, GlobalValue::NotThreadLocal, 3);
+  G->setAlignment(Align(16));
+  return G;
+}
+
+/// bar.arrive (Wait false) or bar.sync/barrier.sync (Wait true) on an LDS
+/// counter (see the file comment). Replaces and erases CI.
+void Lowerer::namedBarrier(CallInst *CI, bool Wait) {
+  SyncScope::ID WG = Ctx.getOrInsertSyncScopeID("workgroup");
+  IRBuilder<> B(CI);
+  GlobalVariable *G = namedBarriers();
+  NamedBarrierUsers.insert(CI->getFunction());
+  Value *Slot = B.CreateInBoundsGEP(G->getValueType(), G,
+                                    {B.getInt32(0), B.CreateAnd(CI->getArgOperand(0), 15)},
+                                    "bar.slot");
+  // Count 0: every thread of the block, in whole warps.
+  Value *Expected = CI->getArgOperand(1);
+  if (constArg(CI, 1) <= 0) {
+    Value *Threads = B.CreateMul(implicitArg(B, 12, B.getInt16Ty()),
+                                 B.CreateMul(implicitArg(B, 14, B.getInt16Ty()),
+                                             implicitArg(B, 16, B.getInt16Ty())));
+    Value *Whole = B.CreateAnd(B.CreateAdd(Threads, B.getInt32(31)), ~31u);
+    Expected = B.CreateSelect(B.CreateICmpEQ(Expected, B.getInt32(0)), Whole, Expected,
+                              "bar.expected");
+  }
+  // Arriving releases this thread's earlier writes to the block.
+  B.CreateFence(AtomicOrdering::Release, WG);
+  // 32 per CUDA warp of this wavefront with an active lane; the first
+  // active lane arrives for the wavefront.
+  Value *Add, *Active;
+  if (C.wave64()) {
+    Active = B.CreateIntrinsic(Intrinsic::amdgcn_ballot, {B.getInt64Ty()}, {B.getTrue()});
+    Value *Lo = B.CreateICmpNE(B.CreateTrunc(Active, i32()), B.getInt32(0));
+    Value *Hi = B.CreateICmpNE(B.CreateLShr(Active, 32), B.getInt64(0));
+    Add = B.CreateShl(B.CreateAdd(B.CreateZExt(Lo, i32()), B.CreateZExt(Hi, i32())), 5, "bar.add");
+  } else {
+    Active = B.CreateIntrinsic(Intrinsic::amdgcn_ballot, {i32()}, {B.getTrue()});
+    Add = B.getInt32(32);
+  }
+  Value *First = B.CreateZExtOrTrunc(
+      B.CreateIntrinsic(Intrinsic::cttz, {Active->getType()}, {Active, B.getTrue()}), i32());
+  Value *Elected = B.CreateICmpEQ(waveLaneId(C, B), First, "bar.elected");
+
+  BasicBlock *Head = CI->getParent();
+  BasicBlock *Tail = Head->splitBasicBlock(CI, "bar.done");
+  Function *F = Head->getParent();
+  BasicBlock *Cas = BasicBlock::Create(Ctx, "bar.cas", F, Tail);
+  BasicBlock *Join = BasicBlock::Create(Ctx, "bar.arrived", F, Tail);
+  Head->getTerminator()->eraseFromParent();
+  B.SetInsertPoint(Head);
+  B.CreateCondBr(Elected, Cas, Join);
+
+  // One CAS: join the current generation, or complete it and start the
+  // next (generation + 1, the surplus of this arrival as its count). The
+  // first try guesses 0 and learns the word when it fails.
+  B.SetInsertPoint(Cas);
+  PHINode *Old = B.CreatePHI(i32(), 2, "bar.old");
+  Old->addIncoming(B.getInt32(0), Head);
+  Value *Sum = B.CreateAdd(B.CreateAnd(Old, 0xffff), Add);
+  Value *Done = B.CreateICmpUGE(Sum, Expected, "bar.complete");
+  Value *NextGen = B.CreateOr(B.CreateAdd(B.CreateAnd(Old, 0xffff0000u), B.getInt32(0x10000)),
+                              B.CreateSub(Sum, Expected));
+  Value *New = B.CreateSelect(Done, NextGen, B.CreateAdd(Old, Add));
+  AtomicCmpXchgInst *X = B.CreateAtomicCmpXchg(Slot, Old, New, Align(4), AtomicOrdering::Monotonic,
+                                              AtomicOrdering::Monotonic, WG);
+  Old->addIncoming(B.CreateExtractValue(X, 0), Cas);
+  Value *OldGen = B.CreateLShr(Old, 16);
+  Value *Completed = B.CreateZExt(Done, i32());
+  B.CreateCondBr(B.CreateExtractValue(X, 1), Join, Cas);
+
+  B.SetInsertPoint(Join);
+  if (!Wait) {
+    B.CreateBr(Tail);
+    CI->eraseFromParent();
+    return;
+  }
+  PHINode *GenPhi = B.CreatePHI(i32(), 2);
+  GenPhi->addIncoming(B.getInt32(0), Head);
+  GenPhi->addIncoming(OldGen, Cas);
+  PHINode *CompletedPhi = B.CreatePHI(i32(), 2);
+  CompletedPhi->addIncoming(B.getInt32(0), Head);
+  CompletedPhi->addIncoming(Completed, Cas);
+  // The first active lane is the one that arrived: its view is the wave's.
+  Value *Gen = B.CreateIntrinsic(Intrinsic::amdgcn_readfirstlane, {i32()}, {GenPhi}, nullptr, "bar.gen");
+  Value *Mine = B.CreateIntrinsic(Intrinsic::amdgcn_readfirstlane, {i32()}, {CompletedPhi});
+  BasicBlock *Spin = BasicBlock::Create(Ctx, "bar.wait", F, Tail);
+  BasicBlock *Sleep = BasicBlock::Create(Ctx, "bar.sleep", F, Tail);
+  B.CreateCondBr(B.CreateICmpNE(Mine, B.getInt32(0)), Tail, Spin);
+  B.SetInsertPoint(Spin);
+  LoadInst *Now = B.CreateAlignedLoad(i32(), Slot, Align(4), "bar.now");
+  Now->setAtomic(AtomicOrdering::Monotonic, WG);
+  Value *NowGen = B.CreateIntrinsic(Intrinsic::amdgcn_readfirstlane, {i32()}, {B.CreateLShr(Now, 16)});
+  B.CreateCondBr(B.CreateICmpEQ(NowGen, Gen), Sleep, Tail);
+  B.SetInsertPoint(Sleep);
+  B.CreateIntrinsic(Intrinsic::amdgcn_s_sleep, {}, {B.getInt32(1)});
+  B.CreateBr(Spin);
+  // Waiting acquires what the arrivals released.
+  B.SetInsertPoint(CI);
+  B.CreateFence(AtomicOrdering::Acquire, WG);
+  CI->eraseFromParent();
+}
+
+void Lowerer::initNamedBarriers() {
+  GlobalVariable *G = C.M.getNamedGlobal(NamedBarriersName);
+  if (!G)
+    return;
+  SmallVector<Function *, 8> Work(NamedBarrierUsers.begin(), NamedBarrierUsers.end());
+  SmallPtrSet<Function *, 8> Seen(NamedBarrierUsers.begin(), NamedBarrierUsers.end());
+  while (!Work.empty()) {
+    Function *F = Work.pop_back_val();
+    if (F->getCallingConv() == CallingConv::AMDGPU_KERNEL) {
+      // Thread 0 zeroes the 16 words before anyone arrives.
+      BasicBlock &Entry = F->getEntryBlock();
+      IRBuilder<> B(&*Entry.getFirstNonPHIOrDbgOrAlloca());
+      auto Id = [&](Intrinsic::ID I) { return B.CreateIntrinsic(I, {}, {}); };
+      Value *Tid = B.CreateOr(Id(Intrinsic::amdgcn_workitem_id_x),
+                              B.CreateOr(Id(Intrinsic::amdgcn_workitem_id_y),
+                                         Id(Intrinsic::amdgcn_workitem_id_z)));
+      Instruction *Then =
+          SplitBlockAndInsertIfThen(B.CreateICmpEQ(Tid, B.getInt32(0)), &*B.GetInsertPoint(), false);
+      IRBuilder<> T(Then);
+      T.CreateAlignedStore(Constant::getNullValue(G->getValueType()), G, Align(16));
+      B.SetInsertPoint(Then->getParent()->getSingleSuccessor()->getFirstNonPHI());
+      blockBarrier(B);
+      continue;
+    }
+    for (User *U : F->users())
+      if (auto *CI = dyn_cast<CallInst>(U); CI && Seen.insert(CI->getFunction()).second)
+        Work.push_back(CI->getFunction());
+  }
+}
+
 Error Lowerer::replaceWithReturn(CallInst *CI) {
   Function *F = CI->getFunction();
   if (F->getCallingConv() != CallingConv::AMDGPU_KERNEL)
@@ -346,12 +540,6 @@ Error Lowerer::replaceWithReturn(CallInst *CI) {
   ReturnInst::Create(Ctx, BB);
   CI->eraseFromParent();
   return Error::success();
-}
-
-static int constArg(CallInst *CI, unsigned I) {
-  if (auto *K = dyn_cast<ConstantInt>(CI->getArgOperand(I)))
-    return int(K->getSExtValue());
-  return -1;
 }
 
 Error Lowerer::lower(CallInst *CI) {
@@ -414,14 +602,20 @@ Error Lowerer::lower(CallInst *CI) {
   } else if (Name == "ferry.clock64") R = Id(Intrinsic::readcyclecounter);
   else if (Name == "ferry.clock") R = B.CreateTrunc(Id(Intrinsic::readcyclecounter), i32());
   else if (Name == "ferry.grid.workspace") {
-    // The v5 hidden multigrid-sync argument (+88) is where a cooperative
-    // launch's barrier memory goes; HsaBackend passes null today (no
-    // cooperative launches on AMD yet), so grid.sync traps as CUDA does
-    // outside a cooperative launch.
+    // The v5 hidden multigrid-sync argument (+88): HsaBackend puts a
+    // cooperative launch's zeroed barrier memory there (GridWorkspacePool)
+    // and null for other launches, where cooperative groups' grid.sync
+    // traps as on NVIDIA.
     R = implicitArg(B, 88, B.getInt64Ty());
   } else if (Name == "ferry.globaltimer") {
     // The steady counter runs at the 100 MHz reference clock on current GPUs.
     R = B.CreateMul(Id(Intrinsic::readsteadycounter), B.getInt64(10));
+  } else if (Name == "ferry.bar.sync" && isNamedBarrier(CI->getArgOperand(0))) {
+    namedBarrier(CI, true);
+    return Error::success();
+  } else if (Name == "ferry.bar.arrive") {
+    namedBarrier(CI, false);
+    return Error::success();
   } else if (Name == "ferry.bar.sync") {
     if (constArg(CI, 1) != 0)
       log::hsa().warn("{}: bar.sync with a thread count is lowered to a whole-block "
@@ -568,6 +762,7 @@ Error lowerSimtModule(Module &M, const TargetInfo &T, TargetMachine &TM,
                       const CompileOptions &Opts) {
   LowerContext C{M, T};
   Lowerer L(C);
+  L.findArrivedBarriers();
   SmallVector<Function *, 32> Intrinsics;
   for (Function &F : M)
     if (F.getName().starts_with("ferry.") && F.isDeclaration())
@@ -586,6 +781,7 @@ Error lowerSimtModule(Module &M, const TargetInfo &T, TargetMachine &TM,
     if (F->use_empty())
       F->eraseFromParent();
   }
+  L.initNamedBarriers();
   if (Error E = mapSyncScopes(M))
     return E;
   // Before the math mapping: the sampler's sRGB curve calls llvm.pow,

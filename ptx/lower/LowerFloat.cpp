@@ -12,7 +12,13 @@
 /// exact) and the conversion to f32 is corrected the same way, which also
 /// covers subnormal results, where the error-free transformations are not
 /// exact. f64 fma takes the sign of its exact error from ErrFma
-/// (fmaErrorF64), with the products near underflow rescaled. An exact zero
+/// (fmaErrorF64), with the products near underflow rescaled. f64 mul, div,
+/// rcp and sqrt residuals are exact only while they do not underflow: near
+/// the subnormal range (an operand or the result below 2^-960) the
+/// operation is redone on operands scaled by a power of two, where they are
+/// exact, and the error of R is D = R' - R*2^k (exact: both round the same
+/// value, on grids one of which refines the other) or, when D is 0, the
+/// scaled residual (|residual| < ulp(R')/2 <= |D| otherwise). An exact zero
 /// sum is -0 in .rm (IEEE 754 6.3).
 /// .ftz flushes subnormal inputs and results to zero of the same sign; .sat
 /// clamps to [0, 1] with NaN → +0. Approximate instructions use LLVM's
@@ -193,6 +199,29 @@ Error FunctionLowering::lowerFloatArith(const Instruction &I) {
   };
   auto Fma = [&](Value *A, Value *Bv, Value *Cv) { return callLLVM(Intrinsic::fma, {VT}, {A, Bv, Cv}); };
   auto toDouble = [&](Value *V) { return B.CreateFPExt(V, B.getDoubleTy()); };
+  // f64 near underflow (see the file comment): the scale factors and the
+  // threshold below which residuals are not trusted.
+  auto K = [&](double V) { return ConstantFP::get(VT, V); };
+  auto Tiny = [&](Value *V) { return B.CreateFCmpOLT(callLLVM(Intrinsic::fabs, {VT}, {V}), K(0x1p-960)); };
+  auto Sign = [&](Value *V) { return callLLVM(Intrinsic::copysign, {VT}, {K(1.0), V}); };
+  // The error sign of R = RN(a/b), with the rescaled quotient where a or
+  // the quotient is tiny (a*2^900; b*2^900 too unless the quotient is tiny,
+  // whose exact tail, below 2^-960 even scaled, only has a sign).
+  auto DivErrorF64 = [&](Value *A, Value *Bv, Value *R) {
+    Value *QTiny = Tiny(R), *ATiny = Tiny(A);
+    Value *Hard = B.CreateOr(QTiny, ATiny);
+    Value *A2 = B.CreateSelect(Hard, B.CreateFMul(A, K(0x1p900)), A);
+    Value *B2 = B.CreateSelect(B.CreateAnd(ATiny, B.CreateNot(QTiny)), B.CreateFMul(Bv, K(0x1p900)), Bv);
+    Value *R2 = B.CreateSelect(Hard, B.CreateFDiv(A2, B2), R);
+    Value *Rem = Fma(B.CreateFNeg(R2), B2, A2);
+    Value *E2 = B.CreateSelect(B.CreateFCmpOLT(B2, K(0.0)), B.CreateFNeg(Rem), Rem);
+    Value *D = B.CreateFSub(R2, B.CreateFMul(R, B.CreateSelect(QTiny, K(0x1p900), K(1.0))));
+    Value *Err = B.CreateSelect(B.CreateFCmpONE(D, K(0.0)), D, E2);
+    Value *Quot = B.CreateAnd(B.CreateFCmpONE(A, K(0.0)),
+                              B.CreateFCmpONE(callLLVM(Intrinsic::fabs, {VT}, {Bv}), ConstantFP::getInfinity(VT)));
+    Value *SignQuot = B.CreateSelect(Quot, B.CreateFMul(Sign(A), Sign(Bv)), K(0.0));
+    return B.CreateSelect(B.CreateAnd(QTiny, Tiny(R2)), SignQuot, Err);
+  };
 
   switch (I.Op) {
   case Opcode::Add:
@@ -230,8 +259,23 @@ Error FunctionLowering::lowerFloatArith(const Instruction &I) {
     if (Directed && ST->isFloatTy()) // exact in double
       return Out(viaDouble(B.CreateFMul(toDouble(*A), toDouble(*Bv)), Mode));
     Value *R = B.CreateFMul(*A, *Bv);
-    if (Directed)
-      R = directedRound(R, Fma(*A, *Bv, B.CreateFNeg(R)), Mode, Finite2(*A, *Bv));
+    if (Directed) {
+      // f64 (f32 went via double). A tiny product: the smaller factor
+      // times 2^1000 (it is below 2^-479, so this cannot overflow); below
+      // 2^-960 even then, R is 0 and the error has the product's sign.
+      Value *Smaller = B.CreateFCmpOLE(callLLVM(Intrinsic::fabs, {VT}, {*A}),
+                                       callLLVM(Intrinsic::fabs, {VT}, {*Bv}));
+      Value *S2 = B.CreateFMul(B.CreateSelect(Smaller, *A, *Bv), K(0x1p1000));
+      Value *L = B.CreateSelect(Smaller, *Bv, *A);
+      Value *P2 = B.CreateFMul(S2, L);
+      Value *D = B.CreateFSub(P2, B.CreateFMul(R, K(0x1p1000)));
+      Value *Scaled = B.CreateSelect(B.CreateFCmpONE(D, K(0.0)), D, Fma(S2, L, B.CreateFNeg(P2)));
+      Value *Prod = B.CreateAnd(B.CreateFCmpONE(*A, K(0.0)), B.CreateFCmpONE(*Bv, K(0.0)));
+      Value *SignProd = B.CreateSelect(Prod, B.CreateFMul(Sign(*A), Sign(*Bv)), K(0.0));
+      Value *Err = B.CreateSelect(Tiny(R), B.CreateSelect(Tiny(P2), SignProd, Scaled),
+                                  Fma(*A, *Bv, B.CreateFNeg(R)));
+      R = directedRound(R, Err, Mode, Finite2(*A, *Bv));
+    }
     return Out(R);
   }
   case Opcode::Fma:
@@ -286,8 +330,7 @@ Error FunctionLowering::lowerFloatArith(const Instruction &I) {
       return Out(viaDouble(B.CreateFDiv(toDouble(*A), toDouble(*Bv)), Mode));
     Value *R = B.CreateFDiv(*A, *Bv);
     if (Directed) {
-      Value *Rem = Fma(B.CreateFNeg(R), *Bv, *A);
-      Value *Err = B.CreateSelect(B.CreateFCmpOLT(*Bv, ConstantFP::get(VT, 0.0)), B.CreateFNeg(Rem), Rem);
+      Value *Err = DivErrorF64(*A, *Bv, R); // f64: f32 went via double
       // x / 0 is an exact infinity, not an overflow.
       Value *Fin = B.CreateAnd(Finite2(*A, *Bv), B.CreateFCmpONE(*Bv, ConstantFP::get(VT, 0.0)));
       R = directedRound(R, Err, Mode, Fin);
@@ -302,8 +345,7 @@ Error FunctionLowering::lowerFloatArith(const Instruction &I) {
       return Out(viaDouble(B.CreateFDiv(ConstantFP::get(B.getDoubleTy(), 1.0), toDouble(*A)), Mode));
     Value *R = B.CreateFDiv(One, *A);
     if (Directed) {
-      Value *Rem = Fma(B.CreateFNeg(R), *A, One);
-      Value *Err = B.CreateSelect(B.CreateFCmpOLT(*A, ConstantFP::get(VT, 0.0)), B.CreateFNeg(Rem), Rem);
+      Value *Err = DivErrorF64(One, *A, R); // f64: f32 went via double
       // 1 / 0 is an exact infinity; 1 / x overflows for finite nonzero x.
       R = directedRound(R, Err, Mode, B.CreateFCmpONE(*A, ConstantFP::get(VT, 0.0)));
     }
@@ -315,8 +357,14 @@ Error FunctionLowering::lowerFloatArith(const Instruction &I) {
     if (Directed && ST->isFloatTy())
       return Out(viaDouble(callLLVM(Intrinsic::sqrt, {B.getDoubleTy()}, {toDouble(*A)}), Mode));
     Value *R = callLLVM(Intrinsic::sqrt, {VT}, {*A});
-    if (Directed) // sqrt never overflows: an infinite result is exact
-      R = directedRound(R, Fma(B.CreateFNeg(R), R, *A), Mode, B.getFalse());
+    if (Directed) { // sqrt never overflows: an infinite result is exact
+      // f64 (f32 went via double). A tiny radicand: sqrt(a*2^1000) is
+      // exactly R*2^500 (R is normal), and its residual is exact.
+      Value *ATiny = Tiny(*A);
+      Value *A2 = B.CreateSelect(ATiny, B.CreateFMul(*A, K(0x1p1000)), *A);
+      Value *R2 = B.CreateSelect(ATiny, B.CreateFMul(R, K(0x1p500)), R);
+      R = directedRound(R, Fma(B.CreateFNeg(R2), R2, A2), Mode, B.getFalse());
+    }
     return Out(R);
   }
   case Opcode::Rsqrt: {

@@ -164,7 +164,8 @@ TEST(PtxFloat, RoundingModesF32) {
 }
 
 /// f64 vectors split by whether an operand or a product/quotient/root is
-/// subnormal or close to it (where ferry's f64 directed rounding is known to be off).
+/// subnormal or close to it (where the residuals of the error-free
+/// transformations underflow, so LowerFloat.cpp rescales).
 void f64Vectors(bool Subnormal, std::vector<double> &A, std::vector<double> &B, std::vector<double> &C) {
   // Within 2^60 of the subnormal range the residuals underflow too; the
   // long double products and quotients do not underflow themselves.
@@ -185,13 +186,26 @@ TEST(PtxFloat, RoundingModesF64) {
   roundingModes<double>("f64", A, B, C);
 }
 
-// DISCREPANCY: f64 mul/div/rcp/sqrt with .rz/.rm/.rp are one ulp off when an
-// operand or the result is subnormal: the error-free transformations
-// (fma residuals) underflow, so the correction direction is lost. Fixing it
-// needs scaled residuals for f64 (no wider type to fall back on, unlike f32).
-TEST(PtxFloat, DISABLED_RoundingModesF64Subnormal) {
+// f64 mul/div/rcp/sqrt with .rz/.rm/.rp near and in the subnormal range,
+// where the fma residuals underflow and the lowering rescales.
+TEST(PtxFloat, RoundingModesF64Subnormal) {
   std::vector<double> A, B, C;
   f64Vectors(true, A, B, C);
+  // Every pair of values at the edges: results that round to 0 or to the
+  // smallest subnormals, at the subnormal/normal boundary, and operands at
+  // the lowering's 2^-960 rescaling threshold.
+  std::vector<double> Edge;
+  for (double M : {1.0, 1.0 + 0x1p-52, 1.5, 2.0 - 0x1p-52, 1.25 + 0x1p-40})
+    for (double E : {0x1p-1074, 0x1p-1060, 0x1p-1023, 0x1p-1022, 0x1p-969, 0x1p-960, 0x1p-961,
+                     0x1p-537, 0x1p-538, 0x1p-100, 1.0, 0x1p52, 0x1p537, 0x1p960, 0x1p1000})
+      for (double S : {1.0, -1.0})
+        if (std::isfinite(M * E))
+          Edge.push_back(S * M * E);
+  for (double V : {0x1p-1074, 3 * 0x1p-1074, 0x1p-1022 - 0x1p-1074, 0.0, -0.0, HUGE_VAL, -HUGE_VAL, 0x1.fffffffffffffp1023})
+    Edge.push_back(V), Edge.push_back(-V);
+  for (double X : Edge)
+    for (double Y : Edge)
+      A.push_back(X), B.push_back(Y), C.push_back(-X);
   roundingModes<double>("f64", A, B, C);
 }
 
