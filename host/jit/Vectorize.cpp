@@ -817,6 +817,29 @@ private:
     B.SetInsertPoint(Done);
     return AccN;
   }
+  /// Emit(true) when every lane is active, else Emit(false): masked
+  /// memory operations cost more than plain ones on some CPUs.
+  Value *fullOrMasked(Value *Mask, Type *ResTy, const std::function<Value *(bool)> &Emit) {
+    BasicBlock *Full = BasicBlock::Create(C, "full", W);
+    BasicBlock *Part = BasicBlock::Create(C, "partial", W);
+    BasicBlock *Join = BasicBlock::Create(C, "joined", W);
+    B.CreateCondBr(B.CreateICmpEQ(bits(Mask), B.getInt32(~0u)), Full, Part);
+    B.SetInsertPoint(Full);
+    Value *A = Emit(true);
+    BasicBlock *FullEnd = B.GetInsertBlock();
+    B.CreateBr(Join);
+    B.SetInsertPoint(Part);
+    Value *Bv = Emit(false);
+    BasicBlock *PartEnd = B.GetInsertBlock();
+    B.CreateBr(Join);
+    B.SetInsertPoint(Join);
+    if (!ResTy)
+      return nullptr;
+    PHINode *Phi = B.CreatePHI(ResTy, 2);
+    Phi->addIncoming(A, FullEnd);
+    Phi->addIncoming(Bv, PartEnd);
+    return Phi;
+  }
   /// The instruction run lane by lane.
   Value *scalarise(Instruction &I, Value *Mask) {
     return perLane(Mask, I.getType(), [&](Value *L) -> Value * {
@@ -1161,7 +1184,10 @@ Value *Emitter::emitLoad(LoadInst &L, Value *Mask) {
       Contiguous = O[I] == O[0] + int64_t(I * Size);
     if (Contiguous) {
       Value *P = B.CreateGEP(B.getInt8Ty(), uni(Ptr), B.getInt64(O[0]));
-      return B.CreateMaskedLoad(wide(T), P, Al, expandMask(Mask, T), PoisonValue::get(wide(T)));
+      return fullOrMasked(Mask, wide(T), [&](bool Full) -> Value * {
+        return Full ? static_cast<Value *>(B.CreateAlignedLoad(wide(T), P, Al))
+                    : B.CreateMaskedLoad(wide(T), P, Al, expandMask(Mask, T), PoisonValue::get(wide(T)));
+      });
     }
     // Shared memory: the arena has a guard zone on both sides, so one load
     // over the lanes' span is safe whatever the mask.
@@ -1215,7 +1241,14 @@ void Emitter::emitStore(StoreInst &S, Value *Mask) {
       Contiguous = O[I] == O[0] + int64_t(I * Size);
     if (Contiguous) {
       Value *P = B.CreateGEP(B.getInt8Ty(), uni(Ptr), B.getInt64(O[0]));
-      B.CreateMaskedStore(vec(Val), P, S.getAlign(), expandMask(Mask, T));
+      Value *V = vec(Val);
+      fullOrMasked(Mask, nullptr, [&](bool Full) -> Value * {
+        if (Full)
+          B.CreateAlignedStore(V, P, S.getAlign());
+        else
+          B.CreateMaskedStore(V, P, S.getAlign(), expandMask(Mask, T));
+        return nullptr;
+      });
       return;
     }
   }
