@@ -31,7 +31,8 @@ struct LaunchState {
   uint64_t GridId = 0;
   uint32_t NumWorkers = 1;
   uint64_t GridWorkspace = 0; ///< BlockCtx::GridWorkspace.
-  bool UseWarp = false;       ///< Run K->Warp (the block layout fits it).
+  /// The warp function for the block layout, when it is to be used.
+  const HostKernel::WarpEntry *Warp = nullptr;
   std::atomic<uint64_t> Next{0};
   std::atomic<bool> Abort{false};
 
@@ -206,8 +207,8 @@ public:
 
   WarpRunner(LaunchState &L, Worker &W);
   ~WarpRunner();
-  /// Whether the launch's block layout is the one the warp function assumes.
-  static bool fits(const HostKernel &K, const uint32_t Block[3]);
+  /// The warp function of K made for the launch's block layout, if any.
+  static const HostKernel::WarpEntry *choose(const HostKernel &K, const uint32_t Block[3]);
   /// Sets up block B; false when stacks ran out.
   bool start(uint64_t B, char *Smem);
   RunResult run();

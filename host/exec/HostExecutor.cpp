@@ -88,7 +88,7 @@ void runLaunch(Worker &W, LaunchState &L) {
     L.fault(CUDA_ERROR_OUT_OF_MEMORY, "cannot allocate the shared-memory arena");
     return;
   }
-  if (L.UseWarp && !L.K->WarpYields) {
+  if (L.Warp && !L.Warp->Yields) {
     WarpRunner R(L, W);
     fillCtx(R.Ctx, L, W, W.Arena, static_cast<RunnerBase *>(&R));
     FiberStack S = W.WarpStacks.acquire();
@@ -102,7 +102,7 @@ void runLaunch(Worker &W, LaunchState &L) {
     W.WarpStacks.release(S);
     return;
   }
-  if (L.UseWarp) {
+  if (L.Warp) {
     WarpRunner R(L, W);
     uint64_t First, End;
     while (L.grab(First, End))
@@ -258,7 +258,7 @@ Expected<HostCompiler *> HostExecutor::compiler() {
 Status HostExecutor::launch(const HostKernel &K, std::array<uint32_t, 3> Grid,
                             std::array<uint32_t, 3> Block, uint32_t DynamicSharedBytes,
                             const void *Params, uint32_t Flags) {
-  if (K.UsesFibers ? !K.Thread : !K.Block && !K.Warp)
+  if (K.UsesFibers ? !K.Thread : !K.Block)
     return makeError(CUDA_ERROR_INVALID_VALUE, "launch: kernel '" + K.Name + "' has no code");
   for (unsigned I = 0; I < 3; ++I)
     if (Grid[I] == 0 || Block[I] == 0)
@@ -302,7 +302,8 @@ Status HostExecutor::launch(const HostKernel &K, std::array<uint32_t, 3> Grid,
   L.GridId = P->GridIds.fetch_add(1);
   L.Chunk = std::clamp<uint64_t>(L.Blocks / (uint64_t(P->NumThreads) * 8), 1, 1024);
   static const bool WarpWanted = Settings::get().getBool(SettingKey::HostWarp);
-  L.UseWarp = WarpWanted && !(Flags & LaunchCooperative) && WarpRunner::fits(K, L.Block);
+  if (WarpWanted && !(Flags & LaunchCooperative))
+    L.Warp = WarpRunner::choose(K, L.Block);
 
   // A cooperative kernel without barriers never waits on other blocks
   // through ferry, so it runs as an ordinary launch.

@@ -26,12 +26,16 @@ void warpGeometry(const LaunchState &L, uint32_t Warp, WarpRunner::WarpFiber &F)
 
 } // namespace
 
-bool WarpRunner::fits(const HostKernel &K, const uint32_t Block[3]) {
-  if (!K.Warp)
-    return false;
-  if (K.WarpX == 32)
-    return Block[0] % 32 == 0 || (Block[1] == 1 && Block[2] == 1);
-  return Block[0] == K.WarpX && (Block[2] == 1 || (Block[0] * Block[1]) % 32 == 0);
+const HostKernel::WarpEntry *WarpRunner::choose(const HostKernel &K, const uint32_t Block[3]) {
+  for (const HostKernel::WarpEntry &E : K.Warps) {
+    if (!E.Fn)
+      continue;
+    bool Fits = E.X == 32 ? Block[0] % 32 == 0 || (Block[1] == 1 && Block[2] == 1)
+                          : Block[0] == E.X && (Block[2] == 1 || (Block[0] * Block[1]) % 32 == 0);
+    if (Fits)
+      return &E;
+  }
+  return nullptr;
 }
 
 WarpRunner::WarpRunner(LaunchState &Launch, Worker &Wk) {
@@ -54,7 +58,7 @@ WarpRunner::~WarpRunner() {
 void WarpRunner::fiberMain(void *Arg) {
   auto *F = static_cast<WarpFiber *>(Arg);
   WarpRunner *R = F->Runner;
-  R->L->K->Warp(R->L->Params, &R->Ctx, F->X0, F->Y0, F->Z0, F->Mask);
+  R->L->Warp->Fn(R->L->Params, &R->Ctx, F->X0, F->Y0, F->Z0, F->Mask);
   F->St = WState::Done;
   --R->Alive;
   R->AliveThreads -= F->Lanes;
@@ -178,7 +182,7 @@ void WarpRunner::runPlain(void *Arg) {
     for (uint64_t B = First; B < End; ++B) {
       S.blockIndex(B, R->Ctx.Ctaid);
       for (const WarpFiber &F : R->Warps)
-        S.K->Warp(S.Params, &R->Ctx, F.X0, F.Y0, F.Z0, F.Mask);
+        S.Warp->Fn(S.Params, &R->Ctx, F.X0, F.Y0, F.Z0, F.Mask);
     }
   ferry_fiber_switch(&R->W->DeadSp, R->SchedSp);
   __builtin_unreachable();

@@ -452,9 +452,10 @@ Expected<std::unique_ptr<CompiledModule>> HostCompiler::load(std::string_view By
     K.StaticSharedBytes = uint32_t(R.get(4));
     K.ParamBytes = uint32_t(R.get(4));
     K.MaxThreadsPerBlock = uint32_t(R.get(4));
-    K.WarpSymbol = R.str();
-    K.WarpX = uint32_t(R.get(4));
-    K.WarpYields = R.get(4) != 0;
+    for (unsigned V = 0; V < 3; ++V) {
+      K.WarpSymbol[V] = R.str();
+      K.WarpYields[V] = R.get(4) != 0;
+    }
     T.Kernels.push_back(std::move(K));
   }
   uint64_t NG = R.get(4);
@@ -497,9 +498,10 @@ Expected<std::unique_ptr<CompiledModule>> HostCompiler::link(const ObjectTables 
     put32(S, K.StaticSharedBytes);
     put32(S, K.ParamBytes);
     put32(S, K.MaxThreadsPerBlock);
-    putStr(S, K.WarpSymbol);
-    put32(S, K.WarpX);
-    put32(S, K.WarpYields);
+    for (unsigned V = 0; V < 3; ++V) {
+      putStr(S, K.WarpSymbol[V]);
+      put32(S, K.WarpYields[V]);
+    }
   }
   put32(S, uint32_t(T.Globals.size()));
   for (const detail::LoweredGlobal &G : T.Globals) {
@@ -531,14 +533,14 @@ Expected<std::unique_ptr<CompiledModule>> HostCompiler::link(const ObjectTables 
       HK.Thread = Addr->toPtr<ThreadFn>();
     else
       HK.Block = Addr->toPtr<BlockFn>();
-    if (!K.WarpSymbol.empty()) {
-      auto WA = J.lookup(*JD, K.WarpSymbol);
+    for (unsigned V = 0; V < 3; ++V) {
+      if (K.WarpSymbol[V].empty())
+        continue;
+      auto WA = J.lookup(*JD, K.WarpSymbol[V]);
       if (!WA)
-        return makeError(CUDA_ERROR_INVALID_PTX,
-                         "JIT link of warp function '" + K.WarpSymbol + "': " + errText(WA.takeError()));
-      HK.Warp = WA->toPtr<WarpFn>();
-      HK.WarpX = K.WarpX;
-      HK.WarpYields = K.WarpYields;
+        return makeError(CUDA_ERROR_INVALID_PTX, "JIT link of warp function '" + K.WarpSymbol[V] +
+                                                     "': " + errText(WA.takeError()));
+      HK.Warps[V] = {WA->toPtr<WarpFn>(), WarpWidths[V], K.WarpYields[V]};
     }
     log::jit().debug("kernel {}: {} path, {} B static shared", K.Name,
                      K.UsesFibers ? "fiber" : "block-loop", K.StaticSharedBytes);

@@ -64,12 +64,15 @@ struct HostKernel {
   bool UsesFibers = true;
   ThreadFn Thread = nullptr;
   BlockFn Block = nullptr;
-  /// The vectorised warp function, when the compiler made one, for blocks
-  /// whose layout matches WarpX (Vectorize.h); WarpYields when it calls
+  /// The vectorised warp functions, where the compiler made them, for the
+  /// thread layouts of WarpWidths (Vectorize.h); Yields when one calls
   /// barriers (then each warp runs on a fiber).
-  WarpFn Warp = nullptr;
-  uint32_t WarpX = 0;
-  bool WarpYields = false;
+  struct WarpEntry {
+    WarpFn Fn = nullptr;
+    uint32_t X = 0;
+    bool Yields = false;
+  };
+  WarpEntry Warps[3];
 };
 
 /// A runtime entry point the compiled code may call (KernelAbi.h's

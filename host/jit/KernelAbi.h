@@ -59,6 +59,10 @@ using BlockFn = void (*)(const void *Params, BlockCtx *Ctx);
 using WarpFn = void (*)(const void *Params, BlockCtx *Ctx, uint32_t X0, uint32_t Y0, uint32_t Z0,
                         uint32_t Mask);
 
+/// The thread layouts warp functions are built for (Vectorize.h), in the
+/// order of HostKernel::Warps: x-contiguous warps, then blockDim.x 16 and 8.
+inline constexpr uint32_t WarpWidths[3] = {32, 16, 8};
+
 /// Operation codes of ferry_rt_warp.
 enum class WarpOp : uint32_t {
   Sync,       ///< bar.warp.sync

@@ -1143,20 +1143,30 @@ Expected<LoweredModule> lowerForHost(Module &Old, const DataLayout &DL, StringRe
   fixHalfPrecision(NM);
   // Warp functions are built from the thread functions before their ferry.*
   // calls are lowered (the vectorizer lowers those itself).
+  // Layouts other than x-contiguous warps only matter to kernels that read
+  // threadIdx.y (two-dimensional blocks such as 16x16 tiles).
   struct WarpInfo {
-    std::string Symbol;
-    bool Yields = false;
+    std::string Symbol[3];
+    bool Yields[3] = {false, false, false};
   };
   std::vector<WarpInfo> Warps(C->Kernels.size());
+  Function *TidY = NM.getFunction("ferry.tid.y");
   for (size_t I = 0; I < C->Kernels.size(); ++I) {
-    bool Yields = false;
-    Expected<Function *> WF = vectorizeKernel(*C->Kernels[I], 32, Yields);
-    if (!WF) {
-      ferry::log::jit().debug("kernel {}: no warp function: {}", C->Kernels[I]->getName().str(),
-                              toString(WF.takeError()));
-      continue;
+    Function *K = C->Kernels[I];
+    bool UsesY = TidY && !TidY->use_empty();
+    for (unsigned V = 0; V < 3; ++V) {
+      if (V > 0 && !UsesY)
+        break;
+      bool Yields = false;
+      Expected<Function *> WF = vectorizeKernel(*K, WarpWidths[V], Yields);
+      if (!WF) {
+        ferry::log::jit().debug("kernel {}: no warp function: {}", K->getName().str(),
+                                toString(WF.takeError()));
+        break;
+      }
+      Warps[I].Symbol[V] = (*WF)->getName().str();
+      Warps[I].Yields[V] = Yields;
     }
-    Warps[I] = {(*WF)->getName().str(), Yields};
   }
   SmallPtrSet<Function *, 8> KernelSet(C->Kernels.begin(), C->Kernels.end());
   if (Error E = IntrinsicLowering(NM, KernelSet).run())
@@ -1166,8 +1176,9 @@ Expected<LoweredModule> lowerForHost(Module &Old, const DataLayout &DL, StringRe
     if (!F.isDeclaration() && !KernelSet.contains(&F))
       F.setLinkage(GlobalValue::InternalLinkage);
   for (const WarpInfo &WI : Warps)
-    if (!WI.Symbol.empty())
-      NM.getFunction(WI.Symbol)->setLinkage(GlobalValue::ExternalLinkage);
+    for (const std::string &Sym : WI.Symbol)
+      if (!Sym.empty())
+        NM.getFunction(Sym)->setLinkage(GlobalValue::ExternalLinkage);
 
   LoweredModule R;
   SmallPtrSet<Function *, 16> Yield = yieldingFunctions(NM);
@@ -1177,9 +1188,10 @@ Expected<LoweredModule> lowerForHost(Module &Old, const DataLayout &DL, StringRe
     LK.Name = K->getName().str();
     LK.StaticSharedBytes = static_cast<uint32_t>(Shared->StaticBytes[I]);
     LK.ParamBytes = ParamBytes[I];
-    LK.WarpSymbol = Warps[I].Symbol;
-    LK.WarpX = LK.WarpSymbol.empty() ? 0 : 32;
-    LK.WarpYields = Warps[I].Yields;
+    for (unsigned V = 0; V < 3; ++V) {
+      LK.WarpSymbol[V] = Warps[I].Symbol[V];
+      LK.WarpYields[V] = Warps[I].Yields[V];
+    }
     K->setLinkage(GlobalValue::ExternalLinkage);
     K->setVisibility(GlobalValue::DefaultVisibility);
     if (AllowFastPath && !Yield.contains(K)) {

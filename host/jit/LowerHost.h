@@ -27,11 +27,10 @@ struct LoweredKernel {
   uint32_t StaticSharedBytes = 0;
   uint32_t ParamBytes = 0;
   uint32_t MaxThreadsPerBlock = 1024;
-  /// The warp function (Vectorize.h) when the kernel could be vectorised:
-  /// its symbol, the thread layout it assumes, whether it calls barriers.
-  std::string WarpSymbol;
-  uint32_t WarpX = 0;
-  bool WarpYields = false;
+  /// The warp functions (Vectorize.h), one per WarpWidths layout; an empty
+  /// symbol where the kernel was not vectorised for that layout.
+  std::string WarpSymbol[3];
+  bool WarpYields[3] = {false, false, false};
 };
 
 struct LoweredGlobal {
