@@ -7,6 +7,7 @@
 #include "host/jit/HostCompiler.h"
 
 #include "host/jit/LowerHost.h"
+#include "host/jit/Vectorize.h"
 #include "support/Log.h"
 #include "support/Settings.h"
 
@@ -309,6 +310,7 @@ HostCompiler::compile(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> 
   auto T1 = T0;
   if (Parts <= 1 || Dumps) {
     optimise(NM, TM, Opts.OptLevel);
+    detail::addStridePrefetches(NM);
     T1 = std::chrono::steady_clock::now();
     if (dumpWanted("ir")) {
       std::string Text;
@@ -370,6 +372,7 @@ HostCompiler::compile(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> 
           return;
         }
         optimise(**Part, **PartTM, Level);
+        detail::addStridePrefetches(**Part);
         SmallVector<char, 0> Obj;
         raw_svector_ostream OS(Obj);
         legacy::PassManager PM;

@@ -11,7 +11,13 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 #include "llvm/Analysis/VectorUtils.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/GetElementPtrTypeIterator.h"
@@ -1001,10 +1007,15 @@ void Emitter::recordEdge(BasicBlock *P, BasicBlock *S, Value *E) {
 Error Emitter::emitBlock(BasicBlock *BB) {
   Local.clear();
   Value *Mask = blockMask(BB);
+  Loop *L = LI.getLoopFor(BB);
+  bool Header = L && L->getHeader() == BB;
   BasicBlock *Body = BasicBlock::Create(C, BB->getName() + ".body", W);
   BasicBlock *Skip = BasicBlock::Create(C, BB->getName() + ".skip", W);
   BasicBlock *Next = BasicBlock::Create(C, BB->getName() + ".next", W);
-  B.CreateCondBr(any(Mask), Body, Skip);
+  // A loop header runs only while some lane is in the loop (emitLoop tests
+  // that), so it needs no test of its own; that keeps the loop's induction
+  // variables plain for the optimiser.
+  B.CreateCondBr(Header ? static_cast<Value *>(B.getTrue()) : any(Mask), Body, Skip);
   B.SetInsertPoint(Skip);
   SmallPtrSet<BasicBlock *, 4> Seen;
   for (BasicBlock *S : successors(BB)) {
@@ -1019,8 +1030,6 @@ Error Emitter::emitBlock(BasicBlock *BB) {
   B.SetInsertPoint(Body);
 
   // Phis.
-  Loop *L = LI.getLoopFor(BB);
-  bool Header = L && L->getHeader() == BB;
   SmallVector<std::pair<PHINode *, Value *>, 8> Phis;
   for (PHINode &Phi : BB->phis()) {
     if (Header) {
@@ -1748,6 +1757,90 @@ Error Emitter::emitCall(CallInst &CI, Value *Mask) {
 }
 
 } // namespace
+
+void addStridePrefetches(Module &M) {
+  for (Function &F : M) {
+    if (F.isDeclaration() || !F.getName().contains(".ferry.warp"))
+      continue;
+    DominatorTree DT(F);
+    LoopInfo LI(DT);
+    if (LI.empty())
+      continue;
+    TargetLibraryInfoImpl TLII(Triple(M.getTargetTriple()));
+    TargetLibraryInfo TLI(TLII);
+    AssumptionCache AC(F);
+    ScalarEvolution SE(F, TLI, AC, DT, LI);
+    SCEVExpander Exp(SE, M.getDataLayout(), "prefetch");
+    SmallVector<std::pair<Instruction *, Value *>, 8> Sites;
+    for (Instruction &I : instructions(F)) {
+      Value *Ptr = nullptr;
+      if (auto *L = dyn_cast<LoadInst>(&I); L && L->getType()->isVectorTy())
+        Ptr = L->getPointerOperand();
+      else if (auto *II = dyn_cast<IntrinsicInst>(&I); II && II->getIntrinsicID() == Intrinsic::masked_load)
+        Ptr = II->getArgOperand(0);
+      if (Ptr && LI.getLoopFor(I.getParent()))
+        Sites.push_back({&I, Ptr});
+    }
+    // The address advance per iteration of L: SCEV does not see through the
+    // integer address arithmetic PTX uses (inttoptr, sign extensions of
+    // 32-bit indices), so walk the expression, assuming no wrap as the
+    // vectorizer does.
+    std::function<const SCEV *(const SCEV *, const Loop *)> Stride =
+        [&](const SCEV *S, const Loop *L) -> const SCEV * {
+      if (SE.isLoopInvariant(S, L))
+        return SE.getZero(S->getType());
+      if (auto *AR = dyn_cast<SCEVAddRecExpr>(S))
+        return AR->getLoop() == L && AR->isAffine() && SE.isLoopInvariant(AR->getStepRecurrence(SE), L)
+                   ? AR->getStepRecurrence(SE)
+                   : nullptr;
+      if (auto *C = dyn_cast<SCEVCastExpr>(S)) {
+        const SCEV *X = Stride(C->getOperand(0), L);
+        return X ? SE.getTruncateOrSignExtend(X, S->getType()) : nullptr;
+      }
+      if (auto *A = dyn_cast<SCEVAddExpr>(S)) {
+        const SCEV *Sum = SE.getZero(S->getType());
+        for (const SCEV *Op : A->operands()) {
+          const SCEV *X = Stride(Op, L);
+          if (!X)
+            return nullptr;
+          Sum = SE.getAddExpr(Sum, SE.getTruncateOrSignExtend(X, S->getType()));
+        }
+        return Sum;
+      }
+      if (auto *Mu = dyn_cast<SCEVMulExpr>(S); Mu && Mu->getNumOperands() == 2 && isa<SCEVConstant>(Mu->getOperand(0))) {
+        const SCEV *X = Stride(Mu->getOperand(1), L);
+        return X ? SE.getMulExpr(Mu->getOperand(0), SE.getTruncateOrSignExtend(X, S->getType())) : nullptr;
+      }
+      return nullptr;
+    };
+    for (auto &[I, Ptr] : Sites) {
+      Loop *L = LI.getLoopFor(I->getParent());
+      Value *Addr = Ptr;
+      if (auto *I2P = dyn_cast<IntToPtrInst>(Ptr))
+        Addr = I2P->getOperand(0);
+      if (!SE.isSCEVable(Addr->getType()))
+        continue;
+      const SCEV *Step = Stride(SE.getSCEV(Addr), L);
+      if (!Step || Step->isZero())
+        continue;
+      if (auto *K = dyn_cast<SCEVConstant>(Step); K && K->getAPInt().abs().ult(4096))
+        continue; // The hardware prefetcher follows this.
+      Step = SE.getTruncateOrSignExtend(Step, Type::getInt64Ty(M.getContext()));
+      BasicBlock *Pre = L->getLoopPreheader();
+      if (!Pre || !Exp.isSafeToExpandAt(Step, Pre->getTerminator()))
+        continue;
+      // Eight iterations ahead; a 128-byte warp access spans two lines.
+      Value *Ahead = Exp.expandCodeFor(SE.getMulExpr(Step, SE.getConstant(Step->getType(), 16)),
+                                       Type::getInt64Ty(M.getContext()), Pre->getTerminator());
+      IRBuilder<> B(I);
+      Value *P = B.CreateGEP(B.getInt8Ty(), Ptr, Ahead);
+      uint64_t Bytes = M.getDataLayout().getTypeStoreSize(I->getType());
+      for (uint64_t Off = 0; Off < Bytes; Off += 64)
+        B.CreateIntrinsic(Intrinsic::prefetch, {P->getType()},
+                          {B.CreateConstGEP1_64(B.getInt8Ty(), P, Off), B.getInt32(0), B.getInt32(3), B.getInt32(1)});
+    }
+  }
+}
 
 Expected<Function *> vectorizeKernel(Function &K, unsigned XWidth, bool &Yields) {
   Expected<Function *> Prepared = prepare(K);

@@ -38,4 +38,10 @@ namespace ferry::host::detail {
 /// barrier or yield entries.
 llvm::Expected<llvm::Function *> vectorizeKernel(llvm::Function &K, unsigned XWidth, bool &Yields);
 
+/// Adds software prefetches to the optimised warp functions of M: a vector
+/// load in a loop whose address advances by a large constant stride each
+/// iteration (a grid-stride loop: the hardware prefetchers do not follow
+/// strides beyond a page) prefetches the lines a few iterations ahead.
+void addStridePrefetches(llvm::Module &M);
+
 } // namespace ferry::host::detail
