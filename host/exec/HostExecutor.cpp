@@ -302,7 +302,7 @@ Status HostExecutor::launch(const HostKernel &K, std::array<uint32_t, 3> Grid,
   L.GridId = P->GridIds.fetch_add(1);
   L.Chunk = std::clamp<uint64_t>(L.Blocks / (uint64_t(P->NumThreads) * 8), 1, 1024);
   static const bool WarpWanted = Settings::get().getBool(SettingKey::HostWarp);
-  if (WarpWanted && !(Flags & LaunchCooperative))
+  if (WarpWanted && !(Flags & (LaunchCooperative | LaunchNoWarp)))
     L.Warp = WarpRunner::choose(K, L.Block);
 
   // A cooperative kernel without barriers never waits on other blocks

@@ -42,6 +42,8 @@ namespace ferry::host {
 
 enum LaunchFlags : uint32_t {
   LaunchCooperative = 1u << 0, ///< cuLaunchCooperativeKernel semantics.
+  LaunchNoWarp = 1u << 1,      ///< Run each thread on its own even where a
+                               ///< warp function exists (tests compare both).
 };
 
 struct HostExecutorOptions {
