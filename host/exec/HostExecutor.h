@@ -5,7 +5,11 @@
 /// default one per core; the launching thread is one of them) takes blocks
 /// in chunks from an atomic counter. A block runs on one worker with that
 /// worker's shared-memory arena:
-/// - kernels with barriers or warp collectives run each CUDA thread as a
+/// - kernels the compiler vectorised (host/jit/Vectorize.h) run as warp
+///   functions, 32 threads per call, when the block's layout has a variant
+///   (FERRY_HOST_WARP=0 turns this off): warps one after another, or one
+///   fiber per warp switched at `bar.sync` when the kernel has barriers;
+/// - otherwise, kernels with barriers or warp collectives run each CUDA thread as a
 ///   fiber (pooled mmap'ed stacks with a guard page); `bar.sync` and every
 ///   warp operation switch fibers until the participants have arrived, then
 ///   compute all lanes' results at once, which gives Volta independent thread

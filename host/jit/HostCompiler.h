@@ -20,7 +20,8 @@
 /// memory starts after them, 16-byte aligned); every defined function gains
 /// hidden trailing parameters (BlockCtx *, tid.x, tid.y, tid.z); `ferry.*`
 /// calls become loads from BlockCtx or calls into the executor runtime
-/// (KernelAbi.h). A kernel that can never yield (no barrier, warp collective,
+/// (KernelAbi.h). Each kernel is also vectorised where possible into warp
+/// functions (Vectorize.h), one per supported thread layout. A kernel that can never yield (no barrier, warp collective,
 /// grid sync, nanosleep or exit from a callee) also gets a block function
 /// that loops over the block's threads, so LLVM vectorises across threads.
 /// The result is optimised at O3 for the host CPU (detectHost: AVX2/AVX-512

@@ -325,10 +325,13 @@ Expected<Shape> Analysis::transfer(Instruction &I) {
           if (divergentBranch(Y))
             return Shape{Shape::Var};
     }
-    if (R.K == Shape::Aff)
-      for (unsigned K = 0; K < Phi->getNumIncomingValues(); ++K)
-        if (Shared.contains(Phi->getIncomingValue(K)))
-          Shared.insert(Phi);
+    // Shared memory only when every incoming pointer is (the span loads
+    // rely on the arena's guard zones).
+    bool AllShared = R.K == Shape::Aff;
+    for (unsigned K = 0; K < Phi->getNumIncomingValues() && AllShared; ++K)
+      AllShared = Shared.contains(Phi->getIncomingValue(K)) || Phi->getIncomingValue(K) == Phi;
+    if (AllShared)
+      Shared.insert(Phi);
     return R;
   }
   if (auto *L = dyn_cast<LoadInst>(&I))
