@@ -60,9 +60,16 @@ PHINode *RegisterSSA::placeholder(unsigned Reg, Block *X) {
   return Phi;
 }
 
+PHINode *RegisterSSA::cyclePhi(unsigned Reg, Block *X) {
+  PHINode *Phi = placeholder(Reg, X);
+  Unfilled.pop_back(); // merge() fills it.
+  X->End[Reg] = Phi;
+  return Phi;
+}
+
 Value *RegisterSSA::valueAtEnd(unsigned Reg, Block *X, bool Final, unsigned Depth) {
   if (auto It = X->End.find(Reg); It != X->End.end())
-    return It->second;
+    return It->second ? It->second : cyclePhi(Reg, X);
   // Walk up through blocks that do not write the register and have one
   // known predecessor; the value at the end of each is the value found.
   SmallVector<Block *, 8> Chain;
@@ -96,7 +103,7 @@ Value *RegisterSSA::valueAtEnd(unsigned Reg, Block *X, bool Final, unsigned Dept
       break;
     }
     if (auto It = Next->End.find(Reg); It != Next->End.end()) {
-      V = It->second;
+      V = It->second ? It->second : cyclePhi(Reg, Next);
       break;
     }
     Y = Next;
@@ -107,11 +114,20 @@ Value *RegisterSSA::valueAtEnd(unsigned Reg, Block *X, bool Final, unsigned Dept
 }
 
 Value *RegisterSSA::merge(unsigned Reg, Block *X, bool Final, unsigned Depth) {
+  // Pending: a final walk can come back to X (a loop entered at its
+  // bottom leaves a label with one predecessor, after it), and then gets
+  // a phi at X (cyclePhi) that this merge fills.
+  X->End[Reg] = nullptr;
   SmallVector<std::pair<Value *, BasicBlock *>, 4> In;
   bool Same = true;
   for (BasicBlock *P : predecessors(X->BB)) {
     In.push_back({valueAtEnd(Reg, block(P), Final, Depth), P});
     Same = Same && In.back().first == In.front().first;
+  }
+  if (auto *Cycle = cast_or_null<PHINode>(X->End.lookup(Reg))) {
+    for (auto [V, P] : In)
+      Cycle->addIncoming(V, P);
+    return Cycle;
   }
   if (Same)
     return In.front().first;

@@ -97,6 +97,8 @@ private:
   /// The value on entry to X, whose predecessors are final, from theirs.
   llvm::Value *merge(unsigned Reg, Block *X, bool Final, unsigned Depth);
   llvm::PHINode *placeholder(unsigned Reg, Block *X);
+  /// A phi at X, whose merge is under way, found again by a walk from it.
+  llvm::PHINode *cyclePhi(unsigned Reg, Block *X);
 
   llvm::BasicBlock *Entry;
   std::vector<llvm::Type *> Types;
