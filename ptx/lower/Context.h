@@ -6,11 +6,13 @@
 /// scopes, the IRBuilder). The per-family files (LowerArith.cpp,
 /// LowerMem.cpp, ...) implement FunctionLowering's lower* members; they read
 /// and write operands only through get()/set()/address(), which own the PTX
-/// rules for register widths, immediates, vectors and symbols.
+/// rules for register widths, immediates, vectors and symbols. Registers are
+/// SSA values from the start (RegisterSSA.h), never memory.
 //===----------------------------------------------------------------------===//
 #pragma once
 
 #include "ptx/lower/Lower.h"
+#include "ptx/lower/RegisterSSA.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
@@ -19,6 +21,7 @@
 #include "llvm/IR/Module.h"
 
 #include <map>
+#include <optional>
 
 namespace ferry::ptx::lower {
 
@@ -152,8 +155,20 @@ public:
     uint32_t Index = 0;
   };
   RegRef lookupReg(llvm::StringRef Name) const;
+  /// The register a Reg/Name/Address operand names: the checker's
+  /// resolution (Operand::Decl) when there is one, else lookupReg().
+  RegRef regOf(const Operand &Op) const;
   const VarDecl *lookupVar(llvm::StringRef Name) const;
-  llvm::AllocaInst *regSlot(RegRef R);
+  /// A register's whole value (a vector for .v2/.v4 registers), of
+  /// regType(D.Type) or a vector of it, at the builder's insertion point.
+  llvm::Value *readReg(RegRef R);
+  /// Writes V, of exactly the register's type.
+  void writeReg(RegRef R, llvm::Value *V);
+  /// The register's RegisterSSA number (made on first use).
+  unsigned regNumber(RegRef R);
+  /// CC.CF of the carry instructions (add.cc, addc, mad.cc, ...): an i1.
+  llvm::Value *readCarry();
+  void writeCarry(llvm::Value *V);
 
   /// Ferry intrinsic call.
   llvm::CallInst *call(Intr I, llvm::ArrayRef<llvm::Value *> Args = {});
@@ -212,11 +227,20 @@ public:
   llvm::BasicBlock *EntryBB = nullptr;  ///< Allocas live here.
   llvm::BasicBlock *ReturnBB = nullptr; ///< Shared return block (.func/.entry).
   llvm::Value *Params = nullptr;        ///< %params of an entry.
-  llvm::AllocaInst *Carry = nullptr;    ///< CC.CF of add.cc/addc (i1).
+  std::optional<RegisterSSA> Regs;      ///< Made with EntryBB.
+  /// First RegisterSSA number of each register declaration (a %r<N>
+  /// range has N consecutive numbers).
+  llvm::DenseMap<const VarDecl *, unsigned> RegBase;
+  unsigned CarryReg = 0;                ///< CC.CF.
   llvm::StringMap<llvm::BasicBlock *> Labels;
+  /// Instructions are numbered in body order (collectLabels, then again
+  /// lowerBody); per label, the number of the last branch to it, so that a
+  /// label's block is sealed (RegisterSSA) when no later branch targets it.
+  unsigned NumInstrs = 0;
+  llvm::StringMap<unsigned> LastBranchTo;
+  llvm::SmallVector<std::pair<llvm::StringRef, unsigned>, 2> Switches; ///< brx.idx lists.
   llvm::StringMap<const BranchTargets *> TargetLists;
   llvm::StringMap<const CallPrototype *> Prototypes;
-  std::map<std::pair<const VarDecl *, uint32_t>, llvm::AllocaInst *> RegSlots;
   /// Storage of non-register function-scope variables (.local, .param of
   /// calls, .func parameters) and hoisted globals.
   llvm::DenseMap<const VarDecl *, llvm::Value *> VarSlots;

@@ -8,7 +8,8 @@
 ///    (SimtIR.md; PTX leaves both unspecified, and these match NVIDIA
 ///    hardware for the unsigned case);
 ///  - CC.CF (add.cc/addc/sub.cc/subc/mad.cc/madc) is an i1 per-function
-///    slot, the carry out for additions and the borrow for subtractions;
+///    register (readCarry/writeCarry), the carry out for additions and the
+///    borrow for subtractions;
 ///  - bfe with a zero length yields 0.
 //===----------------------------------------------------------------------===//
 #include "ptx/lower/Context.h"
@@ -51,8 +52,8 @@ Error FunctionLowering::lowerIntArith(const Instruction &I) {
   if (Error E = Need(2))
     return E;
 
-  // Carry helpers: CC.CF lives in the Carry slot.
-  auto LoadCF = [&]() { return B.CreateZExt(B.CreateLoad(B.getInt1Ty(), Carry), IT); };
+  // Carry helpers: CC.CF is readCarry()/writeCarry().
+  auto LoadCF = [&]() { return B.CreateZExt(readCarry(), IT); };
   auto AddCarry = [&](Value *A, Value *Bv, Value *Cin, bool Sub) -> std::pair<Value *, Value *> {
     Intrinsic::ID Id = Sub ? Intrinsic::usub_with_overflow : Intrinsic::uadd_with_overflow;
     Value *R1 = callLLVM(Id, {IT}, {A, Bv});
@@ -82,7 +83,7 @@ Error FunctionLowering::lowerIntArith(const Instruction &I) {
       auto [V, O] = AddCarry(*A, *Bv, WithCin ? LoadCF() : nullptr, Sub);
       R = V;
       if (I.has(Modifier::Cc))
-        B.CreateStore(O, Carry);
+        writeCarry(O);
     } else if (I.has(Modifier::Sat)) {
       R = callLLVM(Sub ? Intrinsic::ssub_sat : Intrinsic::sadd_sat, {IT}, {*A, *Bv});
     } else {
@@ -120,7 +121,7 @@ Error FunctionLowering::lowerIntArith(const Instruction &I) {
       R = callLLVM(Intrinsic::sadd_sat, {IT}, {P, *Cv});
     } else if (I.has(Modifier::Cc) || I.Op == Opcode::Madc) {
       IntegerType *RIT = cast<IntegerType>(P->getType());
-      Value *Cin = I.Op == Opcode::Madc ? B.CreateZExt(B.CreateLoad(B.getInt1Ty(), Carry), RIT) : nullptr;
+      Value *Cin = I.Op == Opcode::Madc ? B.CreateZExt(readCarry(), RIT) : nullptr;
       Value *R1 = callLLVM(Intrinsic::uadd_with_overflow, {RIT}, {P, *Cv});
       R = B.CreateExtractValue(R1, 0);
       Value *O = B.CreateExtractValue(R1, 1);
@@ -130,7 +131,7 @@ Error FunctionLowering::lowerIntArith(const Instruction &I) {
         O = B.CreateOr(O, B.CreateExtractValue(R2, 1));
       }
       if (I.has(Modifier::Cc))
-        B.CreateStore(O, Carry);
+        writeCarry(O);
     } else {
       R = B.CreateAdd(P, *Cv);
     }

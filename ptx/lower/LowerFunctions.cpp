@@ -23,8 +23,7 @@ Error FunctionLowering::emitReturn() {
   const VarDecl *R = PF.Returns[0];
   Value *V;
   if (R->Space == StateSpace::Reg) {
-    AllocaInst *Slot = regSlot({R, 0});
-    V = fitBits(B.CreateLoad(Slot->getAllocatedType(), Slot), F.getReturnType(), false);
+    V = fitBits(readReg({R, 0}), F.getReturnType(), false);
   } else {
     V = B.CreateLoad(F.getReturnType(), VarSlots[R]);
   }
@@ -35,6 +34,8 @@ Error FunctionLowering::emitReturn() {
 Error FunctionLowering::run() {
   EntryBB = BasicBlock::Create(C, "entry", &F);
   B.SetInsertPoint(EntryBB);
+  Regs.emplace(EntryBB);
+  CarryReg = Regs->add(B.getInt1Ty());
   Scopes.emplace_back();
   Ranges.emplace_back();
   IRBuilder<> EB(EntryBB);
@@ -54,9 +55,7 @@ Error FunctionLowering::run() {
       if (Sig.ByPointer[K]) {
         VarSlots[P] = Arg;
       } else if (P->Space == StateSpace::Reg) {
-        AllocaInst *Slot = regSlot({P, 0});
-        EB.SetInsertPoint(EntryBB);
-        EB.CreateStore(Arg, Slot);
+        writeReg({P, 0}, fitBits(Arg, Regs->type(regNumber({P, 0})), false));
       } else {
         // A by-value .param: its own slot, so ld.param [p+off] and taking
         // its address work as in PTX; SROA removes it.
@@ -80,19 +79,25 @@ Error FunctionLowering::run() {
       }
     }
   }
-  Carry = EB.CreateAlloca(EB.getInt1Ty(), nullptr, "cc.cf");
-  EB.CreateStore(EB.getFalse(), Carry);
   // Body code goes in its own block so entry-block allocas always come first.
   BasicBlock *Body = BasicBlock::Create(C, "body", &F);
   EB.CreateBr(Body);
+  Regs->forward(Body, EntryBB);
   B.SetInsertPoint(Body);
   if (Error E = collectLabels(PF.Body->Body))
     return E;
+  for (auto [List, At] : Switches)
+    if (auto T = TargetLists.find(List); T != TargetLists.end())
+      for (StringRef L : T->second->Targets)
+        LastBranchTo[L] = std::max(LastBranchTo.lookup(L), At);
+  NumInstrs = 0; // lowerBody counts again.
   if (Error E = lowerBody(PF.Body->Body))
     return E;
   Cur = nullptr;
   if (!B.GetInsertBlock()->getTerminator())
-    return emitReturn();
+    if (Error E = emitReturn())
+      return E;
+  Regs->finish();
   return Error::success();
 }
 

@@ -3,9 +3,9 @@
 /// The core of function lowering: how PTX registers, immediates, vectors,
 /// symbols and addresses become LLVM values (get/set/address), how a body's
 /// statements become basic blocks (labels, guards, nested scopes), and the
-/// dispatch of each instruction to its family file. Registers are allocas in
-/// the entry block, initialised to zero so that a register read before any
-/// write is a defined zero rather than poison; the cleanup pass promotes them.
+/// dispatch of each instruction to its family file. Registers are SSA values
+/// kept by RegisterSSA (a register read before any write is a defined zero
+/// rather than poison); a guarded instruction's block joins its writes.
 //===----------------------------------------------------------------------===//
 #include "ptx/lower/Context.h"
 #include "ptx/parser/Parser.h"
@@ -228,25 +228,43 @@ const VarDecl *FunctionLowering::lookupVar(StringRef Name) const {
   return nullptr;
 }
 
-AllocaInst *FunctionLowering::regSlot(RegRef R) {
-  auto Key = std::make_pair(R.D, R.Index);
-  auto It = RegSlots.find(Key);
-  if (It != RegSlots.end())
-    return It->second;
-  IRBuilder<> EB(EntryBB, EntryBB->begin());
-  Type *T = regType(R.D->Type);
-  if (R.D->VecWidth)
-    T = FixedVectorType::get(T, R.D->VecWidth);
-  std::string Name = R.D->Name.str();
-  if (R.D->RangeCount)
-    Name += std::to_string(R.Index);
-  if (!Name.empty() && Name[0] == '%')
-    Name.erase(0, 1);
-  AllocaInst *A = EB.CreateAlloca(T, nullptr, Name);
-  EB.CreateStore(Constant::getNullValue(T), A);
-  RegSlots[Key] = A;
-  return A;
+FunctionLowering::RegRef FunctionLowering::regOf(const Operand &Op) const {
+  const VarDecl *D = Op.Decl;
+  if (!D)
+    return lookupReg(Op.Name);
+  if (D->Space != StateSpace::Reg)
+    return {};
+  if (!D->RangeCount)
+    return {D, 0};
+  // %r57 of %r<N>: the checker matched the decimal suffix against N.
+  uint32_t Index = 0, Scale = 1;
+  for (size_t K = Op.Name.size(); K > 0 && llvm::isDigit(Op.Name[K - 1]); --K, Scale *= 10)
+    Index += uint32_t(Op.Name[K - 1] - '0') * Scale;
+  return {D, Index};
 }
+
+unsigned FunctionLowering::regNumber(RegRef R) {
+  auto [It, New] = RegBase.try_emplace(R.D, 0);
+  if (New) {
+    Type *T = regType(R.D->Type);
+    if (R.D->VecWidth)
+      T = FixedVectorType::get(T, R.D->VecWidth);
+    It->second = Regs->add(T, std::max<uint32_t>(1, R.D->RangeCount));
+  }
+  return It->second + R.Index;
+}
+
+Value *FunctionLowering::readReg(RegRef R) {
+  return Regs->read(regNumber(R), B.GetInsertBlock());
+}
+
+void FunctionLowering::writeReg(RegRef R, Value *V) {
+  Regs->write(regNumber(R), B.GetInsertBlock(), V);
+}
+
+Value *FunctionLowering::readCarry() { return Regs->read(CarryReg, B.GetInsertBlock()); }
+
+void FunctionLowering::writeCarry(Value *V) { Regs->write(CarryReg, B.GetInsertBlock(), V); }
 
 CallInst *FunctionLowering::call(Intr I, ArrayRef<Value *> Args) {
   llvm::Function *Fn = ML.intrinsic(I);
@@ -333,9 +351,8 @@ Expected<Value *> FunctionLowering::get(const Operand &Op, ScalarType T) {
   switch (Op.K) {
   case Operand::Kind::Reg:
   case Operand::Kind::Name: {
-    if (RegRef R = lookupReg(Op.Name); R.D) {
-      AllocaInst *Slot = regSlot(R);
-      Value *V = B.CreateLoad(Slot->getAllocatedType(), Slot);
+    if (RegRef R = regOf(Op); R.D) {
+      Value *V = readReg(R);
       if (R.D->VecWidth) {
         if (Op.Comp < Component::X || Op.Comp > Component::W)
           return fail("vector register '" + Op.Name + "' needs a component");
@@ -447,21 +464,20 @@ Error FunctionLowering::set(const Operand &Op, Value *V, ScalarType T) {
     return Error::success();
   case Operand::Kind::Reg:
   case Operand::Kind::Name: {
-    RegRef R = lookupReg(Op.Name);
+    RegRef R = regOf(Op);
     if (!R.D)
       return fail("'" + Op.Name + "' is not a register");
-    AllocaInst *Slot = regSlot(R);
     if (R.D->VecWidth) {
       if (Op.Comp < Component::X || Op.Comp > Component::W)
         return fail("vector register '" + Op.Name + "' needs a component");
-      auto *VT = cast<FixedVectorType>(Slot->getAllocatedType());
-      Value *Old = B.CreateLoad(VT, Slot);
-      B.CreateStore(B.CreateInsertElement(Old, fitBits(V, VT->getElementType(), isSigned(T)),
-                                          unsigned(Op.Comp) - unsigned(Component::X)),
-                    Slot);
+      Value *Old = readReg(R);
+      auto *VT = cast<FixedVectorType>(Old->getType());
+      writeReg(R, B.CreateInsertElement(Old, fitBits(V, VT->getElementType(), isSigned(T)),
+                                        unsigned(Op.Comp) - unsigned(Component::X)));
       return Error::success();
     }
-    B.CreateStore(fitBits(V, Slot->getAllocatedType(), isSigned(T)), Slot);
+    unsigned N = regNumber(R);
+    Regs->write(N, B.GetInsertBlock(), fitBits(V, Regs->type(N), isSigned(T)));
     return Error::success();
   }
   case Operand::Kind::Vector: {
@@ -494,9 +510,8 @@ Expected<Value *> FunctionLowering::address(const Operand &Op, StateSpace S) {
   if (Op.Name.empty()) // [imm]
     return B.CreateIntToPtr(B.getInt64(Op.Int), ptrTy(C, AS));
   Value *P;
-  if (RegRef R = lookupReg(Op.Name); R.D) {
-    AllocaInst *Slot = regSlot(R);
-    Value *V = B.CreateLoad(Slot->getAllocatedType(), Slot);
+  if (RegRef R = regOf(Op); R.D) {
+    Value *V = readReg(R);
     V = fitBits(V, B.getIntNTy(V->getType()->getPrimitiveSizeInBits()), false);
     if (!V->getType()->isIntegerTy(64))
       V = B.CreateZExtOrTrunc(V, B.getInt64Ty());
@@ -526,9 +541,21 @@ Expected<Value *> FunctionLowering::address(const Operand &Op, StateSpace S) {
 
 Error FunctionLowering::collectLabels(ArrayRef<Node *> Body) {
   for (const Node *N : Body) {
-    if (auto *L = dyn_cast<Label>(N)) {
+    if (auto *I = dyn_cast<Instruction>(N)) {
+      // The last instruction that branches to each label (lowerBody
+      // numbers instructions in the same order): past it, the label's
+      // block has all its predecessors.
+      ++NumInstrs;
+      if (I->Op == Opcode::Bra && !I->Ops.empty()) {
+        unsigned &Last = LastBranchTo[I->Ops[0].Name];
+        Last = std::max(Last, NumInstrs);
+      } else if (I->Op == Opcode::BrxIdx && I->Ops.size() > 1)
+        Switches.push_back({I->Ops[1].Name, NumInstrs});
+    } else if (auto *L = dyn_cast<Label>(N)) {
       if (!Labels.count(L->Name))
         Labels[L->Name] = BasicBlock::Create(C, L->Name, &F);
+      else // Defined twice (inlined PTX): one block, never sealed.
+        LastBranchTo[L->Name] = ~0u;
     } else if (auto *Bl = dyn_cast<Block>(N)) {
       if (Error E = collectLabels(Bl->Body))
         return E;
@@ -548,7 +575,7 @@ Error FunctionLowering::declareLocal(const VarDecl &D) {
     Scopes.back()[D.Name] = &D;
   switch (D.Space) {
   case StateSpace::Reg:
-    return Error::success(); // Slots are made on first use.
+    return Error::success(); // RegisterSSA numbers registers on first use.
   case StateSpace::Local:
   case StateSpace::Param: {
     // .local arrays (the stack frame nvcc calls __local_depot) and the
@@ -606,6 +633,8 @@ Error FunctionLowering::lowerBody(ArrayRef<Node *> Body) {
       if (!B.GetInsertBlock()->getTerminator())
         B.CreateBr(BB);
       B.SetInsertPoint(BB);
+      if (LastBranchTo.lookup(L->Name) <= NumInstrs)
+        Regs->seal(BB);
       continue;
     }
     if (auto *D = dyn_cast<VarDecl>(N)) {
@@ -626,8 +655,11 @@ Error FunctionLowering::lowerBody(ArrayRef<Node *> Body) {
     if (!I)
       continue; // .pragma, .loc, .branchtargets, .callprototype
     Cur = I;
-    if (B.GetInsertBlock()->getTerminator())
+    ++NumInstrs;
+    if (B.GetInsertBlock()->getTerminator()) {
       startBlock("dead"); // Code after an unconditional branch; cleanup drops it.
+      Regs->seal(B.GetInsertBlock());
+    }
     if (I->Guard.empty()) {
       if (Error E = lowerInstruction(*I))
         return E;
@@ -639,22 +671,34 @@ Error FunctionLowering::lowerBody(ArrayRef<Node *> Body) {
     G.K = Operand::Kind::Reg;
     G.Name = I->Guard;
     G.Negated = I->GuardNegated;
+    G.Decl = I->GuardDecl;
     Expected<Value *> P = getPred(G);
     if (!P)
       return P.takeError();
+    BasicBlock *Before = B.GetInsertBlock();
     BasicBlock *Cont = BasicBlock::Create(C, "", &F);
-    if (I->Op == Opcode::Bra && I->Ops.size() == 1 && Labels.count(I->Ops[0].Name)) {
-      B.CreateCondBr(*P, Labels[I->Ops[0].Name], Cont);
-      B.SetInsertPoint(Cont);
-      continue;
+    if (I->Op == Opcode::Bra && I->Ops.size() == 1) {
+      auto L = Labels.find(I->Ops[0].Name);
+      if (L != Labels.end()) {
+        B.CreateCondBr(*P, L->second, Cont);
+        Regs->forward(Cont, Before);
+        B.SetInsertPoint(Cont);
+        continue;
+      }
     }
     BasicBlock *Then = BasicBlock::Create(C, "", &F);
     B.CreateCondBr(*P, Then, Cont);
+    Regs->forward(Then, Before);
     B.SetInsertPoint(Then);
+    Regs->startGuard();
     if (Error E = lowerInstruction(*I))
       return E;
-    if (!B.GetInsertBlock()->getTerminator())
+    BasicBlock *After = nullptr;
+    if (!B.GetInsertBlock()->getTerminator()) {
+      After = B.GetInsertBlock();
       B.CreateBr(Cont);
+    }
+    Regs->join(Cont, Before, After);
     B.SetInsertPoint(Cont);
   }
   return Error::success();

@@ -80,12 +80,13 @@ Entry Checker::lookup(StringRef Name) const {
       size_t Digits = Name.size();
       while (Digits > 0 && Name[Digits - 1] >= '0' && Name[Digits - 1] <= '9')
         --Digits;
-      if (Digits < Name.size() && Digits > 0 &&
+      if (Digits < Name.size() && Digits > 0 && Name.size() - Digits <= 9 &&
           !(Name.size() - Digits > 1 && Name[Digits] == '0')) {
         auto R = Ranges[I].find(Name.take_front(Digits));
-        unsigned Index;
-        if (R != Ranges[I].end() && !Name.drop_front(Digits).getAsInteger(10, Index) &&
-            Index < R->second->RangeCount)
+        uint32_t Index = 0; // At most 9 digits: no overflow.
+        for (char C : Name.drop_front(Digits))
+          Index = Index * 10 + uint32_t(C - '0');
+        if (R != Ranges[I].end() && Index < R->second->RangeCount)
           return {R->second->Space == StateSpace::Reg ? RefKind::Register : RefKind::Variable, R->second};
       }
     }
@@ -138,6 +139,8 @@ void Checker::resolveAll(Operand &Op, bool AllowLabel) {
 const VarDecl *Checker::regDecl(const Operand &Op) const {
   if (Op.K != Operand::Kind::Reg)
     return nullptr;
+  if (Op.Ref == RefKind::Register) // Already resolved.
+    return Op.Decl;
   return lookup(Op.Name).Decl;
 }
 

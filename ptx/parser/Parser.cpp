@@ -1221,8 +1221,8 @@ bool Parser::parseOperand(Operand &Op, bool InCall) {
         // Indexed families: %envreg<N>, %pm<N>, %pm<N>_64.
         bool Is64 = S.consume_back("_64");
         size_t Digits = S.find_if([](char C) { return C >= '0' && C <= '9'; });
-        if (Digits != StringRef::npos && Digits > 0) {
-          StringRef Base = S.take_front(Digits);
+        StringRef Base = Digits != StringRef::npos ? S.take_front(Digits) : StringRef();
+        if (Base == "envreg" || Base == "pm") { // Not %r57 and the like.
           unsigned N;
           if (!S.drop_front(Digits).getAsInteger(10, N)) {
             if (Base == "envreg" && !Is64 && N < 32) {
