@@ -641,6 +641,20 @@ private:
       O[L] = L;
     return lanesConst(B.getInt32Ty(), O);
   }
+  /// Per lane, X where Mask is set, else Y (widened values of source type
+  /// T; structs and arrays select member by member, as select cannot).
+  Value *selectLanes(Value *Mask, Value *X, Value *Y, Type *T) {
+    if (!T->isStructTy() && !T->isArrayTy())
+      return B.CreateSelect(expandMask(Mask, T), X, Y);
+    Value *R = PoisonValue::get(wide(T));
+    unsigned N = T->isStructTy() ? T->getStructNumElements() : T->getArrayNumElements();
+    for (unsigned I = 0; I < N; ++I) {
+      Type *ET = T->isStructTy() ? T->getStructElementType(I) : T->getArrayElementType();
+      R = B.CreateInsertValue(
+          R, selectLanes(Mask, B.CreateExtractValue(X, I), B.CreateExtractValue(Y, I), ET), I);
+    }
+    return R;
+  }
   /// Repeats each lane's mask bit N times (for values of type <N x T>).
   Value *expandMask(Value *Mask, Type *T) {
     auto *VT = dyn_cast<FixedVectorType>(T);
@@ -1002,8 +1016,8 @@ void Emitter::recordEdge(BasicBlock *P, BasicBlock *S, Value *E) {
   for (PHINode &Phi : S->phis()) {
     AllocaInst *Cap = captureSlot(&Phi, P);
     Value *In = vec(Phi.getIncomingValueForBlock(P));
-    B.CreateStore(B.CreateSelect(expandMask(E, Phi.getType()), In, B.CreateLoad(Cap->getAllocatedType(), Cap)),
-                  Cap);
+    Value *Old = B.CreateLoad(Cap->getAllocatedType(), Cap);
+    B.CreateStore(selectLanes(E, In, Old, Phi.getType()), Cap);
   }
 }
 
@@ -1055,7 +1069,7 @@ Error Emitter::emitBlock(BasicBlock *BB) {
         Value *V = A.divergentExit(P, BB)
                        ? static_cast<Value *>(B.CreateLoad(wide(Phi.getType()), captureSlot(&Phi, P)))
                        : vec(In);
-        R = R ? B.CreateSelect(expandMask(E, Phi.getType()), V, R) : V;
+        R = R ? selectLanes(E, V, R, Phi.getType()) : V;
       } else {
         Value *V = uni(In);
         R = R ? B.CreateSelect(any(E), V, R) : V;
@@ -1344,6 +1358,10 @@ Value *Emitter::emitVarGeneric(Instruction &I, Value *Mask) {
   }
   if (isa<CallBase>(I))
     return scalarise(I, Mask);
+  if (auto *Sel = dyn_cast<SelectInst>(&I); Sel && (I.getType()->isStructTy() || I.getType()->isArrayTy()) &&
+                                             A.shape(Sel->getCondition()).K != Shape::Uni)
+    return selectLanes(vec(Sel->getCondition()), vec(Sel->getTrueValue()),
+                       vec(Sel->getFalseValue()), I.getType());
   Instruction *NI = I.clone();
   NI->dropUnknownNonDebugMetadata();
   if (auto *G = dyn_cast<GetElementPtrInst>(&I)) {

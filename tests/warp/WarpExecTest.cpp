@@ -1,0 +1,940 @@
+/// \file
+/// Execution tests of the warp vectorizer (host/jit/Vectorize.cpp). Every
+/// kernel of kernels.ptx (nvcc output of kernels.cu) is lowered to SIMT IR
+/// and compiled by the host JIT; then each launch:
+/// - checks that the kernel has a warp function for the launch's thread
+///   layout (the vectorizer accepted it), unless the layout has none by
+///   design (blockDim.x neither a multiple of 32 nor 16 or 8);
+/// - runs on the warp path and on the per-thread path (LaunchNoWarp), each
+///   from the same initial buffers;
+/// - compares both with a C++ reference of what a GPU computes, warp
+///   collectives included (the lanes a GPU has active on each side of a
+///   branch). A path that differs is named in the failure message.
+/// FERRY_LOG=jit:debug says why the vectorizer refused a kernel.
+#include "host/exec/HostExecutor.h"
+#include "ptx/lower/Lower.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Metadata.h"
+#include "llvm/IR/Module.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <bit>
+#include <climits>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace ferry;
+using namespace ferry::host;
+
+namespace {
+
+constexpr uint32_t Full = 0xffffffffu;
+
+struct Dim3 {
+  uint32_t X = 1, Y = 1, Z = 1;
+  uint32_t count() const { return X * Y * Z; }
+  std::string str() const {
+    return "(" + std::to_string(X) + "," + std::to_string(Y) + "," + std::to_string(Z) + ")";
+  }
+};
+
+/// Deterministic inputs (xorshift64*).
+struct Rng {
+  uint64_t S;
+  explicit Rng(uint64_t Seed) : S(Seed * 0x9E3779B97F4A7C15ull + 1) {}
+  uint64_t next() {
+    S ^= S >> 12, S ^= S << 25, S ^= S >> 27;
+    return S * 0x2545F4914F6CDD1Dull;
+  }
+  /// Uniform in [Lo, Hi].
+  int range(int Lo, int Hi) { return Lo + int(next() % uint64_t(Hi - Lo + 1)); }
+};
+
+template <typename T> std::vector<T> randomInts(size_t N, int Lo, int Hi, uint64_t Seed) {
+  Rng G(Seed);
+  std::vector<T> V(N);
+  for (T &X : V)
+    X = T(G.range(Lo, Hi));
+  return V;
+}
+
+/// Launch arguments in kernel parameter order, packed as CUDA packs
+/// kernelParams. Buffers are copied for every run so that both paths start
+/// from the same contents.
+class Args {
+public:
+  template <typename T> Args &buf(const std::vector<T> &V) {
+    const char *P = reinterpret_cast<const char *>(V.data());
+    Bufs.emplace_back(P, P + V.size() * sizeof(T));
+    Items.push_back({true, Bufs.size() - 1, 0});
+    return *this;
+  }
+  Args &i32(int32_t V) {
+    Items.push_back({false, 0, V});
+    return *this;
+  }
+  /// Captures stdout during the launch (device printf).
+  Args &captureStdout() {
+    Capture = true;
+    return *this;
+  }
+
+  struct Item {
+    bool IsBuf;
+    size_t Buf;
+    int32_t Value;
+  };
+  std::vector<Item> Items;
+  std::vector<std::vector<char>> Bufs;
+  bool Capture = false;
+};
+
+/// One run of a kernel on one path: the buffers afterwards.
+struct Result {
+  std::string Where;      ///< "kernel on the warp path, grid (4,1,1), block (16,16,1)".
+  bool PerThread = false; ///< Run with LaunchNoWarp.
+  std::string Error;      ///< Why the launch failed; empty when it ran.
+  std::vector<std::vector<char>> Bufs;
+  std::string Stdout;
+
+  template <typename T> std::vector<T> get(size_t Buf) const {
+    std::vector<T> V(Bufs[Buf].size() / sizeof(T));
+    std::memcpy(V.data(), Bufs[Buf].data(), V.size() * sizeof(T));
+    return V;
+  }
+};
+
+std::string show(int32_t V) { return std::to_string(V); }
+std::string show(uint32_t V) {
+  char S[16];
+  std::snprintf(S, sizeof S, "0x%08x", V);
+  return S;
+}
+std::string show(float V) {
+  char S[64];
+  std::snprintf(S, sizeof S, "%g (%a)", double(V), double(V));
+  return S;
+}
+std::string show(double V) {
+  char S[64];
+  std::snprintf(S, sizeof S, "%.17g (%a)", V, V);
+  return S;
+}
+
+/// Buffer Buf of R against Want, bit for bit; PerThread elements belong to
+/// each thread (element I is field I % PerThread of thread I / PerThread).
+/// Fields whose bit is set in Unchecked are not compared.
+template <typename T>
+::testing::AssertionResult same(const Result &R, size_t Buf, const std::vector<T> &Want,
+                                unsigned PerThread = 1, const char *Name = "out",
+                                uint32_t Unchecked = 0) {
+  if (!R.Error.empty())
+    return ::testing::AssertionFailure() << R.Where << ": launch failed: " << R.Error;
+  std::vector<T> Got = R.get<T>(Buf);
+  if (Got.size() != Want.size())
+    return ::testing::AssertionFailure() << R.Where << ": " << Name << " has " << Got.size()
+                                         << " elements, the reference " << Want.size();
+  std::ostringstream Msg;
+  size_t Bad = 0;
+  for (size_t I = 0; I < Got.size(); ++I) {
+    if (std::memcmp(&Got[I], &Want[I], sizeof(T)) == 0 || (Unchecked >> (I % PerThread) & 1))
+      continue;
+    if (Bad++ < 8) {
+      Msg << "\n  " << Name << "[" << I << "]";
+      if (PerThread > 1)
+        Msg << " (thread " << I / PerThread << ", field " << I % PerThread << ")";
+      Msg << ": got " << show(Got[I]) << ", want " << show(Want[I]);
+    }
+  }
+  if (!Bad)
+    return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure()
+         << R.Where << ": " << Bad << " of " << Got.size() << " elements of " << Name
+         << " differ from the reference:" << Msg.str();
+}
+
+class WarpExec : public ::testing::Test {
+protected:
+  static void SetUpTestSuite() {
+    HostExecutorOptions O;
+    O.Threads = 2;
+    Exec = new HostExecutor(O);
+    std::ifstream In(std::string(FERRY_SOURCE_DIR) + "/tests/warp/kernels.ptx");
+    std::stringstream S;
+    S << In.rdbuf();
+    Ptx = S.str();
+    if (Ptx.empty())
+      SetupError = "cannot read tests/warp/kernels.ptx";
+  }
+  static void TearDownTestSuite() {
+    Modules.clear();
+    delete Exec;
+    Exec = nullptr;
+  }
+  void SetUp() override { ASSERT_TRUE(SetupError.empty()) << SetupError; }
+
+  /// The compiled kernel Name, or null with Error set. Under ctest every
+  /// test is a process of its own, so each compiles only the kernel it
+  /// launches: the lowered module is pruned to that kernel (the JIT of the
+  /// whole file would cost every test seconds).
+  static const HostKernel *kernel(const std::string &Name, std::string &Error) {
+    std::unique_ptr<CompiledModule> &Mod = Modules[Name];
+    if (!Mod) {
+      auto Ctx = std::make_unique<llvm::LLVMContext>();
+      llvm::Expected<ptx::LowerResult> R = ptx::lowerText(Ptx, "kernels.ptx", *Ctx);
+      if (!R) {
+        Error = llvm::toString(R.takeError());
+        return nullptr;
+      }
+      for (const ptx::KernelError &E : R->Errors)
+        Error += E.format("kernels.ptx") + "\n";
+      llvm::NamedMDNode *List = R->M->getNamedMetadata("ferry.kernels");
+      if (!List) {
+        Error += "no !ferry.kernels in the lowered module";
+        return nullptr;
+      }
+      std::vector<llvm::MDNode *> Keep;
+      std::vector<llvm::Function *> Drop;
+      for (llvm::MDNode *Op : List->operands()) {
+        auto *F = llvm::mdconst::dyn_extract_or_null<llvm::Function>(Op->getOperand(0));
+        if (F && F->getName() == Name)
+          Keep.push_back(Op);
+        else if (F && F->use_empty())
+          Drop.push_back(F);
+      }
+      List->clearOperands();
+      for (llvm::MDNode *Op : Keep)
+        List->addOperand(Op);
+      for (llvm::Function *F : Drop)
+        F->eraseFromParent();
+      Expected<HostCompiler *> C = Exec->compiler();
+      if (!C) {
+        Error += C.error().message();
+        return nullptr;
+      }
+      Expected<std::unique_ptr<CompiledModule>> M = (*C)->compile(std::move(Ctx), std::move(R->M));
+      if (!M) {
+        Error += M.error().message();
+        return nullptr;
+      }
+      Mod = std::move(*M);
+    }
+    const HostKernel *K = Mod->kernel(Name);
+    if (!K)
+      Error += "no kernel " + Name;
+    return K;
+  }
+
+  /// The warp layout WarpRunner picks for Block, 0 where none fits.
+  static uint32_t warpWidth(Dim3 Block) {
+    if (Block.X % 32 == 0 || (Block.Y == 1 && Block.Z == 1))
+      return 32;
+    if ((Block.X == 16 || Block.X == 8) && (Block.Z == 1 || (Block.X * Block.Y) % 32 == 0))
+      return Block.X;
+    return 0;
+  }
+
+  /// Runs Name on the warp path and on the per-thread path. Where Block has
+  /// a warp layout, the kernel must have a warp function for it.
+  static std::vector<Result> both(const char *Name, Dim3 Grid, Dim3 Block, const Args &A) {
+    std::string Error;
+    const HostKernel *K = kernel(Name, Error);
+    if (!K) {
+      ADD_FAILURE() << Name << ": " << Error;
+      return {};
+    }
+    if (uint32_t Width = warpWidth(Block)) {
+      bool Has = false;
+      for (const HostKernel::WarpEntry &E : K->Warps)
+        Has |= E.Fn && E.X == Width;
+      EXPECT_TRUE(Has) << Name << ": no warp function for the " << Width << "-wide layout of block "
+                       << Block.str()
+                       << " (the vectorizer refused it; FERRY_LOG=jit:debug says why)";
+    }
+    std::vector<Result> Out;
+    for (uint32_t Flags : {0u, uint32_t(LaunchNoWarp)}) {
+      Result R;
+      R.Where = std::string(Name) + (Flags ? " on the per-thread path" : " on the warp path") +
+                ", grid " + Grid.str() + ", block " + Block.str();
+      R.PerThread = Flags & LaunchNoWarp;
+      R.Bufs = A.Bufs;
+      std::vector<char> P;
+      auto Put = [&](const void *V, size_t Bytes) {
+        P.resize((P.size() + Bytes - 1) / Bytes * Bytes);
+        P.insert(P.end(), static_cast<const char *>(V), static_cast<const char *>(V) + Bytes);
+      };
+      for (const Args::Item &It : A.Items) {
+        if (It.IsBuf) {
+          void *Ptr = R.Bufs[It.Buf].data();
+          Put(&Ptr, sizeof Ptr);
+        } else {
+          Put(&It.Value, sizeof It.Value);
+        }
+      }
+      if (A.Capture)
+        testing::internal::CaptureStdout();
+      Status S = Exec->launch(*K, {Grid.X, Grid.Y, Grid.Z}, {Block.X, Block.Y, Block.Z}, 0,
+                              P.data(), Flags);
+      if (A.Capture)
+        R.Stdout = testing::internal::GetCapturedStdout();
+      if (!S)
+        R.Error = S.message();
+      Out.push_back(std::move(R));
+    }
+    return Out;
+  }
+
+  static HostExecutor *Exec;
+  static std::map<std::string, std::unique_ptr<CompiledModule>> Modules;
+  static std::string Ptx, SetupError;
+};
+HostExecutor *WarpExec::Exec = nullptr;
+std::map<std::string, std::unique_ptr<CompiledModule>> WarpExec::Modules;
+std::string WarpExec::Ptx, WarpExec::SetupError;
+
+//===----------------------------------------------------------------------===//
+// Warp-level references. Threads are numbered x-fastest within a block and
+// a warp is 32 consecutive threads of one block; Lanes(W) says which exist.
+//===----------------------------------------------------------------------===//
+
+/// PTX ISA shfl.sync for lane Lane of 32 values: mode 0 up, 1 down, 2 bfly,
+/// 3 idx; b and c as the instruction takes them. A lane out of range gets
+/// its own value.
+int32_t shfl(const int32_t *V, unsigned Lane, unsigned Mode, uint32_t B, uint32_t C) {
+  int32_t L = int32_t(Lane), Bv = int32_t(B & 31), Cv = int32_t(C & 31),
+          Seg = int32_t((C >> 8) & 31);
+  int32_t MaxLane = (L & Seg) | (Cv & ~Seg), MinLane = L & Seg, J;
+  bool P;
+  switch (Mode) {
+  case 0:
+    J = L - Bv;
+    P = J >= MaxLane;
+    break;
+  case 1:
+    J = L + Bv;
+    P = J <= MaxLane;
+    break;
+  case 2:
+    J = L ^ Bv;
+    P = J <= MaxLane;
+    break;
+  default:
+    J = MinLane | (Bv & ~Seg);
+    P = J <= MaxLane;
+    break;
+  }
+  return P ? V[J] : V[L];
+}
+/// The c operand of CUDA's __shfl*_sync(…, width).
+uint32_t shflC(unsigned Mode, uint32_t Width) {
+  return ((32 - Width) << 8) | (Mode == 0 ? 0 : 0x1f);
+}
+enum { Up = 0, Down = 1, Bfly = 2, Idx = 3 };
+
+/// Fields (bit per field) a test leaves unchecked on the per-thread path,
+/// a known deviation of that path: it gives __activemask() the lanes
+/// waiting at any activemask of the warp (it cannot tell call sites apart),
+/// so in an if/else both sides get their union, where a GPU gives each side
+/// its own lanes; the collectives that use the mask then differ too. The
+/// warp path is checked in full.
+uint32_t fiberUnchecked(const Result &R, uint32_t Fields) { return R.PerThread ? Fields : 0; }
+
+/// Lanes of L (bit per lane) whose Pred holds.
+template <typename F> uint32_t lanesWhere(uint32_t L, F Pred) {
+  uint32_t M = 0;
+  for (unsigned I = 0; I < 32; ++I)
+    if ((L >> I & 1) && Pred(I))
+      M |= 1u << I;
+  return M;
+}
+
+//===----------------------------------------------------------------------===//
+// Control flow.
+//===----------------------------------------------------------------------===//
+
+TEST_F(WarpExec, DivergentIfElse) {
+  const int N = 1000;
+  std::vector<int32_t> In = randomInts<int32_t>(N, -100, 100, 1), Out(2 * N, -7), Ref = Out;
+  for (int I = 0; I < N; ++I) {
+    int X = In[I], Y, Z = 1;
+    if (X % 3 == 0) {
+      Y = X * 2;
+      Z = (X & 4) ? X - 11 : X ^ 0x55;
+    } else if (X % 3 == 1) {
+      Y = X - 7;
+      Z = Y * Y;
+    } else {
+      Y = -X;
+    }
+    Ref[2 * I] = Y + Z;
+    Ref[2 * I + 1] = X > 50 ? Y : Z;
+  }
+  for (const Result &R : both("divergent_ifelse", {8}, {128}, Args().buf(In).buf(Out).i32(N)))
+    EXPECT_TRUE(same(R, 1, Ref, 2));
+}
+
+TEST_F(WarpExec, NestedLoopsBreakContinueLiveOut) {
+  const int N = 500;
+  std::vector<int32_t> Trip = randomInts<int32_t>(N, 0, 40, 2), Out(4 * N, -7), Ref = Out;
+  for (int I = 0; I < N; ++I) {
+    int T = Trip[I], Acc = 0, Last = -1, A;
+    for (A = 0; A < T; ++A) {
+      if ((A + I) % 5 == 0)
+        continue;
+      int Inner = (T ^ A) % 7;
+      for (int B = 0; B < Inner; ++B) {
+        if (B * A > 20 + I % 13)
+          break;
+        if (((B + I) & 3) == 1)
+          continue;
+        Acc += A * 3 + B;
+        Last = B;
+      }
+      if (Acc > 200 + I)
+        break;
+    }
+    unsigned C = unsigned(T) + 1, Steps = 0;
+    while (C != 1 && Steps < 500) {
+      C = (C & 1) ? 3 * C + 1 : C / 2;
+      ++Steps;
+    }
+    Ref[4 * I] = Acc, Ref[4 * I + 1] = Last, Ref[4 * I + 2] = A, Ref[4 * I + 3] = int(Steps);
+  }
+  for (const Result &R : both("nested_loops", {6}, {96}, Args().buf(Trip).buf(Out).i32(N)))
+    EXPECT_TRUE(same(R, 1, Ref, 4));
+}
+
+TEST_F(WarpExec, EarlyReturnBeforeBarrier) {
+  const int Nt = 128, Blocks = 4, N = Nt * Blocks;
+  std::vector<int32_t> In = randomInts<int32_t>(N, -40, 100, 3);
+  for (int T = 33; T <= 64; ++T) // every thread of block 2's warp 1 returns
+    In[2 * Nt + T] = -5;
+  for (int T = 0; T < Nt; ++T) // none of block 3 does
+    In[3 * Nt + T] = std::abs(In[3 * Nt + T]);
+  std::vector<int32_t> Out(N, -7), Out2(N, -7), Ref = Out, Ref2 = Out2;
+  for (int B = 0; B < Blocks; ++B)
+    for (int T = 0; T < Nt; ++T) {
+      auto V = [&](int U) { return In[B * Nt + (U + 1) % Nt]; };
+      if (V(T) < 0)
+        continue;
+      Ref[B * Nt + T] = V(T) * 3 + 1;
+      int W = V((T + 3) % Nt);
+      Ref2[B * Nt + T] = W < 0 ? -1 : W * 2;
+    }
+  for (const Result &R :
+       both("early_return_sync", {Blocks}, {Nt}, Args().buf(In).buf(Out).buf(Out2))) {
+    EXPECT_TRUE(same(R, 1, Ref, 1, "Out"));
+    EXPECT_TRUE(same(R, 2, Ref2, 1, "Out2"));
+  }
+}
+
+TEST_F(WarpExec, SwitchOnLaneValue) {
+  const int N = 1000;
+  std::vector<int32_t> In = randomInts<int32_t>(N, -200, 200, 4), Out(N, -7), Ref(N);
+  for (int I = 0; I < N; ++I) {
+    int X = In[I], R;
+    switch (X & 7) {
+    case 0:
+      R = X * 5;
+      break;
+    case 1:
+      R = X + 100;
+      break;
+    case 2:
+      X += 3;
+      [[fallthrough]];
+    case 3:
+      R = X * X;
+      break;
+    case 5:
+      R = -X;
+      break;
+    default:
+      R = X >> 1;
+      break;
+    }
+    Ref[I] = R;
+  }
+  for (const Result &R : both("switch_lane", {8}, {128}, Args().buf(In).buf(Out).i32(N)))
+    EXPECT_TRUE(same(R, 1, Ref));
+}
+
+TEST_F(WarpExec, UniformLoopDivergentBody) {
+  const int N = 777, Iters = 37;
+  Rng G(5);
+  std::vector<float> In(N), Out(N, -1.0f), Ref(N);
+  for (float &X : In)
+    X = float(G.range(0, 160)) / 8.0f;
+  for (int I = 0; I < N; ++I) {
+    float X = In[I];
+    for (int K = 0; K < Iters; ++K) {
+      if (((I + K) & 3) == 0)
+        X = std::fma(X, 0.5f, float(K));
+      else if (X > 10.0f)
+        X -= 3.0f;
+      else
+        X += 1.0f;
+    }
+    Ref[I] = X;
+  }
+  for (const Result &R :
+       both("uniform_loop", {7}, {128}, Args().buf(In).buf(Out).i32(Iters).i32(N)))
+    EXPECT_TRUE(same(R, 1, Ref));
+}
+
+TEST_F(WarpExec, PrivateArrayLaneIndex) {
+  const int N = 700;
+  std::vector<int32_t> In = randomInts<int32_t>(N, -1000, 1000, 6), Out(2 * N, -7), Ref = Out;
+  for (int I = 0; I < N; ++I) {
+    int A[16], X = In[I];
+    for (int K = 0; K < 16; ++K)
+      A[K] = X * K + K * K;
+    int Idx = X & 15, J = (Idx * 7) & 15;
+    std::swap(A[Idx], A[J]);
+    if (X & 16)
+      A[(X >> 5) & 15] += 1000;
+    int Sum = 0;
+    for (int K = 0; K < 16; ++K)
+      Sum += A[K] * (K + 1);
+    Ref[2 * I] = Sum;
+    Ref[2 * I + 1] = A[(Idx + 3) & 15];
+  }
+  for (const Result &R : both("private_array", {11}, {64}, Args().buf(In).buf(Out).i32(N)))
+    EXPECT_TRUE(same(R, 1, Ref, 2));
+}
+
+TEST_F(WarpExec, GridStrideLoop) {
+  const int N = 10007;
+  Rng G(7);
+  std::vector<float> A(N), B(N), Out(N, -1.0f), Ref(N);
+  for (int I = 0; I < N; ++I) {
+    A[I] = float(G.range(-1000, 1000)) / 4.0f;
+    B[I] = float(G.range(-1000, 1000)) / 8.0f;
+    Ref[I] = A[I] * 2.0f + B[I];
+  }
+  for (const Result &R : both("grid_stride", {5}, {128}, Args().buf(A).buf(B).buf(Out).i32(N)))
+    EXPECT_TRUE(same(R, 2, Ref));
+}
+
+TEST_F(WarpExec, ReturnFromInsideLoop) {
+  const int N = 900, Len = 50;
+  std::vector<int32_t> In = randomInts<int32_t>(N, 0, 120, 20),
+                       Table = randomInts<int32_t>(Len, 0, 120, 21);
+  std::vector<int32_t> Out(N, -7777), Ref(N);
+  for (int I = 0; I < N; ++I) {
+    Ref[I] = -1 - In[I];
+    for (int K = 0; K < Len; ++K)
+      if (Table[K] == In[I]) {
+        Ref[I] = K * 2 + (In[I] & 1);
+        break;
+      }
+  }
+  for (const Result &R :
+       both("loop_return", {8}, {128}, Args().buf(In).buf(Table).buf(Out).i32(Len).i32(N)))
+    EXPECT_TRUE(same(R, 2, Ref));
+}
+
+TEST_F(WarpExec, SharedStridedReads) {
+  const int Nt = 256, Blocks = 3, N = Nt * Blocks;
+  std::vector<int32_t> In = randomInts<int32_t>(N, -1000, 1000, 22), Out(4 * N, -7), Ref = Out;
+  for (int B = 0; B < Blocks; ++B) {
+    std::vector<int32_t> S(512);
+    for (int T = 0; T < Nt; ++T)
+      S[T] = In[B * Nt + T], S[T + 256] = In[B * Nt + T] * 3;
+    for (int T = 0; T < Nt; ++T) {
+      int32_t *O = &Ref[4 * (B * Nt + T)];
+      O[0] = S[2 * T], O[1] = S[T + 1], O[2] = S[255 - T];
+      O[3] = (T & 1) ? S[(T * 5) & 511] : S[T + 200];
+    }
+  }
+  for (const Result &R : both("shared_strided", {Blocks}, {Nt}, Args().buf(In).buf(Out)))
+    EXPECT_TRUE(same(R, 1, Ref, 4));
+}
+
+//===----------------------------------------------------------------------===//
+// Warp collectives.
+//===----------------------------------------------------------------------===//
+
+TEST_F(WarpExec, ShuffleConstantOffsets) {
+  const int N = 256;
+  std::vector<int32_t> In = randomInts<int32_t>(N, -100000, 100000, 8), Out(10 * N, -7), Ref = Out;
+  std::vector<double> OutD(N, -1.0), RefD(N);
+  for (int W = 0; W < N; W += 32) {
+    const int32_t *V = &In[W];
+    int32_t F[32];
+    for (int L = 0; L < 32; ++L) {
+      float X = float(V[L]) * 0.25f;
+      std::memcpy(&F[L], &X, 4);
+    }
+    for (unsigned L = 0; L < 32; ++L) {
+      int32_t *O = &Ref[10 * (W + L)];
+      O[0] = shfl(V, L, Idx, 3, shflC(Idx, 32));
+      O[1] = shfl(V, L, Up, 1, shflC(Up, 32));
+      O[2] = shfl(V, L, Down, 5, shflC(Down, 32));
+      O[3] = shfl(V, L, Bfly, 6, shflC(Bfly, 32));
+      O[4] = shfl(V, L, Idx, 2, shflC(Idx, 8));
+      O[5] = shfl(V, L, Up, 3, shflC(Up, 16));
+      O[6] = shfl(V, L, Down, 1, shflC(Down, 4));
+      O[7] = shfl(V, L, Bfly, 1, shflC(Bfly, 8));
+      O[8] = shfl(F, L, Bfly, 17, shflC(Bfly, 32));
+      O[9] = shfl(V, L, Idx, 37, shflC(Idx, 32));
+      RefD[W + L] = double(V[L + 7 <= 31 ? L + 7 : L]) * 1.5 + 1e10;
+    }
+  }
+  for (const Result &R : both("shfl_const", {4}, {64}, Args().buf(In).buf(Out).buf(OutD))) {
+    EXPECT_TRUE(same(R, 1, Ref, 10));
+    EXPECT_TRUE(same(R, 2, RefD, 1, "OutD"));
+  }
+}
+
+TEST_F(WarpExec, ShuffleRuntimeOffsetsAndPartialMasks) {
+  const int N = 192, U = 3, Wd = 8;
+  std::vector<int32_t> In = randomInts<int32_t>(N, -1000, 1000, 9),
+                       Offs = randomInts<int32_t>(N, 0, 40, 10);
+  std::vector<int32_t> Out(10 * N, -7), Ref = Out;
+  for (int W = 0; W < N; W += 32) {
+    const int32_t *V = &In[W];
+    int32_t V10[32];
+    for (int L = 0; L < 32; ++L)
+      V10[L] = V[L] * 10;
+    uint32_t Odd = lanesWhere(Full, [&](unsigned L) { return V[L] & 1; });
+    for (unsigned L = 0; L < 32; ++L) {
+      int32_t *O = &Ref[10 * (W + L)];
+      uint32_t Off = uint32_t(Offs[W + L]);
+      O[0] = shfl(V, L, Idx, Off, shflC(Idx, 32));
+      O[1] = shfl(V, L, Up, Off & 7, shflC(Up, 32));
+      O[2] = shfl(V, L, Down, U, shflC(Down, 32));
+      O[3] = shfl(V, L, Bfly, U, shflC(Bfly, Wd));
+      O[4] = shfl(V, L, Idx, Off, shflC(Idx, Wd));
+      O[5] = shfl(V, L, Bfly, Off & 3, shflC(Bfly, 1u << (L % 6)));
+      O[6] = L < 16 ? shfl(V, L, Bfly, 1, shflC(Bfly, 32)) : shfl(V, L, Down, 2, shflC(Down, 16));
+      O[7] = shfl(V, L, Up, U, shflC(Up, Wd));
+      O[8] = L % 3 == 0 ? shfl(V, L, Idx, (L + 3) % 33, shflC(Idx, 32)) : -1;
+      O[9] = V[L] & 1 ? V10[std::countr_zero(Odd)] : 0;
+    }
+  }
+  for (const Result &R :
+       both("shfl_var", {2}, {96}, Args().buf(In).buf(Offs).buf(Out).i32(U).i32(Wd)))
+    EXPECT_TRUE(same(R, 2, Ref, 10, "out", fiberUnchecked(R, 1u << 9)));
+}
+
+TEST_F(WarpExec, VotesAndActiveMaskInBranches) {
+  const int N = 192;
+  std::vector<int32_t> In = randomInts<int32_t>(N, 0, 100, 11);
+  for (int L = 0; L < 32; ++L) // a warp whose V % 3 == 0 side has every lane
+    In[64 + L] = 3 * (L % 27);
+  std::vector<uint32_t> Out(6 * N, 0xdeadbeef), Ref = Out;
+  for (int W = 0; W < N; W += 32) {
+    const int32_t *V = &In[W];
+    uint32_t Odd = lanesWhere(Full, [&](unsigned L) { return V[L] & 1; });
+    uint32_t Side = lanesWhere(Full, [&](unsigned L) { return V[L] % 3 == 0; });
+    bool AllNonNeg = lanesWhere(Full, [&](unsigned L) { return V[L] >= 0; }) == Full;
+    for (unsigned L = 0; L < 32; ++L) {
+      uint32_t *O = &Ref[6 * (W + L)];
+      O[0] = Odd;
+      if (V[L] % 3 == 0) {
+        O[1] = Side;
+        O[2] = lanesWhere(Side, [&](unsigned K) { return V[K] > 50; });
+        O[3] = lanesWhere(Side, [&](unsigned K) { return V[K] > 90; }) != 0;
+        O[4] = lanesWhere(Side, [&](unsigned K) { return V[K] < 80; }) == Side;
+      } else {
+        O[1] = ~Side;
+        O[2] = lanesWhere(~Side, [&](unsigned K) { return V[K] < 20; });
+        O[3] = lanesWhere(~Side, [&](unsigned K) { return V[K] == 7; }) != 0;
+        O[4] = lanesWhere(~Side, [&](unsigned K) { return V[K] != 1000; }) == ~Side;
+      }
+      O[5] = AllNonNeg;
+    }
+  }
+  for (const Result &R : both("votes", {3}, {64}, Args().buf(In).buf(Out)))
+    EXPECT_TRUE(same(R, 1, Ref, 6, "out", fiberUnchecked(R, 0x1e)));
+}
+
+TEST_F(WarpExec, MatchAnyAll) {
+  const int N = 128;
+  std::vector<int32_t> In = randomInts<int32_t>(N, 0, 40, 12);
+  for (int L = 0; L < 32; ++L) // a warp where match.all of V >> 4 holds
+    In[64 + L] = 16 + L % 7;
+  std::vector<uint32_t> Out(5 * N, 0xdeadbeef), Ref = Out;
+  for (int W = 0; W < N; W += 32) {
+    const int32_t *V = &In[W];
+    uint32_t Two = lanesWhere(Full, [&](unsigned L) { return V[L] & 2; });
+    bool AllHi = lanesWhere(Full, [&](unsigned L) { return (V[L] >> 4) == (V[0] >> 4); }) == Full;
+    for (unsigned L = 0; L < 32; ++L) {
+      uint32_t *O = &Ref[5 * (W + L)];
+      O[0] = lanesWhere(Full, [&](unsigned K) { return V[K] == V[L]; });
+      O[1] = AllHi ? Full : 0;
+      O[2] = AllHi;
+      if (V[L] & 2) {
+        O[3] = lanesWhere(Two, [&](unsigned K) { return (V[K] & 1) == (V[L] & 1); });
+        O[4] = Two | 1;
+      } else {
+        O[3] = lanesWhere(~Two, [&](unsigned K) { return V[K] % 3 == V[L] % 3; });
+        O[4] = 7;
+      }
+    }
+  }
+  for (const Result &R : both("matches", {2}, {64}, Args().buf(In).buf(Out)))
+    EXPECT_TRUE(same(R, 1, Ref, 5, "out", fiberUnchecked(R, 1u << 3)));
+}
+
+TEST_F(WarpExec, ReduxInBranches) {
+  const int N = 128;
+  std::vector<int32_t> In = randomInts<int32_t>(N, -50, 50, 13), Out(8 * N, -7), Ref = Out;
+  for (int W = 0; W < N; W += 32) {
+    const int32_t *V = &In[W];
+    int32_t Sum = 0, Min = INT_MAX, Max = INT_MIN, PSum = 0, NMax = INT_MIN, NMin = INT_MAX;
+    uint32_t UMin = ~0u, UMax = 0, And = ~0u, Or = 0, Xor = 0;
+    for (int L = 0; L < 32; ++L) {
+      Sum += V[L], Min = std::min(Min, V[L]), Max = std::max(Max, V[L]);
+      UMin = std::min(UMin, uint32_t(V[L])), UMax = std::max(UMax, uint32_t(V[L]));
+      if (V[L] > 0)
+        PSum += V[L], And &= uint32_t(V[L]), Or |= uint32_t(V[L]), Xor ^= uint32_t(V[L]);
+      else
+        NMax = std::max(NMax, V[L]), NMin = std::min(NMin, V[L]);
+    }
+    for (int L = 0; L < 32; ++L) {
+      int32_t *O = &Ref[8 * (W + L)];
+      O[0] = Sum, O[1] = Min, O[2] = Max, O[3] = int32_t(UMin), O[4] = int32_t(UMax);
+      if (V[L] > 0)
+        O[5] = PSum, O[6] = int32_t(And), O[7] = int32_t(Or ^ Xor);
+      else
+        O[5] = NMax, O[6] = NMin, O[7] = 0;
+    }
+  }
+  for (const Result &R : both("reduxes", {2}, {64}, Args().buf(In).buf(Out)))
+    EXPECT_TRUE(same(R, 1, Ref, 8, "out", fiberUnchecked(R, 0xe0)));
+}
+
+//===----------------------------------------------------------------------===//
+// Memory: atomics, shared tiles with barriers.
+//===----------------------------------------------------------------------===//
+
+TEST_F(WarpExec, AtomicsFromDivergentCode) {
+  const int Nt = 128, Blocks = 4, N = Nt * Blocks;
+  std::vector<int32_t> In = randomInts<int32_t>(N, 0, 999, 14);
+  std::vector<int32_t> Hist(9, 0), Sum(1, 0), Max(1, INT_MIN), Tickets(N, -1), Counter(1, 0);
+  Hist[8] = INT_MIN;
+  std::vector<uint32_t> Xor(1, 0x12345678u);
+  std::vector<int32_t> RHist = Hist, RSum = Sum, RMax = Max, RTickets;
+  std::vector<uint32_t> RXor = Xor;
+  for (int I = 0; I < N; ++I) {
+    int V = In[I];
+    if (V & 1)
+      ++RHist[V & 7], RSum[0] += V;
+    else
+      RMax[0] = std::max(RMax[0], V), RHist[8] = std::max(RHist[8], V);
+    if (V % 5 == 0)
+      RXor[0] ^= uint32_t(V) * 2654435761u;
+    if (V % 4 != 3)
+      RTickets.push_back(I);
+  }
+  Args A;
+  A.buf(In).buf(Hist).buf(Sum).buf(Max).buf(Xor).buf(Tickets).buf(Counter);
+  for (const Result &R : both("atomics", {Blocks}, {Nt}, A)) {
+    EXPECT_TRUE(same(R, 1, RHist, 1, "Hist"));
+    EXPECT_TRUE(same(R, 2, RSum, 1, "Sum"));
+    EXPECT_TRUE(same(R, 3, RMax, 1, "Max"));
+    EXPECT_TRUE(same(R, 4, RXor, 1, "Xor"));
+    EXPECT_TRUE(same(R, 6, std::vector<int32_t>{int32_t(RTickets.size())}, 1, "Counter"));
+    if (!R.Error.empty())
+      continue;
+    // Tickets: every thread that took one appears once, in any order.
+    std::vector<int32_t> Got = R.get<int32_t>(5);
+    std::vector<int32_t> Taken(Got.begin(), Got.begin() + std::min(RTickets.size(), Got.size()));
+    std::sort(Taken.begin(), Taken.end());
+    EXPECT_EQ(Taken, RTickets) << R.Where << ": the tickets are not each thread once";
+    for (size_t I = RTickets.size(); I < Got.size(); ++I)
+      EXPECT_EQ(Got[I], -1) << R.Where << ": Tickets[" << I << "] written past the count";
+  }
+}
+
+/// The launch shapes of the tile kernels: three with a warp layout, one
+/// without (blockDim.x 12).
+const Dim3 TileBlocks[] = {{16, 16}, {8, 8}, {32, 8}, {12, 5}};
+
+TEST_F(WarpExec, TiledMatmulSharedBarriers) {
+  const int M = 40, N = 72, K = 50;
+  Rng G(15);
+  std::vector<float> A(M * K), B(K * N), C(M * N, -1.0f), Ref(M * N, 0.0f);
+  for (float &X : A)
+    X = float(G.range(-4, 4));
+  for (float &X : B)
+    X = float(G.range(-4, 4));
+  for (int R = 0; R < M; ++R)
+    for (int Cc = 0; Cc < N; ++Cc) {
+      float Acc = 0; // small integers: exact in any order
+      for (int Kk = 0; Kk < K; ++Kk)
+        Acc += A[R * K + Kk] * B[Kk * N + Cc];
+      Ref[R * N + Cc] = Acc;
+    }
+  for (Dim3 Bl : TileBlocks) {
+    Dim3 Gr = {(N + Bl.X - 1) / Bl.X, (M + Bl.Y - 1) / Bl.Y};
+    for (const Result &R :
+         both("tiled_matmul", Gr, Bl, Args().buf(A).buf(B).buf(C).i32(M).i32(N).i32(K)))
+      EXPECT_TRUE(same(R, 2, Ref, 1, "C"));
+  }
+}
+
+TEST_F(WarpExec, TiledTransposeSharedBarriers) {
+  const int Rows = 45, Cols = 70;
+  std::vector<int32_t> In(Rows * Cols), Out(Rows * Cols, -7), Ref(Rows * Cols);
+  for (int R = 0; R < Rows; ++R)
+    for (int Cc = 0; Cc < Cols; ++Cc) {
+      In[R * Cols + Cc] = R * 1000 + Cc;
+      Ref[Cc * Rows + R] = R * 1000 + Cc;
+    }
+  for (Dim3 Bl : TileBlocks) {
+    Dim3 Gr = {(Cols + Bl.X - 1) / Bl.X, (Rows + Bl.Y - 1) / Bl.Y};
+    for (const Result &R :
+         both("tiled_transpose", Gr, Bl, Args().buf(In).buf(Out).i32(Rows).i32(Cols)))
+      EXPECT_TRUE(same(R, 1, Ref));
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Thread layouts.
+//===----------------------------------------------------------------------===//
+
+TEST_F(WarpExec, PartialLastWarp) {
+  const int N = 1000, Nt = 48, Blocks = (N + Nt - 1) / Nt;
+  std::vector<int32_t> In = randomInts<int32_t>(N, -100, 100, 16), Out(4 * N, -7), Ref = Out;
+  for (int B = 0; B < Blocks; ++B)
+    for (int W = 0; W < Nt; W += 32) {
+      int Base = B * Nt + W;
+      int Count = std::min({32, Nt - W, N - Base});
+      if (Count <= 0)
+        continue;
+      uint32_t M = Count == 32 ? Full : (1u << Count) - 1;
+      const int32_t *V = &In[Base];
+      uint32_t Pos = lanesWhere(M, [&](unsigned L) { return V[L] > 0; });
+      int32_t Sum = 0;
+      for (int L = 0; L < Count; ++L)
+        Sum += V[L];
+      for (int L = 0; L < Count; ++L) {
+        int32_t *O = &Ref[4 * (Base + L)];
+        unsigned T = unsigned(W + L);
+        int Src = std::countr_zero(M) + int(((T + 1) & 31) % unsigned(std::popcount(M)));
+        O[0] = int32_t(M), O[1] = int32_t(Pos), O[2] = Sum, O[3] = V[Src];
+      }
+    }
+  for (const Result &R : both("partial_warp", {Blocks}, {Nt}, Args().buf(In).buf(Out).i32(N)))
+    EXPECT_TRUE(same(R, 1, Ref, 4));
+}
+
+TEST_F(WarpExec, ThreeDimensionalBlocks) {
+  for (Dim3 Bl : {Dim3{8, 4, 2}, Dim3{32, 2, 2}}) {
+    Dim3 Gr = {3, 2};
+    int Nt = int(Bl.count()), Blocks = int(Gr.count());
+    std::vector<int32_t> Out(3 * Nt * Blocks, -7), Ref = Out;
+    for (int B = 0; B < Blocks; ++B) {
+      auto Val = [&](int Lin) {
+        int X = Lin % int(Bl.X), Y = Lin / int(Bl.X) % int(Bl.Y), Z = Lin / int(Bl.X * Bl.Y);
+        return Z * 100 + Y * 10 + X + 1000 * B;
+      };
+      for (int Lin = 0; Lin < Nt; ++Lin) {
+        int32_t *O = &Ref[3 * (B * Nt + Lin)];
+        O[0] = Val(Lin), O[1] = Val(Nt - 1 - Lin), O[2] = Val(Lin ^ 9);
+      }
+    }
+    for (const Result &R : both("block3d", Gr, Bl, Args().buf(Out)))
+      EXPECT_TRUE(same(R, 0, Ref, 3));
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Arithmetic in lanes, printf.
+//===----------------------------------------------------------------------===//
+
+uint16_t halfBits(_Float16 H) {
+  uint16_t B;
+  std::memcpy(&B, &H, 2);
+  return B;
+}
+_Float16 bitsHalf(uint16_t B) {
+  _Float16 H;
+  std::memcpy(&H, &B, 2);
+  return H;
+}
+
+TEST_F(WarpExec, Half2Arithmetic) {
+  const int N = 1000;
+  Rng G(17);
+  // Halves k/8 in [-4, 4]: a*b+c is exact in double, so one rounding of it
+  // is the f16 fma.
+  auto Pack = [&] {
+    return uint32_t(halfBits(_Float16(G.range(-32, 32) / 8.0))) |
+           uint32_t(halfBits(_Float16(G.range(-32, 32) / 8.0))) << 16;
+  };
+  std::vector<uint32_t> A(N), B(N), C(N), Out(N, 0xdeadbeef), Ref(N);
+  for (int I = 0; I < N; ++I)
+    A[I] = Pack(), B[I] = Pack(), C[I] = Pack();
+  for (int I = 0; I < N; ++I) {
+    uint32_t R = 0;
+    for (int H = 0; H < 2; ++H) {
+      double a = double(bitsHalf(uint16_t(A[I] >> 16 * H))),
+             b = double(bitsHalf(uint16_t(B[I] >> 16 * H))),
+             c = double(bitsHalf(uint16_t(C[I] >> 16 * H)));
+      _Float16 X = _Float16(a * b + c);
+      X = _Float16(double(X) + double(_Float16(a * a)));
+      if (I & 1)
+        X = _Float16(double(X) - b);
+      R |= uint32_t(halfBits(X)) << 16 * H;
+    }
+    Ref[I] = R;
+  }
+  for (const Result &R :
+       both("half2_math", {8}, {128}, Args().buf(A).buf(B).buf(C).buf(Out).i32(N)))
+    EXPECT_TRUE(same(R, 3, Ref));
+}
+
+TEST_F(WarpExec, DoubleMathInLanes) {
+  const int N = 1000;
+  Rng G(18);
+  std::vector<double> A(N), B(N), Out(2 * N, -1.0), Ref(2 * N);
+  for (int I = 0; I < N; ++I) {
+    A[I] = std::ldexp(double(int64_t(G.next() >> 11)) - double(1ull << 52), -50);
+    B[I] = std::ldexp(double(G.next() >> 11) + 1.0, -52) * (I % 3 == 0 ? -1.0 : 1.0);
+    double R = A[I] > 0.0 ? std::sqrt(A[I]) : std::fma(A[I], B[I], 1.0);
+    Ref[2 * I] = R / B[I];
+    Ref[2 * I + 1] = std::fma(R, R, -A[I]);
+  }
+  for (const Result &R : both("double_math", {8}, {128}, Args().buf(A).buf(B).buf(Out).i32(N)))
+    EXPECT_TRUE(same(R, 2, Ref, 2));
+}
+
+TEST_F(WarpExec, PrintfFromDivergentLanes) {
+  const int N = 300;
+  std::vector<int32_t> In = randomInts<int32_t>(N, 0, 60, 19);
+  In[5] = 11, In[40] = 11;
+  std::vector<std::string> Ref;
+  for (int I = 0; I < N; ++I) {
+    if (In[I] % 7 == 3)
+      Ref.push_back("warp-test lane " + std::to_string(I) + " v=" + std::to_string(In[I]));
+    else if (In[I] == 11)
+      Ref.push_back("warp-test eleven at " + std::to_string(I));
+  }
+  std::sort(Ref.begin(), Ref.end());
+  for (const Result &R : both("printf_lanes", {5}, {64}, Args().buf(In).i32(N).captureStdout())) {
+    ASSERT_TRUE(R.Error.empty()) << R.Where << ": launch failed: " << R.Error;
+    // Lines in any order (threads print concurrently on a GPU).
+    std::vector<std::string> Got;
+    std::istringstream S(R.Stdout);
+    for (std::string L; std::getline(S, L);)
+      if (L.rfind("warp-test", 0) == 0)
+        Got.push_back(L);
+    std::sort(Got.begin(), Got.end());
+    EXPECT_EQ(Got, Ref) << R.Where << ": printed\n" << R.Stdout;
+  }
+}
+
+} // namespace
