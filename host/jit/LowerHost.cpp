@@ -1143,8 +1143,8 @@ Expected<LoweredModule> lowerForHost(Module &Old, const DataLayout &DL, StringRe
   fixHalfPrecision(NM);
   // Warp functions are built from the thread functions before their ferry.*
   // calls are lowered (the vectorizer lowers those itself).
-  // Layouts other than x-contiguous warps only matter to kernels that read
-  // threadIdx.y (two-dimensional blocks such as 16x16 tiles).
+  // Layouts other than x-contiguous warps are built only for kernels that
+  // read threadIdx.y (two-dimensional blocks such as 16x16 tiles).
   struct WarpInfo {
     std::string Symbol[3];
     bool Yields[3] = {false, false, false};
@@ -1153,9 +1153,8 @@ Expected<LoweredModule> lowerForHost(Module &Old, const DataLayout &DL, StringRe
   Function *TidY = NM.getFunction("ferry.tid.y");
   for (size_t I = 0; I < C->Kernels.size(); ++I) {
     Function *K = C->Kernels[I];
-    bool UsesY = TidY && !TidY->use_empty();
     for (unsigned V = 0; V < 3; ++V) {
-      if (V > 0 && !UsesY)
+      if (V > 0 && (!TidY || TidY->use_empty()))
         break;
       bool Yields = false;
       Expected<Function *> WF = vectorizeKernel(*K, WarpWidths[V], Yields);

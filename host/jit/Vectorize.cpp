@@ -27,6 +27,7 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
+#include "llvm/IR/Verifier.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
 #include "llvm/Transforms/Scalar/SROA.h"
@@ -1877,6 +1878,15 @@ Expected<Function *> vectorizeKernel(Function &K, unsigned XWidth, bool &Yields)
   for (unsigned I = 2; I < S->arg_size(); ++I)
     if (!S->getArg(I)->use_empty())
       return Fail(refuse("hidden thread-index parameters in use"));
+  if (XWidth != 32) {
+    // The narrow layouts only pay off for kernels that index by threadIdx.y.
+    bool ReadsY = false;
+    for (Instruction &I : instructions(*S))
+      if (auto *CI = dyn_cast<CallInst>(&I))
+        ReadsY |= CI->getCalledFunction() && CI->getCalledFunction()->getName() == "ferry.tid.y";
+    if (!ReadsY)
+      return Fail(refuse("layout " + Twine(XWidth) + " not needed: threadIdx.y is not read"));
+  }
   DominatorTree DT(*S);
   LoopInfo LI(DT);
   Analysis A(*S, XWidth, DT, LI);
@@ -1924,6 +1934,14 @@ Expected<Function *> vectorizeKernel(Function &K, unsigned XWidth, bool &Yields)
   }
   Yields = E.Yields;
   S->eraseFromParent();
+  // A vectorizer bug must cost this kernel its warp function, not the
+  // module its compile.
+  std::string Msg;
+  raw_string_ostream OS(Msg);
+  if (verifyFunction(*W, &OS)) {
+    W->eraseFromParent();
+    return refuse("internal: invalid warp function: " + OS.str());
+  }
   return W;
 }
 
