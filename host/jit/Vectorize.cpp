@@ -919,6 +919,7 @@ private:
   Error emitInst(Instruction &I, Value *Mask);
   Error emitCall(CallInst &CI, Value *Mask);
   Value *emitLoad(LoadInst &L, Value *Mask);
+  Value *rowsOrGather(Value *Ptrs, Type *T, Align Al, Value *Mask);
   void emitStore(StoreInst &S, Value *Mask);
   Value *emitVarGeneric(Instruction &I, Value *Mask);
   Value *blockMask(BasicBlock *BB);
@@ -1232,9 +1233,65 @@ Value *Emitter::emitLoad(LoadInst &L, Value *Mask) {
       return B.CreateShuffleVector(Span, Idx);
     }
   }
-  if (Simple && ScalarElem && !T->isVectorTy())
-    return B.CreateMaskedGather(wide(T), vec(Ptr), Al, Mask, PoisonValue::get(wide(T)));
+  if (Simple && ScalarElem && !T->isVectorTy()) {
+    Value *Ptrs = vec(Ptr);
+    if (XW < Lanes && PS.K == Shape::Var && DL.getTypeStoreSize(T) == DL.getTypeAllocSize(T))
+      return rowsOrGather(Ptrs, T, Al, Mask);
+    return B.CreateMaskedGather(wide(T), Ptrs, Al, Mask, PoisonValue::get(wide(T)));
+  }
   return scalarise(L, Mask);
+}
+
+/// Narrow layouts: a warp covers 32 / XW rows of XW threads, and row-major
+/// indexing with a run-time pitch (a[row * n + x]) gives each row its own
+/// contiguous run. When that holds at run time and every lane is active,
+/// one vector load per row; otherwise a gather.
+Value *Emitter::rowsOrGather(Value *Ptrs, Type *T, Align Al, Value *Mask) {
+  uint64_t Size = DL.getTypeStoreSize(T);
+  Type *I64 = B.getInt64Ty();
+  Value *PI = B.CreatePtrToInt(Ptrs, wide(I64));
+  SmallVector<int, Lanes> Lead;
+  Offsets Within;
+  for (unsigned L = 0; L < Lanes; ++L) {
+    Lead.push_back(int(L - L % XW));
+    Within[L] = int64_t((L % XW) * Size);
+  }
+  Value *Want = B.CreateAdd(B.CreateShuffleVector(PI, Lead), lanesConst(I64, Within));
+  Value *Rows = B.CreateICmpEQ(bits(B.CreateICmpEQ(PI, Want)), B.getInt32(~0u));
+  Value *Go = B.CreateAnd(Rows, B.CreateICmpEQ(bits(Mask), B.getInt32(~0u)));
+  BasicBlock *Fast = BasicBlock::Create(C, "rows", W);
+  BasicBlock *Slow = BasicBlock::Create(C, "gather", W);
+  BasicBlock *Join = BasicBlock::Create(C, "rows.join", W);
+  B.CreateCondBr(Go, Fast, Slow);
+  B.SetInsertPoint(Fast);
+  auto *RowTy = FixedVectorType::get(T, XW);
+  Value *R = nullptr;
+  for (unsigned G = 0; G < Lanes / XW; ++G) {
+    Value *P = B.CreateExtractElement(Ptrs, uint64_t(G * XW));
+    Value *Row = B.CreateAlignedLoad(RowTy, P, Al);
+    SmallVector<int, Lanes> Grow;
+    for (unsigned L = 0; L < Lanes; ++L)
+      Grow.push_back(L < XW ? int(L) : -1);
+    Row = B.CreateShuffleVector(Row, Grow);
+    if (!R) {
+      R = Row;
+      continue;
+    }
+    SmallVector<int, Lanes> Pick;
+    for (unsigned L = 0; L < Lanes; ++L)
+      Pick.push_back(L / XW == G ? int(Lanes + L % XW) : int(L));
+    R = B.CreateShuffleVector(R, Row, Pick);
+  }
+  BasicBlock *FastEnd = B.GetInsertBlock();
+  B.CreateBr(Join);
+  B.SetInsertPoint(Slow);
+  Value *Gv = B.CreateMaskedGather(wide(T), Ptrs, Al, Mask, PoisonValue::get(wide(T)));
+  B.CreateBr(Join);
+  B.SetInsertPoint(Join);
+  PHINode *Phi = B.CreatePHI(wide(T), 2);
+  Phi->addIncoming(R, FastEnd);
+  Phi->addIncoming(Gv, Slow);
+  return Phi;
 }
 
 void Emitter::emitStore(StoreInst &S, Value *Mask) {
