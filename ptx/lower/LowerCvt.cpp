@@ -10,7 +10,9 @@
 ///  - integer → integer truncates or extends by the source signedness;
 ///    .sat clamps to the destination range;
 ///  - .ftz/.sat/.relu/.satfinite on float results; f16x2/bf16x2 pack forms
-///    (d.hi = cvt(a), d.lo = cvt(b)); tf32 with .rna/.rn/.rz.
+///    (d.hi = cvt(a), d.lo = cvt(b)); tf32 with .rna/.rn/.rz;
+///  - cvt.pack: saturating narrowing of two s32 into one b32 (u16/s16,
+///    u8/s8 and u4/s4 lanes, the rest of d from c).
 //===----------------------------------------------------------------------===//
 #include "ptx/lower/Context.h"
 
@@ -40,7 +42,47 @@ bool isIntType(ScalarType T) {
 }
 } // namespace
 
+/// cvt.pack.sat.{u16,s16}.s32 d, a, b and cvt.pack.sat.{u8,s8,u4,s4}.s32.b32
+/// d, a, b, c (9.7.9.22): a and b saturated to the destination type, b in
+/// the low lane and a above it; the 8- and 4-bit forms fill the remaining
+/// high bits of d from the low bits of c.
+static Error lowerCvtPack(FunctionLowering &FL, const Instruction &I) {
+  SmallVector<ScalarType, 3> Types;
+  for (Modifier M : I.Mods)
+    if (auto T = modifierType(M))
+      Types.push_back(*T);
+  if (Types.size() < 2 || Types[1] != ScalarType::S32 || !I.has(Modifier::Sat))
+    return FL.notLowered(I, "form");
+  ScalarType DT = Types[0];
+  unsigned W = typeBits(DT);
+  bool Wide = W == 16;
+  if ((DT != ScalarType::U16 && DT != ScalarType::S16 && DT != ScalarType::U8 &&
+       DT != ScalarType::S8 && DT != ScalarType::U4 && DT != ScalarType::S4) ||
+      Types.size() != (Wide ? 2u : 3u) || I.Ops.size() != (Wide ? 3u : 4u))
+    return FL.notLowered(I, "form");
+  IRBuilder<> &B = FL.B;
+  bool Signed = typeKind(DT) == TypeKind::Signed;
+  int32_t Lo = Signed ? -(1 << (W - 1)) : 0, Hi = Signed ? (1 << (W - 1)) - 1 : (1 << W) - 1;
+  auto Sat = [&](Value *X) {
+    X = FL.callLLVM(Intrinsic::smax, {B.getInt32Ty()}, {X, B.getInt32(uint32_t(Lo))});
+    X = FL.callLLVM(Intrinsic::smin, {B.getInt32Ty()}, {X, B.getInt32(uint32_t(Hi))});
+    return B.CreateAnd(X, B.getInt32((1u << W) - 1));
+  };
+  Expected<Value *> A = FL.get(I.Ops[1], ScalarType::S32), Bv = FL.get(I.Ops[2], ScalarType::S32);
+  if (!A) return A.takeError();
+  if (!Bv) return Bv.takeError();
+  Value *D = B.CreateOr(B.CreateShl(Sat(*A), W), Sat(*Bv));
+  if (!Wide) {
+    Expected<Value *> Cv = FL.get(I.Ops[3], ScalarType::B32);
+    if (!Cv) return Cv.takeError();
+    D = B.CreateOr(D, B.CreateShl(*Cv, 2 * W));
+  }
+  return FL.set(I.Ops[0], D, ScalarType::B32);
+}
+
 Error FunctionLowering::lowerCvt(const Instruction &I) {
+  if (I.Op == Opcode::CvtPack)
+    return lowerCvtPack(*this, I);
   SmallVector<ScalarType, 2> Types;
   for (Modifier M : I.Mods)
     if (auto T = modifierType(M))
@@ -51,9 +93,6 @@ Error FunctionLowering::lowerCvt(const Instruction &I) {
   std::optional<Modifier> Rnd = I.firstOfClass(MC_Round);
   bool Ftz = I.has(Modifier::Ftz);
   bool Sat = I.has(Modifier::Sat);
-
-  if (I.Op == Opcode::CvtPack)
-    return notLowered(I);
 
   // Packed destinations: cvt.rn{.relu}{.satfinite}.{f16x2,bf16x2}.f32 d, a, b.
   if (DT == ScalarType::F16x2 || DT == ScalarType::BF16x2) {
