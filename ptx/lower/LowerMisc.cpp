@@ -23,8 +23,9 @@
 ///    sign- or zero-extended per its operand type, computed exactly in a
 ///    wide integer, optionally saturated to the destination lane, then
 ///    merged into c or accumulated into c, as the ISA's pseudo-code says;
-///    where an H100 differs (scalar saturation with a destination selector)
-///    ferry follows the GPU (tests/misc checks both against one reference).
+///    where an H100 differs (scalar saturation with a destination selector,
+///    vmad's operand signs) ferry follows the GPU (tests/misc checks both
+///    against one reference). SIMD lane selectors pick lanes of {b, a}.
 ///  - fns (9.7.1.17): the n-th set bit, found by a popcount binary search.
 //===----------------------------------------------------------------------===//
 #include "ptx/lower/Context.h"
@@ -297,14 +298,84 @@ std::pair<unsigned, unsigned> part(Component C) {
 }
 } // namespace
 
+namespace {
+/// The value of a video source: the selected byte or halfword (or the whole
+/// word) of V, sign- or zero-extended to i64.
+Value *videoPart(IRBuilder<> &B, Value *V32, Component C, bool Signed) {
+  auto [Off, Bits] = part(C);
+  Value *P = B.CreateTrunc(B.CreateLShr(V32, Off), B.getIntNTy(Bits));
+  return Signed ? B.CreateSExt(P, B.getInt64Ty()) : B.CreateZExt(P, B.getInt64Ty());
+}
+
+/// vmad (9.7.18.3): (a*b) + c with the product or c negated (one's
+/// complement plus one, as the ISA's pseudo-code does it), or plus one
+/// (.po), optionally shifted right by 7 or 15, then saturated. Where an H100
+/// (CUDA 13) differs from the ISA text, ferry does what the GPU does: a
+/// whole-word source (no selector) is a signed 32-bit value whatever its
+/// type, c is always sign-extended, and .sat clamps the (signed)
+/// intermediate to s32 when it is signed (a signed type or a negation) and
+/// to [0, 2^32-1] otherwise. Every term then fits in 64 bits: |a*b| <= 2^62.
+Error lowerVmad(FunctionLowering &FL, const Instruction &I) {
+  IRBuilder<> &B = FL.B;
+  SmallVector<ScalarType, 3> Ts = types(I);
+  if (Ts.size() != 3 || I.Ops.size() != 4)
+    return FL.fail(FL.spell(I) + ": expected .dtype.atype.btype and d, a, b, c");
+  for (ScalarType T : Ts)
+    if (T != ScalarType::U32 && T != ScalarType::S32)
+      return FL.notLowered(I, "type");
+  const Operand &DOp = I.Ops[0], &AOp = I.Ops[1], &BOp = I.Ops[2], &COp = I.Ops[3];
+  for (const Operand *Op : {&AOp, &BOp})
+    if (Op->Comp != Component::None && !(Op->Comp >= Component::B0 && Op->Comp <= Component::H1))
+      return FL.fail(FL.spell(I) + ": selector of a source");
+  if (DOp.Comp != Component::None || COp.Comp != Component::None)
+    return FL.fail(FL.spell(I) + ": d and c take no selector");
+  bool Po = I.has(Modifier::Po), NegProd = AOp.Minus != BOp.Minus, NegC = COp.Minus;
+  if (Po && (AOp.Minus || BOp.Minus || NegC))
+    return FL.fail(FL.spell(I) + ": .po takes no negated operands");
+  if (NegProd && NegC)
+    return FL.fail(FL.spell(I) + ": the product and c cannot both be negated");
+  bool ASigned = Ts[1] == ScalarType::S32, BSigned = Ts[2] == ScalarType::S32;
+  bool SignedFinal = ASigned || BSigned || NegProd || NegC;
+  Expected<Value *> A = FL.get(plain(AOp), ScalarType::U32), Bv = FL.get(plain(BOp), ScalarType::U32),
+                    Cv = FL.get(plain(COp), ScalarType::U32);
+  if (!A) return A.takeError();
+  if (!Bv) return Bv.takeError();
+  if (!Cv) return Cv.takeError();
+  Type *I64 = B.getInt64Ty();
+  Value *TA = videoPart(B, *A, AOp.Comp, ASigned || AOp.Comp == Component::None);
+  Value *TB = videoPart(B, *Bv, BOp.Comp, BSigned || BOp.Comp == Component::None);
+  Value *Tmp = B.CreateMul(TA, TB);
+  Value *C = *Cv;
+  if (NegProd)
+    Tmp = B.CreateNot(Tmp);
+  else if (NegC && !Po)
+    C = B.CreateNot(C);
+  Tmp = B.CreateAdd(Tmp, B.CreateSExt(C, I64));
+  if (Po || NegProd || NegC)
+    Tmp = B.CreateAdd(Tmp, B.getInt64(1));
+  if (I.has(Modifier::Shr7))
+    Tmp = B.CreateAShr(Tmp, 7);
+  else if (I.has(Modifier::Shr15))
+    Tmp = B.CreateAShr(Tmp, 15);
+  if (I.has(Modifier::Sat)) {
+    int64_t Lo = SignedFinal ? INT32_MIN : 0, Hi = SignedFinal ? INT32_MAX : UINT32_MAX;
+    Tmp = FL.callLLVM(Intrinsic::smax, {I64}, {FL.callLLVM(Intrinsic::smin, {I64}, {Tmp, B.getInt64(Hi)}),
+                                               B.getInt64(uint64_t(Lo))});
+  }
+  return FL.set(plain(DOp), B.CreateTrunc(Tmp, B.getInt32Ty()), ScalarType::U32);
+}
+} // namespace
+
 Error FunctionLowering::lowerVideo(const Instruction &I) {
+  if (I.Op == Opcode::Vmad)
+    return lowerVmad(*this, I);
   SmallVector<ScalarType, 3> Ts = types(I);
   bool IsSet = I.Op == Opcode::Vset || I.Op == Opcode::Vset2 || I.Op == Opcode::Vset4;
   bool IsShift = I.Op == Opcode::Vshl || I.Op == Opcode::Vshr;
   // vset has no destination type (its results are 0/1, unsigned).
   if (IsSet)
     Ts.insert(Ts.begin(), ScalarType::U32);
-  if (Ts.size() != 3 || I.Op == Opcode::Vmad)
+  if (Ts.size() != 3)
     return notLowered(I);
   for (ScalarType T : Ts)
     if (T != ScalarType::U32 && T != ScalarType::S32)
@@ -381,26 +452,51 @@ Error FunctionLowering::lowerVideo(const Instruction &I) {
   }
 
   if (Lanes) {
-    // SIMD: lane i of a and b (the default selectors .b3210/.b7654 and
-    // .h10/.h32 pick each operand's own lanes; other selectors do not
-    // parse yet), saturated to the lane, then merged into c under the mask
+    // SIMD: lane i of a and b is the lane the selector names among the
+    // lanes of {b, a} (a the low word; digits written from the top lane
+    // down, defaults .b3210/.b7654 and .h10/.h32: each operand's own
+    // lanes), saturated to the lane, then merged into c under the mask
     // (default all lanes) or, with .add, summed into c.
     if (!Cv)
       return fail(spell(I) + " needs a c operand");
-    if (I.Ops[1].Comp != Component::None || I.Ops[2].Comp != Component::None)
-      return notLowered(I, "operand selectors");
     unsigned W = 32 / Lanes;
+    Component LaneComp = Lanes == 4 ? Component::Bytes : Component::Halves;
+    // Source lane picked for each lane of a and b.
+    unsigned ASel[4] = {0, 1, 2, 3}, BSel[4] = {Lanes, Lanes + 1, Lanes + 2, Lanes + 3};
+    for (unsigned K : {1u, 2u}) {
+      const Operand &Op = I.Ops[K];
+      if (Op.Comp == Component::None)
+        continue;
+      if (Op.Comp != LaneComp || Op.Lanes.size() != Lanes)
+        return fail(spell(I) + ": operand " + Twine(K + 1) + " needs a ." + (Lanes == 4 ? "bxyzw" : "hxy") +
+                    " selector");
+      for (unsigned L = 0; L < Lanes; ++L)
+        (K == 1 ? ASel : BSel)[L] = unsigned(Op.Lanes[Lanes - 1 - L] - '0');
+    }
     unsigned Mask = (1u << Lanes) - 1;
     if (Component DC = I.Ops[0].Comp; DC != Component::None) {
-      if (Lanes == 4 && DC >= Component::B0 && DC <= Component::B3)
+      if (Lanes == 4 && DC >= Component::B0 && DC <= Component::B3) {
         Mask = 1u << (unsigned(DC) - unsigned(Component::B0));
-      else if (Lanes == 2 && (DC == Component::H0 || DC == Component::H1))
+      } else if (Lanes == 2 && (DC == Component::H0 || DC == Component::H1)) {
         Mask = DC == Component::H0 ? 1 : 2;
-      else
-        return notLowered(I, "destination mask");
+      } else if (DC == LaneComp) {
+        Mask = 0;
+        for (char Digit : I.Ops[0].Lanes)
+          Mask |= 1u << unsigned(Digit - '0');
+        if (Mask >> Lanes)
+          return fail(spell(I) + ": destination mask names a lane the result does not have");
+      } else {
+        return fail(spell(I) + ": destination mask");
+      }
     }
     if (Add && Sat)
       return fail(spell(I) + ": .sat and .add do not combine");
+    // {b, a} as one 64-bit value, lane k at bits W*k.
+    Value *AB = B.CreateOr(B.CreateZExt(*A, I64), B.CreateShl(B.CreateZExt(*Bv, I64), 32));
+    auto Lane = [&](unsigned Src, bool Signed) {
+      Value *P = B.CreateTrunc(B.CreateLShr(AB, W * Src), B.getIntNTy(W));
+      return Signed ? B.CreateSExt(P, I64) : B.CreateZExt(P, I64);
+    };
     Value *D = Add ? B.CreateZExt(Cv, I64) : B.getInt64(0);
     for (unsigned L = 0; L < Lanes; ++L) {
       if (!(Mask >> L & 1)) {
@@ -408,7 +504,7 @@ Error FunctionLowering::lowerVideo(const Instruction &I) {
           D = B.CreateOr(D, B.CreateZExt(B.CreateAnd(Cv, B.getInt32(((1ull << W) - 1) << (W * L))), I64));
         continue;
       }
-      Value *T = Compute(Ext(*A, W * L, W, ASigned), Ext(*Bv, W * L, W, BSigned));
+      Value *T = Compute(Lane(ASel[L], ASigned), Lane(BSel[L], BSigned));
       if (Sat)
         T = Clamp(T, W, DSigned);
       if (Add)
