@@ -80,6 +80,45 @@ inline std::string runMma(const Launch &L, unsigned M, unsigned N, unsigned K, E
   return describe("D", mismatches(D, Want), D, Want);
 }
 
+/// mma.sync on b1 (.and.popc or .xor.popc): as runMma with 0/1 elements.
+inline std::string runMmaBits(const Launch &L, unsigned M, unsigned N, unsigned K, bool Xor) {
+  Rng G(M * 7 + N * 3 + K + Xor);
+  Matrix A(ET::B1, M, K, true), B(ET::B1, K, N, false), C(ET::S32, M, N, true), D(ET::S32, M, N, true);
+  A.fill(G, false);
+  B.fill(G, false);
+  C.fill(G, true);
+  std::vector<Buffer> Bufs = {buf(A), buf(B), buf(C), buf(D)};
+  std::string Err = L(Bufs, {});
+  if (!Err.empty())
+    return Err;
+  Matrix Want = reference(A, B, C, ET::S32, false, Xor);
+  return describe("D", mismatches(D, Want), D, Want);
+}
+
+/// Sub-byte wmma (m8n8k32 s4/u4, m8n8k128 b1): A row-major and B
+/// column-major, packed, with padded leading dimensions (in elements); C/D
+/// s32 row-major, then column-major. Xor selects .xor.popc for b1.
+inline std::string runWmmaSub(const Launch &L, unsigned K, ET In, bool Xor) {
+  for (int CRow : {1, 0}) {
+    Rng G(K * 10 + CRow + Xor);
+    unsigned Pad = In == ET::B1 ? 128 : 32;
+    Matrix A(In, 8, K, true, Pad), B(In, K, 8, false, Pad), C(ET::S32, 8, 8, CRow, 4), D(ET::S32, 8, 8, CRow, 4);
+    A.fill(G, false);
+    B.fill(G, false);
+    C.fill(G, true);
+    std::vector<unsigned char> PA = A.packed(), PB = B.packed();
+    std::vector<Buffer> Bufs = {buf(PA), buf(PB), buf(C), buf(D)};
+    std::string Err = L(Bufs, {int(A.Ld), int(B.Ld), int(C.Ld), CRow});
+    if (!Err.empty())
+      return Err;
+    Matrix Want = reference(A, B, C, ET::S32, false, Xor);
+    std::string R = describe(CRow ? "C/D row-major" : "C/D column-major", mismatches(D, Want), D, Want);
+    if (!R.empty())
+      return R;
+  }
+  return "";
+}
+
 inline std::string runSharedGeneric(const Launch &L) {
   for (int UseShared : {1, 0}) {
     Rng G(99 + UseShared);

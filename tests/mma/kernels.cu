@@ -280,6 +280,120 @@ extern "C" __global__ void mma_m8n8k4_f64(const double *A, const double *B, cons
 }
 
 //===----------------------------------------------------------------------===//
+// Integer mma.sync with 8-, 4- and 1-bit inputs: elements one per byte in
+// memory. The PTX ISA's tables (m8n8k16/k32/k128, m16n8k32/k64 for s4/u4,
+// m16n8k128/k256 for b1): with P elements per 32-bit register, A element
+// i (a0, a1, ...) is in register i/P at bit (i%P)*bits; for m16n8 shapes
+// registers alternate rows G and G+8 and the third and fourth hold the
+// upper half of K: row G + 8*((i/P)&1), column T*P + i%P + (K/2)*(i/P/2);
+// for m8n8 shapes (one register) row G, column T*P + i. B element i: row
+// T*P + i%P + (K/2)*(i/P), column G. C/D: row G (+8 from c2), column
+// 2T + (i&1).
+//===----------------------------------------------------------------------===//
+
+template <int M, int K, int Bits, int NA, int NB>
+__device__ void packIntFragments(const uint8_t *A, const uint8_t *B, uint32_t *a, uint32_t *b, int G, int T) {
+  const int P = 32 / Bits;
+  for (int I = 0; I < NA * P; ++I) {
+    int R = I / P;
+    int Row = M == 16 ? G + 8 * (R & 1) : G;
+    int Col = T * P + I % P + (M == 16 ? (K / 2) * (R >> 1) : 0);
+    setBits(a, I, Bits, A[Row * K + Col]);
+  }
+  for (int I = 0; I < NB * P; ++I)
+    setBits(b, I, Bits, B[G * K + T * P + I % P + (K / 2) * (I / P)]);
+}
+
+// m8n8: one A and one B register, two accumulators.
+#define MMA_INT_M8(Name, K, Bits, Types, Sat)                                                      \
+  extern "C" __global__ void Name(const uint8_t *A, const uint8_t *B, const int *C, int *D) {       \
+    LANE_IDS                                                                                       \
+    uint32_t a[1] = {}, b[1] = {};                                                                 \
+    int c[2], d[2];                                                                                \
+    packIntFragments<8, K, Bits, 1, 1>(A, B, a, b, G, T);                                          \
+    for (int I = 0; I < 2; ++I)                                                                    \
+      c[I] = C[G * 8 + 2 * T + I];                                                                 \
+    asm volatile("mma.sync.aligned.m8n8k" #K ".row.col" Sat ".s32." Types " {%0, %1}, {%2}, "  \
+                 "{%3}, {%4, %5};"                                                                 \
+                 : "=r"(d[0]), "=r"(d[1])                                                          \
+                 : "r"(a[0]), "r"(b[0]), "r"(c[0]), "r"(c[1]));                                    \
+    for (int I = 0; I < 2; ++I)                                                                    \
+      D[G * 8 + 2 * T + I] = d[I];                                                                 \
+  }
+// m16n8, the smaller K: two A registers, one B register.
+#define MMA_INT_M16_2(Name, K, Bits, Types, Sat)                                                   \
+  extern "C" __global__ void Name(const uint8_t *A, const uint8_t *B, const int *C, int *D) {       \
+    LANE_IDS                                                                                       \
+    uint32_t a[2] = {}, b[1] = {};                                                                 \
+    int c[4], d[4];                                                                                \
+    packIntFragments<16, K, Bits, 2, 1>(A, B, a, b, G, T);                                         \
+    for (int I = 0; I < 4; ++I)                                                                    \
+      c[I] = C[cRow(I, G) * 8 + cCol(I, T)];                                                       \
+    asm volatile("mma.sync.aligned.m16n8k" #K ".row.col" Sat ".s32." Types " {%0, %1, %2, %3}, "   \
+                 "{%4, %5}, {%6}, {%7, %8, %9, %10};"                                              \
+                 : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])                                  \
+                 : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));   \
+    for (int I = 0; I < 4; ++I)                                                                    \
+      D[cRow(I, G) * 8 + cCol(I, T)] = d[I];                                                       \
+  }
+// m16n8, the larger K: four A registers, two B registers.
+#define MMA_INT_M16_4(Name, K, Bits, Types, Sat)                                                   \
+  extern "C" __global__ void Name(const uint8_t *A, const uint8_t *B, const int *C, int *D) {       \
+    LANE_IDS                                                                                       \
+    uint32_t a[4] = {}, b[2] = {};                                                                 \
+    int c[4], d[4];                                                                                \
+    packIntFragments<16, K, Bits, 4, 2>(A, B, a, b, G, T);                                         \
+    for (int I = 0; I < 4; ++I)                                                                    \
+      c[I] = C[cRow(I, G) * 8 + cCol(I, T)];                                                       \
+    asm volatile("mma.sync.aligned.m16n8k" #K ".row.col" Sat ".s32." Types " {%0, %1, %2, %3}, "   \
+                 "{%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};"                               \
+                 : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])                                  \
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(c[0]),    \
+                   "r"(c[1]), "r"(c[2]), "r"(c[3]));                                               \
+    for (int I = 0; I < 4; ++I)                                                                    \
+      D[cRow(I, G) * 8 + cCol(I, T)] = d[I];                                                       \
+  }
+// Types: A, B and C types, then (b1) the bit operation and .popc.
+MMA_INT_M8(mma_m8n8k16_s8_s32, 16, 8, "s8.s8.s32", "")
+MMA_INT_M8(mma_m8n8k32_s4_s32, 32, 4, "s4.s4.s32", "")
+MMA_INT_M8(mma_m8n8k32_u4s4_s32_sat, 32, 4, "u4.s4.s32", ".satfinite")
+MMA_INT_M16_2(mma_m16n8k32_s4u4_s32, 32, 4, "s4.u4.s32", "")
+MMA_INT_M16_4(mma_m16n8k64_u4_s32_sat, 64, 4, "u4.u4.s32", ".satfinite")
+MMA_INT_M8(mma_m8n8k128_b1_xor, 128, 1, "b1.b1.s32.xor.popc", "")
+MMA_INT_M16_2(mma_m16n8k128_b1_and, 128, 1, "b1.b1.s32.and.popc", "")
+MMA_INT_M16_4(mma_m16n8k256_b1_xor, 256, 1, "b1.b1.s32.xor.popc", "")
+
+//===----------------------------------------------------------------------===//
+// Sub-byte wmma (nvcuda::wmma::experimental): m8n8k32 s4/u4 (mma_sync),
+// m8n8k128 b1 (bmma_sync with XOR or AND and POPC).
+//===----------------------------------------------------------------------===//
+
+template <int K, typename Prec, int Op>
+__device__ void wmmaSubBody(const void *A, const void *B, const int *C, int *D, int Lda, int Ldb, int Ldc,
+                            int CRow) {
+  wmma::fragment<wmma::matrix_a, 8, 8, K, Prec, wmma::row_major> FA;
+  wmma::fragment<wmma::matrix_b, 8, 8, K, Prec, wmma::col_major> FB;
+  wmma::fragment<wmma::accumulator, 8, 8, K, int> FC;
+  wmma::load_matrix_sync(FA, A, Lda);
+  wmma::load_matrix_sync(FB, B, Ldb);
+  wmma::layout_t L = CRow ? wmma::mem_row_major : wmma::mem_col_major;
+  wmma::load_matrix_sync(FC, C, Ldc, L);
+  if constexpr (Op == 0)
+    wmma::mma_sync(FC, FA, FB, FC);
+  else
+    wmma::bmma_sync(FC, FA, FB, FC,
+                    Op == 1 ? wmma::experimental::bmmaBitOpXOR : wmma::experimental::bmmaBitOpAND,
+                    wmma::experimental::bmmaAccumulateOpPOPC);
+  wmma::store_matrix_sync(D, FC, Ldc, L);
+}
+#define WMMA_SUB_CASE(Name, K, Prec, In, Op)                                                       \
+  extern "C" __global__ void Name(const void *A, const void *B, const int *C, int *D, int Lda,     \
+                                  int Ldb, int Ldc, int CRow) {                                    \
+    wmmaSubBody<K, wmma::experimental::precision::Prec, Op>(A, B, C, D, Lda, Ldb, Ldc, CRow);      \
+  }
+#include "MmaCases.def"
+
+//===----------------------------------------------------------------------===//
 // ldmatrix / stmatrix / movmatrix on 8x8 b16 matrices. A shared tile has 32
 // rows of 24 b16 (48 bytes: rows stay 16-byte aligned); row r of matrix m
 // is tile row m*8 + (r*3 + m) % 8, so lanes supply scattered addresses.
@@ -383,6 +497,8 @@ int main() {
 #define MMA_CASE(Name, M, N, K, TA, TB, TC, TD, Sat)                                               \
   Report(#Name, mmaref::runMma(L(Name), M, N, K, mmaref::ET::TA, mmaref::ET::TB, mmaref::ET::TC,   \
                                mmaref::ET::TD, Sat));
+#define MMA_BITS_CASE(Name, M, N, K, Xor) Report(#Name, mmaref::runMmaBits(L(Name), M, N, K, Xor));
+#define WMMA_SUB_CASE(Name, K, Prec, In, Op) Report(#Name, mmaref::runWmmaSub(L(Name), K, mmaref::ET::In, Op == 1));
 #include "MmaCases.def"
   Report("wmma_shared_generic", mmaref::runSharedGeneric(L(wmma_shared_generic)));
   Report("wmma_fill_scale", mmaref::runFillScale(L(wmma_fill_scale)));
