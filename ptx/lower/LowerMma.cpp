@@ -530,6 +530,8 @@ private:
       return notLowered("shape or types");
     Shape S = *SOr;
     ScalarType TD = Ts[0], TA = Ts[1], TB = Ts[2], TC = Ts[3];
+    if (S.M == 8 && S.N == 8 && S.K == 4 && TA == ScalarType::F16)
+      return mmaQuadPairs(TD, TB, TC);
     // The layouts are only .row.col for every shape lowered here.
     if (I.Mods.size() < 2 || !I.has(Modifier::Row) || !I.has(Modifier::Col) ||
         *I.firstOfClass(MC_Layout) != Modifier::Row)
@@ -606,6 +608,91 @@ private:
     for (unsigned E = 0; E < NCElems; ++E) {
       Value *Acc = toCompute(CRaw[E], TC);
       DRaw.push_back(fromCompute(dot(Acc, ARows[E >> 1], BCols[E & 1]), TD, Sat));
+    }
+    return writeRegs(I.Ops[0], joinRaw(DRaw, TD), "d");
+  }
+
+  /// mma.sync.m8n8k4 with f16 inputs (the Volta form): four independent
+  /// 8x8x4 products, one per quad pair q (lanes 4q..4q+3 and 4q+16..4q+19).
+  /// Number the pair's lanes j = 0..7 (j = lane%4, +4 from lane 16); each
+  /// holds 4 halves (2 registers). PTX ISA fragments: A .row: lane j holds
+  /// row j, k 0..3; A .col: column j%4, rows 4(j/4)..+3; B .row: row j%4,
+  /// columns 4(j/4)..+3; B .col: column j, k 0..3. C/D .f16: lane j holds
+  /// row j, columns 0..7; .f32: element i at row (lane&1) + (i&2) + 4(j/4),
+  /// column (i&4) + (lane&2) + (i&1). Every lane gathers its pair's whole A
+  /// and B (16 shuffles each), then computes its eight elements.
+  Error mmaQuadPairs(ScalarType TD, ScalarType TB, ScalarType TC) {
+    auto IsAcc = [](ScalarType T) { return T == ScalarType::F16 || T == ScalarType::F32; };
+    std::optional<Modifier> LA = I.firstOfClass(MC_Layout);
+    bool ARow = LA == Modifier::Row;
+    // The second layout is B's: the last layout modifier written.
+    std::optional<Modifier> LB;
+    for (Modifier M : I.Mods)
+      if (M == Modifier::Row || M == Modifier::Col)
+        LB = M;
+    unsigned NLayouts = 0;
+    for (Modifier M : I.Mods)
+      NLayouts += M == Modifier::Row || M == Modifier::Col;
+    // C and D share one layout, so their types must agree.
+    if (NLayouts != 2 || TB != ScalarType::F16 || !IsAcc(TC) || TD != TC || I.has(Modifier::SatFinite))
+      return notLowered("m8n8k4 form");
+    bool BRow = LB == Modifier::Row;
+    if (I.Ops.size() != 4)
+      return FL.fail(FL.spell(I) + ": expected d, a, b, c");
+    Expected<SmallVector<Value *, 8>> ARegs = readRegs(I.Ops[1], 2, 32, "a");
+    if (!ARegs)
+      return ARegs.takeError();
+    Expected<SmallVector<Value *, 8>> BRegs = readRegs(I.Ops[2], 2, 32, "b");
+    if (!BRegs)
+      return BRegs.takeError();
+    Expected<SmallVector<Value *, 8>> CRegs = readRegs(I.Ops[3], 8 / perReg(TC), 32, "c");
+    if (!CRegs)
+      return CRegs.takeError();
+
+    Value *L = lane();
+    Value *Base = B.CreateAnd(L, B.getInt32(12)); // 4q
+    // Val[j][e]: element e of pair lane j, for A and B.
+    auto Gather = [&](ArrayRef<Value *> Regs) {
+      SmallVector<SmallVector<Value *, 4>, 8> Val(8);
+      for (unsigned J = 0; J < 8; ++J) {
+        Value *Src = lanePlus(Base, (J & 3) + (J >= 4 ? 16 : 0));
+        SmallVector<Value *, 4> Raw;
+        for (Value *R : Regs)
+          splitRaw(shfl(R, Src), ScalarType::F16, Raw);
+        for (Value *V : Raw)
+          Val[J].push_back(toCompute(V, ScalarType::F16));
+      }
+      return Val;
+    };
+    SmallVector<SmallVector<Value *, 4>, 8> AV = Gather(*ARegs), BV = Gather(*BRegs);
+    auto AAt = [&](unsigned R, unsigned K) { return ARow ? AV[R][K] : AV[4 * (R / 4) + K][R % 4]; };
+    auto BAt = [&](unsigned K, unsigned C) { return BRow ? BV[4 * (C / 4) + K][C % 4] : BV[C][K]; };
+    // This lane's rows and columns depend on three lane bits (lane&1,
+    // lane&2, lane>=16, together j): pick A's row and B's column values among
+    // the eight candidates, then one dot product per element.
+    SmallVector<Value *, 8> CRaw, DRaw;
+    for (Value *R : *CRegs)
+      splitRaw(R, TC, CRaw);
+    Value *J = B.CreateOr(B.CreateAnd(L, B.getInt32(3)), B.CreateAnd(B.CreateLShr(L, 2), B.getInt32(4)));
+    SmallVector<Value *, 8> IsJ;
+    for (unsigned X = 0; X < 8; ++X)
+      IsJ.push_back(B.CreateICmpEQ(J, B.getInt32(X)));
+    auto Pick = [&](auto ValueFor) {
+      Value *R = ValueFor(0u);
+      for (unsigned X = 1; X < 8; ++X)
+        R = B.CreateSelect(IsJ[X], ValueFor(X), R);
+      return R;
+    };
+    bool F16Acc = TC == ScalarType::F16;
+    for (unsigned E = 0; E < 8; ++E) {
+      auto RowOf = [&](unsigned X) { return F16Acc ? X : (X & 1) + (E & 2) + 4 * (X >> 2); };
+      auto ColOf = [&](unsigned X) { return F16Acc ? E : (E & 4) + (X & 2) + (E & 1); };
+      SmallVector<Value *, 4> As, Bs;
+      for (unsigned K = 0; K < 4; ++K) {
+        As.push_back(Pick([&](unsigned X) { return AAt(RowOf(X), K); }));
+        Bs.push_back(Pick([&](unsigned X) { return BAt(K, ColOf(X)); }));
+      }
+      DRaw.push_back(fromCompute(dot(toCompute(CRaw[E], TC), As, Bs), TD, false));
     }
     return writeRegs(I.Ops[0], joinRaw(DRaw, TD), "d");
   }

@@ -119,6 +119,29 @@ inline std::string runWmmaSub(const Launch &L, unsigned K, ET In, bool Xor) {
   return "";
 }
 
+/// mma.sync.m8n8k4 with f16 inputs: four independent 8x8x4 products, one
+/// per quad pair q; the layouts only change how the kernel packs fragments.
+inline std::string runMmaQuad(const Launch &L, ET Acc) {
+  Rng G(84 + unsigned(Acc));
+  Matrix A(ET::F16, 32, 4, true), B(ET::F16, 4, 32, false), C(Acc, 32, 8, true), D(Acc, 32, 8, true);
+  A.fill(G, false);
+  B.fill(G, false);
+  C.fill(G, true);
+  std::vector<Buffer> Bufs = {buf(A), buf(B), buf(C), buf(D)};
+  std::string Err = L(Bufs, {});
+  if (!Err.empty())
+    return Err;
+  Matrix Want(Acc, 32, 8, true);
+  for (unsigned R = 0; R < 32; ++R)
+    for (unsigned Col = 0; Col < 8; ++Col) {
+      double S = C.at(R, Col);
+      for (unsigned K = 0; K < 4; ++K)
+        S += A.at(R, K) * B.at(K, 8 * (R / 8) + Col);
+      Want.set(R, Col, S);
+    }
+  return describe("D", mismatches(D, Want), D, Want);
+}
+
 inline std::string runSharedGeneric(const Launch &L) {
   for (int UseShared : {1, 0}) {
     Rng G(99 + UseShared);

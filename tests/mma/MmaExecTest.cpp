@@ -106,6 +106,8 @@ std::string MmaExec::SetupError;
   TEST_F(MmaExec, Name) { EXPECT_EQ(mmaref::runMmaBits(launcher(#Name), M, N, K, Xor), ""); }
 #define WMMA_SUB_CASE(Name, K, Prec, In, Op)                                                       \
   TEST_F(MmaExec, Name) { EXPECT_EQ(mmaref::runWmmaSub(launcher(#Name), K, mmaref::ET::In, Op == 1), ""); }
+#define MMA_QUAD_CASE(Name, ARow, BRow, Acc)                                                       \
+  TEST_F(MmaExec, Name) { EXPECT_EQ(mmaref::runMmaQuad(launcher(#Name), mmaref::ET::Acc), ""); }
 #include "MmaCases.def"
 
 TEST_F(MmaExec, WmmaSharedAndGenericSpaces) {

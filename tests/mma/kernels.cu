@@ -364,6 +364,71 @@ MMA_INT_M16_2(mma_m16n8k128_b1_and, 128, 1, "b1.b1.s32.and.popc", "")
 MMA_INT_M16_4(mma_m16n8k256_b1_xor, 256, 1, "b1.b1.s32.xor.popc", "")
 
 //===----------------------------------------------------------------------===//
+// mma.sync.m8n8k4 with f16 inputs (Volta): quad pair q = lanes 4q..4q+3 and
+// 4q+16..4q+19 computes its own 8x8x4 product; j = lane%4 (+4 from lane
+// 16) numbers the pair's lanes. PTX ISA fragments: A .row: row j, k = i;
+// A .col: row 4(j/4) + i, k = j%4; B .row: k = j%4, column 4(j/4) + i;
+// B .col: k = i, column j. C/D .f16: row j, column i; .f32: row
+// (lane&1) + (i&2) + 4(j/4), column (i&4) + (lane&2) + (i&1).
+//===----------------------------------------------------------------------===//
+
+template <bool ARow, bool BRow, bool F32>
+__device__ void mmaQuadBody(const uint16_t *A, const uint16_t *B, const void *C, void *D) {
+  int Lane = threadIdx.x & 31, Q = (Lane & 15) >> 2, J = (Lane & 3) + (Lane >= 16 ? 4 : 0);
+  uint32_t a[2] = {}, b[2] = {};
+  for (int I = 0; I < 4; ++I) {
+    int R = ARow ? J : 4 * (J / 4) + I, K = ARow ? I : J % 4;
+    setBits(a, I, 16, A[(8 * Q + R) * 4 + K]);
+    int BK = BRow ? J % 4 : I, BC = BRow ? 4 * (J / 4) + I : J;
+    setBits(b, I, 16, B[(8 * Q + BC) * 4 + BK]);
+  }
+  auto At = [&](int I) {
+    int R = F32 ? (Lane & 1) + (I & 2) + 4 * (J / 4) : J, Col = F32 ? (I & 4) + (Lane & 2) + (I & 1) : I;
+    return (8 * Q + R) * 8 + Col;
+  };
+  if (F32) {
+    float c[8], d[8];
+    for (int I = 0; I < 8; ++I)
+      c[I] = static_cast<const float *>(C)[At(I)];
+#define QUAD_ASM(L)                                                                                \
+  asm volatile("mma.sync.aligned.m8n8k4." L ".f32.f16.f16.f32 {%0, %1, %2, %3, %4, %5, %6, %7}, "    \
+               "{%8, %9}, {%10, %11}, {%12, %13, %14, %15, %16, %17, %18, %19};"                   \
+               : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3]), "=f"(d[4]), "=f"(d[5]), "=f"(d[6]), \
+                 "=f"(d[7])                                                                        \
+               : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]),      \
+                 "f"(c[3]), "f"(c[4]), "f"(c[5]), "f"(c[6]), "f"(c[7]))
+    if (ARow && BRow) QUAD_ASM("row.row");
+    else if (ARow) QUAD_ASM("row.col");
+    else if (BRow) QUAD_ASM("col.row");
+    else QUAD_ASM("col.col");
+#undef QUAD_ASM
+    for (int I = 0; I < 8; ++I)
+      static_cast<float *>(D)[At(I)] = d[I];
+  } else {
+    uint32_t c[4] = {}, d[4];
+    for (int I = 0; I < 8; ++I)
+      setBits(c, I, 16, static_cast<const uint16_t *>(C)[At(I)]);
+#define QUAD_ASM(L)                                                                                \
+  asm volatile("mma.sync.aligned.m8n8k4." L ".f16.f16.f16.f16 {%0, %1, %2, %3}, {%4, %5}, {%6, %7}, " \
+               "{%8, %9, %10, %11};"                                                               \
+               : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])                                    \
+               : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]))
+    if (ARow && BRow) QUAD_ASM("row.row");
+    else if (ARow) QUAD_ASM("row.col");
+    else if (BRow) QUAD_ASM("col.row");
+    else QUAD_ASM("col.col");
+#undef QUAD_ASM
+    for (int I = 0; I < 8; ++I)
+      static_cast<uint16_t *>(D)[At(I)] = uint16_t(getBits(d, I, 16));
+  }
+}
+#define MMA_QUAD_CASE(Name, ARow, BRow, Acc)                                                       \
+  extern "C" __global__ void Name(const uint16_t *A, const uint16_t *B, const void *C, void *D) {   \
+    mmaQuadBody<ARow, BRow, mmaref::ET::Acc == mmaref::ET::F32>(A, B, C, D);                       \
+  }
+#include "MmaCases.def"
+
+//===----------------------------------------------------------------------===//
 // Sub-byte wmma (nvcuda::wmma::experimental): m8n8k32 s4/u4 (mma_sync),
 // m8n8k128 b1 (bmma_sync with XOR or AND and POPC).
 //===----------------------------------------------------------------------===//
@@ -499,6 +564,7 @@ int main() {
                                mmaref::ET::TD, Sat));
 #define MMA_BITS_CASE(Name, M, N, K, Xor) Report(#Name, mmaref::runMmaBits(L(Name), M, N, K, Xor));
 #define WMMA_SUB_CASE(Name, K, Prec, In, Op) Report(#Name, mmaref::runWmmaSub(L(Name), K, mmaref::ET::In, Op == 1));
+#define MMA_QUAD_CASE(Name, ARow, BRow, Acc) Report(#Name, mmaref::runMmaQuad(L(Name), mmaref::ET::Acc));
 #include "MmaCases.def"
   Report("wmma_shared_generic", mmaref::runSharedGeneric(L(wmma_shared_generic)));
   Report("wmma_fill_scale", mmaref::runFillScale(L(wmma_fill_scale)));
