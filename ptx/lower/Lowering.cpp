@@ -498,8 +498,13 @@ Expected<Value *> FunctionLowering::address(const Operand &Op, StateSpace S) {
     AllocaInst *Slot = regSlot(R);
     Value *V = B.CreateLoad(Slot->getAllocatedType(), Slot);
     V = fitBits(V, B.getIntNTy(V->getType()->getPrimitiveSizeInBits()), false);
-    if (!V->getType()->isIntegerTy(64))
-      V = B.CreateZExtOrTrunc(V, B.getInt64Ty());
+    if (!V->getType()->isIntegerTy(64)) {
+      // A 32-bit address (shared space) wraps at 32 bits: nvcc emits
+      // [%r+512] with %r = base - 512.
+      if (Op.Int)
+        V = B.CreateAdd(V, ConstantInt::get(V->getType(), Op.Int, /*IsSigned=*/true));
+      return B.CreateIntToPtr(B.CreateZExtOrTrunc(V, B.getInt64Ty()), ptrTy(C, AS));
+    }
     P = B.CreateIntToPtr(V, ptrTy(C, AS));
   } else {
     StateSpace SymSpace;
