@@ -714,6 +714,9 @@ Error FunctionLowering::lowerInstruction(const Instruction &I) {
   case Opcode::WmmaLoad: case Opcode::WmmaStore: case Opcode::WmmaMma: case Opcode::Mma:
   case Opcode::Ldmatrix: case Opcode::Stmatrix: case Opcode::Movmatrix:
     return lowerMma(I);
+  case Opcode::WgmmaMmaAsync: case Opcode::WgmmaFence: case Opcode::WgmmaCommitGroup:
+  case Opcode::WgmmaWaitGroup:
+    return lowerWgmma(I);
   case Opcode::MbarrierInit: case Opcode::MbarrierInval: case Opcode::MbarrierExpectTx:
   case Opcode::MbarrierCompleteTx: case Opcode::MbarrierArrive: case Opcode::MbarrierArriveDrop:
   case Opcode::MbarrierTestWait: case Opcode::MbarrierTryWait: case Opcode::MbarrierPendingCount:

@@ -18,7 +18,7 @@ namespace mmaref {
 
 /// Element types. The sub-byte ones (S4, U4, B1) take one byte per element
 /// in a Matrix; packed() gives the dense bit layout wmma loads.
-enum class ET { F16, BF16, TF32, F32, S8, U8, S32, F64, S4, U4, B1 };
+enum class ET { F16, BF16, TF32, F32, S8, U8, S32, F64, S4, U4, B1, E4M3, E5M2 };
 
 inline unsigned bytesOf(ET T) {
   switch (T) {
