@@ -521,9 +521,10 @@ private:
   //===--------------------------------------------------------------------===//
 
   Error mmaSync() {
-    if (I.has(Modifier::Sp) || I.has(Modifier::SpOrderedMetadata) || I.has(Modifier::BlockScale) ||
-        I.firstOfClass(MC_Mma))
-      return notLowered("sparse, scaled or kind:: forms");
+    if ((I.has(Modifier::Sp) || I.has(Modifier::SpOrderedMetadata)) && !I.has(Modifier::BlockScale))
+      return mmaSparse();
+    if (I.has(Modifier::BlockScale) || I.firstOfClass(MC_Mma))
+      return notLowered("scaled or kind:: forms");
     std::optional<Shape> SOr = shapeOf(I);
     SmallVector<ScalarType, 4> Ts = typesOf(I);
     if (!SOr || Ts.size() != 4)
@@ -608,6 +609,93 @@ private:
     for (unsigned E = 0; E < NCElems; ++E) {
       Value *Acc = toCompute(CRaw[E], TC);
       DRaw.push_back(fromCompute(dot(Acc, ARows[E >> 1], BCols[E & 1]), TD, Sat));
+    }
+    return writeRegs(I.Ops[0], joinRaw(DRaw, TD), "d");
+  }
+
+  /// mma.sp / mma.sp::ordered_metadata with f16/bf16 inputs, m16n8k16 and
+  /// m16n8k32 (2:4 sparsity). A holds the compressed M x K/2 matrix in the
+  /// dense m16n8k(K/2) A layout; B is dense (register r: k = 2t + e + 8r).
+  /// Row g + 8h keeps two elements of each group j of 4 consecutive k,
+  /// compressed columns 2j and 2j+1, at k = 4j + i0 and 4j + i1 where
+  /// (i0, i1) are bits 1:0 and 3:2 of nibble (j%4) + 4h of the metadata of
+  /// lane 4g + f*(K/16) + j/4 (f the sparsity selector), as measured on an
+  /// H100.
+  Error mmaSparse() {
+    std::optional<Shape> SOr = shapeOf(I);
+    SmallVector<ScalarType, 4> Ts = typesOf(I);
+    if (!SOr || Ts.size() != 4)
+      return notLowered("shape or types");
+    Shape S = *SOr;
+    ScalarType TD = Ts[0], TA = Ts[1], TB = Ts[2], TC = Ts[3];
+    bool Ok = S.M == 16 && S.N == 8 && (S.K == 16 || S.K == 32) && isHalfLike(TA) && TB == TA &&
+              (TC == ScalarType::F32 || (TA == ScalarType::F16 && TC == ScalarType::F16)) &&
+              (TD == ScalarType::F32 || (TA == ScalarType::F16 && TD == ScalarType::F16)) &&
+              I.has(Modifier::Row) && I.has(Modifier::Col) && *I.firstOfClass(MC_Layout) == Modifier::Row;
+    if (!Ok)
+      return notLowered("sparse shape and type combination");
+    if (I.Ops.size() != 6 || I.Ops[5].K != Operand::Kind::Int)
+      return FL.fail(FL.spell(I) + ": expected d, a, b, c, metadata and an immediate sparsity selector");
+    int64_t Sel = I.Ops[5].Int;
+    if (Sel < 0 || Sel > 1)
+      return FL.fail(FL.spell(I) + ": the sparsity selector must be 0 or 1");
+    unsigned KC = S.K / 2, NA = KC / 4, NB = S.K / 8;
+    Expected<SmallVector<Value *, 8>> ARegs = readRegs(I.Ops[1], NA, 32, "a");
+    if (!ARegs)
+      return ARegs.takeError();
+    Expected<SmallVector<Value *, 8>> BRegs = readRegs(I.Ops[2], NB, 32, "b");
+    if (!BRegs)
+      return BRegs.takeError();
+    Expected<SmallVector<Value *, 8>> CRegs = readRegs(I.Ops[3], 4 / perReg(TC), 32, "c");
+    if (!CRegs)
+      return CRegs.takeError();
+    Expected<Value *> Meta = FL.get(I.Ops[4], ScalarType::B32);
+    if (!Meta)
+      return Meta.takeError();
+
+    Value *L = lane();
+    Value *Quad = B.CreateAnd(L, B.getInt32(~3u));
+    Value *T2 = B.CreateShl(B.CreateAnd(L, B.getInt32(3)), 3);
+    // Compressed A rows g and g+8 (the dense m16n8k(K/2) layout).
+    SmallVector<Value *, 16> ARows[2] = {SmallVector<Value *, 16>(KC), SmallVector<Value *, 16>(KC)};
+    for (unsigned TP = 0; TP < 4; ++TP)
+      for (unsigned R = 0; R < NA; ++R) {
+        SmallVector<Value *, 4> Raw;
+        splitRaw(shfl((*ARegs)[R], lanePlus(Quad, TP)), TA, Raw);
+        for (unsigned E = 0; E < 2; ++E)
+          ARows[R & 1][TP * 2 + E + (KC / 2) * (R >> 1)] = toCompute(Raw[E], TA);
+      }
+    // B columns 2t and 2t+1, all K.
+    SmallVector<Value *, 32> BCols[2] = {SmallVector<Value *, 32>(S.K), SmallVector<Value *, 32>(S.K)};
+    for (unsigned C = 0; C < 2; ++C)
+      for (unsigned TP = 0; TP < 4; ++TP)
+        for (unsigned R = 0; R < NB; ++R) {
+          SmallVector<Value *, 4> Raw;
+          splitRaw(shfl((*BRegs)[R], lanePlus(T2, 4 * C + TP)), TB, Raw);
+          for (unsigned E = 0; E < 2; ++E)
+            BCols[C][TP * 2 + E + 8 * R] = toCompute(Raw[E], TB);
+        }
+    // Metadata words of this quad's lanes f*(K/16) + 0 and (K32) + 1.
+    SmallVector<Value *, 2> MetaOf;
+    for (unsigned X = 0; X < S.K / 16; ++X)
+      MetaOf.push_back(shfl(*Meta, lanePlus(Quad, unsigned(Sel) * (S.K / 16) + X)));
+    SmallVector<Value *, 4> CRaw, DRaw;
+    for (Value *R : *CRegs)
+      splitRaw(R, TC, CRaw);
+    for (unsigned E = 0; E < 4; ++E) {
+      unsigned H = E >> 1, C = E & 1;
+      Value *Acc = toCompute(CRaw[E], TC);
+      for (unsigned J = 0; J < S.K / 4; ++J) {
+        Value *Nib = B.CreateLShr(MetaOf[J / 4], 4 * ((J % 4) + 4 * H));
+        for (unsigned Slot = 0; Slot < 2; ++Slot) {
+          Value *Idx = B.CreateAnd(B.CreateLShr(Nib, 2 * Slot), B.getInt32(3));
+          Value *BV = BCols[C][4 * J];
+          for (unsigned X = 1; X < 4; ++X)
+            BV = B.CreateSelect(B.CreateICmpEQ(Idx, B.getInt32(X)), BCols[C][4 * J + X], BV);
+          Acc = dot(Acc, {ARows[H][2 * J + Slot]}, {BV});
+        }
+      }
+      DRaw.push_back(fromCompute(Acc, TD, false));
     }
     return writeRegs(I.Ops[0], joinRaw(DRaw, TD), "d");
   }

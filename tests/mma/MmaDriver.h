@@ -142,6 +142,32 @@ inline std::string runMmaQuad(const Launch &L, ET Acc) {
   return describe("D", mismatches(D, Want), D, Want);
 }
 
+/// mma.sp m16n8kK (2:4): a random pair of positions in each group of 4 k of
+/// each row of A carries the row's compressed values; the reference
+/// multiplies the expanded A.
+inline std::string runMmaSparse(const Launch &L, unsigned K, ET In, ET Acc) {
+  Rng G(K * 3 + unsigned(In) + 11 * unsigned(Acc));
+  Matrix Ac(In, 16, K / 2, true), B(In, K, 8, false), C(Acc, 16, 8, true), D(Acc, 16, 8, true),
+      Full(In, 16, K, true);
+  Ac.fill(G, false);
+  B.fill(G, false);
+  C.fill(G, true);
+  std::vector<uint8_t> Nib(16 * (K / 4));
+  for (unsigned R = 0; R < 16; ++R)
+    for (unsigned J = 0; J < K / 4; ++J) {
+      unsigned I0 = G.below(3), I1 = I0 + 1 + G.below(3 - I0); // 0 <= i0 < i1 <= 3
+      Nib[R * (K / 4) + J] = uint8_t(I0 | I1 << 2);
+      for (unsigned X = 0; X < 4; ++X)
+        Full.set(R, 4 * J + X, X == I0 ? Ac.at(R, 2 * J) : X == I1 ? Ac.at(R, 2 * J + 1) : 0.0);
+    }
+  std::vector<Buffer> Bufs = {buf(Ac), buf(Nib), buf(B), buf(C), buf(D)};
+  std::string Err = L(Bufs, {});
+  if (!Err.empty())
+    return Err;
+  Matrix Want = reference(Full, B, C, Acc, false);
+  return describe("D", mismatches(D, Want), D, Want);
+}
+
 inline std::string runSharedGeneric(const Launch &L) {
   for (int UseShared : {1, 0}) {
     Rng G(99 + UseShared);

@@ -364,6 +364,110 @@ MMA_INT_M16_2(mma_m16n8k128_b1_and, 128, 1, "b1.b1.s32.and.popc", "")
 MMA_INT_M16_4(mma_m16n8k256_b1_xor, 256, 1, "b1.b1.s32.xor.popc", "")
 
 //===----------------------------------------------------------------------===//
+// mma.sp m16n8k16/k32 with f16/bf16 inputs (2:4 sparsity). The compressed A
+// (16 x K/2) takes the dense m16n8k(K/2) A layout; B (register r: k =
+// 2t + e + 8r, column G). Metadata: the nibble of row G + 8h, group j of 4
+// k (i0 | i1 << 2) sits at bits 4((j%4) + 4h) of lane 4G + Sel*(K/16) +
+// j/4; the other lanes' metadata must not matter, so they hold noise.
+//===----------------------------------------------------------------------===//
+
+template <int K, int Sel, bool F16Acc>
+__device__ void mmaSparseBody(const uint16_t *Ac, const uint8_t *Nib, const uint16_t *B, const void *C,
+                              void *D) {
+  LANE_IDS
+  const int KC = K / 2, NA = K / 8;
+  uint32_t a[4] = {}, b[4] = {};
+  for (int I = 0; I < 2 * NA; ++I) {
+    int R = I / 2;
+    setBits(a, I, 16, Ac[(G + 8 * (R & 1)) * KC + 2 * T + (I & 1) + (KC / 2) * (R >> 1)]);
+  }
+  for (int I = 0; I < 2 * NA; ++I)
+    setBits(b, I, 16, B[G * K + 2 * T + (I & 1) + 8 * (I / 2)]);
+  uint32_t E = 0x9E3779B9u * (Lane + 1); // noise
+  int X = T - Sel * (K / 16);
+  if (X >= 0 && X < K / 16) {
+    E = 0;
+    for (int H = 0; H < 2; ++H)
+      for (int J = 0; J < 4; ++J)
+        E |= uint32_t(Nib[(G + 8 * H) * (K / 4) + 4 * X + J]) << (4 * (J + 4 * H));
+  }
+  if constexpr (F16Acc) {
+    uint32_t c[2] = {}, d[2];
+    for (int I = 0; I < 4; ++I)
+      setBits(c, I, 16, static_cast<const uint16_t *>(C)[cRow(I, G) * 8 + cCol(I, T)]);
+    asm volatile("mma.sp.sync.aligned.m16n8k32.row.col.f16.f16.f16.f16 {%0, %1}, {%2, %3, %4, %5}, "
+                 "{%6, %7, %8, %9}, {%10, %11}, %12, %13;"
+                 : "=r"(d[0]), "=r"(d[1])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3]),
+                   "r"(c[0]), "r"(c[1]), "r"(E), "n"(Sel));
+    for (int I = 0; I < 4; ++I)
+      static_cast<uint16_t *>(D)[cRow(I, G) * 8 + cCol(I, T)] = uint16_t(getBits(d, I, 16));
+  } else {
+  float c[4], d[4];
+  for (int I = 0; I < 4; ++I)
+    c[I] = static_cast<const float *>(C)[cRow(I, G) * 8 + cCol(I, T)];
+  if (K == 16)
+    asm volatile("mma.sp.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5}, "
+                 "{%6, %7}, {%8, %9, %10, %11}, %12, %13;"
+                 : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]),
+                   "r"(E), "n"(Sel));
+  else
+    asm volatile("mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, "
+                 "{%4, %5, %6, %7}, {%8, %9, %10, %11}, {%12, %13, %14, %15}, %16, %17;"
+                 : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3]),
+                   "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]), "r"(E), "n"(Sel));
+  for (int I = 0; I < 4; ++I)
+    static_cast<float *>(D)[cRow(I, G) * 8 + cCol(I, T)] = d[I];
+  }
+}
+// m16n8k16 f16 with f32 accumulators, selector 0.
+template <int Sel>
+__device__ void mmaSparseF16K16(const uint16_t *Ac, const uint8_t *Nib, const uint16_t *B, const float *C,
+                                float *D) {
+  LANE_IDS
+  uint32_t a[2] = {}, b[2] = {};
+  for (int I = 0; I < 4; ++I)
+    setBits(a, I, 16, Ac[(G + 8 * ((I / 2) & 1)) * 8 + 2 * T + (I & 1)]);
+  for (int I = 0; I < 4; ++I)
+    setBits(b, I, 16, B[G * 16 + 2 * T + (I & 1) + 8 * (I / 2)]);
+  uint32_t E = 0x9E3779B9u * (Lane + 1);
+  if (T == Sel) {
+    E = 0;
+    for (int H = 0; H < 2; ++H)
+      for (int J = 0; J < 4; ++J)
+        E |= uint32_t(Nib[(G + 8 * H) * 4 + J]) << (4 * (J + 4 * H));
+  }
+  float c[4], d[4];
+  for (int I = 0; I < 4; ++I)
+    c[I] = C[cRow(I, G) * 8 + cCol(I, T)];
+  asm volatile("mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5}, "
+               "{%6, %7}, {%8, %9, %10, %11}, %12, %13;"
+               : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+               : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]),
+                 "r"(E), "n"(Sel));
+  for (int I = 0; I < 4; ++I)
+    D[cRow(I, G) * 8 + cCol(I, T)] = d[I];
+}
+extern "C" __global__ void mma_sp_m16n8k16_f16_f32_sel0(const uint16_t *Ac, const uint8_t *Nib, const uint16_t *B,
+                                                        const float *C, float *D) {
+  mmaSparseF16K16<0>(Ac, Nib, B, C, D);
+}
+extern "C" __global__ void mma_sp_m16n8k16_bf16_f32_sel1(const uint16_t *Ac, const uint8_t *Nib, const uint16_t *B,
+                                                         const float *C, float *D) {
+  mmaSparseBody<16, 1, false>(Ac, Nib, B, C, D);
+}
+extern "C" __global__ void mma_sp_m16n8k32_f16_f16_sel1(const uint16_t *Ac, const uint8_t *Nib, const uint16_t *B,
+                                                        const uint16_t *C, uint16_t *D) {
+  mmaSparseBody<32, 1, true>(Ac, Nib, B, C, D);
+}
+extern "C" __global__ void mma_sp_m16n8k32_bf16_f32_sel0(const uint16_t *Ac, const uint8_t *Nib, const uint16_t *B,
+                                                         const float *C, float *D) {
+  mmaSparseBody<32, 0, false>(Ac, Nib, B, C, D);
+}
+
+//===----------------------------------------------------------------------===//
 // mma.sync.m8n8k4 with f16 inputs (Volta): quad pair q = lanes 4q..4q+3 and
 // 4q+16..4q+19 computes its own 8x8x4 product; j = lane%4 (+4 from lane
 // 16) numbers the pair's lanes. PTX ISA fragments: A .row: row j, k = i;
@@ -565,6 +669,7 @@ int main() {
 #define MMA_BITS_CASE(Name, M, N, K, Xor) Report(#Name, mmaref::runMmaBits(L(Name), M, N, K, Xor));
 #define WMMA_SUB_CASE(Name, K, Prec, In, Op) Report(#Name, mmaref::runWmmaSub(L(Name), K, mmaref::ET::In, Op == 1));
 #define MMA_QUAD_CASE(Name, ARow, BRow, Acc) Report(#Name, mmaref::runMmaQuad(L(Name), mmaref::ET::Acc));
+#define MMA_SP_CASE(Name, K, In, Acc, Sel) Report(#Name, mmaref::runMmaSparse(L(Name), K, mmaref::ET::In, mmaref::ET::Acc));
 #include "MmaCases.def"
   Report("wmma_shared_generic", mmaref::runSharedGeneric(L(wmma_shared_generic)));
   Report("wmma_fill_scale", mmaref::runFillScale(L(wmma_fill_scale)));
