@@ -2,7 +2,7 @@
 /// \file
 /// Instructions that fit no other family file:
 ///  - mbarrier.* (PTX ISA 9.7.13.15) and the copies that signal one
-///    (cp.async.mbarrier.arrive, cp.async.bulk). The barrier object is a
+///    (cp.async.mbarrier.arrive, cp.async.bulk, cp.reduce.async.bulk). The barrier object is a
 ///    64-bit word that PTX leaves opaque; ferry's layout (SimtIR.md) is
 ///      bits  0..20  pending arrivals of the current phase
 ///      bits 21..41  expected arrivals per phase
@@ -236,12 +236,84 @@ Error FunctionLowering::lowerMbarrier(const Instruction &I) {
 // cp.async.bulk (non-tensor)
 //===----------------------------------------------------------------------===//
 
+namespace {
+/// cp.reduce.async.bulk (9.7.9.25.4.2): dst[i] = op(dst[i], src[i]) over
+/// size bytes of elements, one relaxed atomic per element (the ISA makes
+/// each element's update atomic), at once; the shared::cluster form then
+/// completes size bytes of transactions on its mbarrier.
+Error lowerBulkReduce(FunctionLowering &FL, const Instruction &I) {
+  IRBuilder<> &B = FL.B;
+  bool Global = I.has(Modifier::Global);
+  bool Mbar = I.has(Modifier::MbarrierCompleteTxBytes);
+  std::optional<ScalarType> T = I.lastType();
+  std::optional<Modifier> Op = I.firstOfClass(MC_Op);
+  if (!T || !Op || Global == Mbar || (!Global && !I.has(Modifier::SharedCluster)))
+    return FL.notLowered(I, "form");
+  bool Fl = typeKind(*T) == TypeKind::Float, Signed = typeKind(*T) == TypeKind::Signed;
+  AtomicRMWInst::BinOp RO;
+  switch (*Op) {
+  case Modifier::Add: RO = Fl ? AtomicRMWInst::FAdd : AtomicRMWInst::Add; break;
+  case Modifier::Min: RO = Fl ? AtomicRMWInst::FMin : Signed ? AtomicRMWInst::Min : AtomicRMWInst::UMin; break;
+  case Modifier::Max: RO = Fl ? AtomicRMWInst::FMax : Signed ? AtomicRMWInst::Max : AtomicRMWInst::UMax; break;
+  case Modifier::And: RO = AtomicRMWInst::And; break;
+  case Modifier::Or: RO = AtomicRMWInst::Or; break;
+  case Modifier::Xor: RO = AtomicRMWInst::Xor; break;
+  case Modifier::Inc: RO = AtomicRMWInst::UIncWrap; break;
+  case Modifier::Dec: RO = AtomicRMWInst::UDecWrap; break;
+  default: return FL.notLowered(I, "operation");
+  }
+  bool Bitwise = RO == AtomicRMWInst::And || RO == AtomicRMWInst::Or || RO == AtomicRMWInst::Xor;
+  if ((Fl && RO != AtomicRMWInst::FAdd && RO != AtomicRMWInst::FMin && RO != AtomicRMWInst::FMax) ||
+      (Bitwise && typeKind(*T) != TypeKind::Bits) || (!Bitwise && typeKind(*T) == TypeKind::Bits) ||
+      ((RO == AtomicRMWInst::UIncWrap || RO == AtomicRMWInst::UDecWrap) && *T != ScalarType::U32) ||
+      (Fl && typeBits(*T) == 16 && RO != AtomicRMWInst::FAdd))
+    return FL.notLowered(I, "operation and type");
+  size_t Want = 3 + Mbar + I.has(Modifier::L2CacheHint);
+  if (I.Ops.size() != Want)
+    return FL.fail(FL.spell(I) + ": expected dst, src, size" + (Mbar ? ", mbar" : ""));
+  Expected<Value *> Dst = FL.address(I.Ops[0], Global ? StateSpace::Global : StateSpace::Shared);
+  Expected<Value *> Src = FL.address(I.Ops[1], StateSpace::Shared);
+  if (!Dst) return Dst.takeError();
+  if (!Src) return Src.takeError();
+  Expected<Value *> N = FL.get(I.Ops[2], ScalarType::U32);
+  if (!N) return N.takeError();
+  Type *ET = FL.valType(*T);
+  unsigned Bytes = typeBits(*T) / 8;
+  Value *Count = B.CreateUDiv(*N, B.getInt32(Bytes));
+  SyncScope::ID Scope = FL.C.getOrInsertSyncScopeID(Global ? "device" : "block");
+  BasicBlock *Pre = B.GetInsertBlock();
+  BasicBlock *Loop = BasicBlock::Create(FL.C, "bulk.reduce", &FL.F);
+  BasicBlock *Done = BasicBlock::Create(FL.C, "bulk.reduce.done", &FL.F);
+  B.CreateCondBr(B.CreateICmpNE(Count, B.getInt32(0)), Loop, Done);
+  B.SetInsertPoint(Loop);
+  PHINode *Idx = B.CreatePHI(B.getInt32Ty(), 2, "i");
+  Idx->addIncoming(B.getInt32(0), Pre);
+  Value *Off = B.CreateMul(B.CreateZExt(Idx, B.getInt64Ty()), B.getInt64(Bytes));
+  Value *V = B.CreateAlignedLoad(ET, B.CreateGEP(B.getInt8Ty(), *Src, Off), Align(Bytes));
+  B.CreateAtomicRMW(RO, B.CreateGEP(B.getInt8Ty(), *Dst, Off), V, Align(Bytes), AtomicOrdering::Monotonic, Scope);
+  Value *Next = B.CreateAdd(Idx, B.getInt32(1));
+  Idx->addIncoming(Next, B.GetInsertBlock());
+  B.CreateCondBr(B.CreateICmpULT(Next, Count), Loop, Done);
+  B.SetInsertPoint(Done);
+  if (!Mbar)
+    return Error::success();
+  Expected<Value *> P = FL.address(I.Ops[3], StateSpace::Shared);
+  if (!P) return P.takeError();
+  MbarrierLowering ML2{B};
+  ML2.update(*P, B.getInt64(0), B.getInt64(0), B.CreateNeg(B.CreateZExt(*N, B.getInt64Ty())),
+             AtomicOrdering::Release, FL.C.getOrInsertSyncScopeID("block"));
+  return Error::success();
+}
+} // namespace
+
 Error FunctionLowering::lowerBulkCopy(const Instruction &I) {
   switch (I.Op) {
   case Opcode::CpAsyncBulkPrefetch:
   case Opcode::CpAsyncBulkCommitGroup:
   case Opcode::CpAsyncBulkWaitGroup:
     return Error::success(); // Copies are complete when issued.
+  case Opcode::CpReduceAsyncBulk:
+    return lowerBulkReduce(*this, I);
   case Opcode::CpAsyncBulk:
     break;
   default:
@@ -643,7 +715,7 @@ Error FunctionLowering::lowerMisc(const Instruction &I) {
   case Opcode::CpAsyncMbarrierArrive:
     return lowerMbarrier(I);
   case Opcode::CpAsyncBulk: case Opcode::CpAsyncBulkPrefetch: case Opcode::CpAsyncBulkCommitGroup:
-  case Opcode::CpAsyncBulkWaitGroup:
+  case Opcode::CpAsyncBulkWaitGroup: case Opcode::CpReduceAsyncBulk:
     return lowerBulkCopy(I);
   case Opcode::Fns:
     return lowerFns(I);

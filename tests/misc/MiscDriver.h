@@ -222,6 +222,33 @@ inline std::string runBulk(const Launch &L) {
   return "";
 }
 
+inline std::string runBulkReduce(const Launch &L) {
+  Rng G(13);
+  std::vector<int> Src(256), Mn(256), Sh(256), Out(256, -1);
+  std::vector<float> Acc(256);
+  for (int I = 0; I < 256; ++I) {
+    Src[I] = int(G.u32() % 2001) - 1000;
+    Mn[I] = int(G.u32() % 2001) - 1000;
+    Sh[I] = int(G.u32() % 2001) - 1000;
+    Acc[I] = float(int(G.u32() % 101) - 50);
+  }
+  std::vector<float> Acc0 = Acc;
+  std::vector<int> Mn0 = Mn;
+  std::vector<Buffer> Bufs = {buf(Src), buf(Acc), buf(Mn), buf(Sh), buf(Out)};
+  std::string E = L("bulk_reduce", Bufs, {}, 1, 256);
+  if (!E.empty())
+    return E;
+  for (int I = 0; I < 256; ++I) {
+    if (Acc[I] != Acc0[I] + float(Src[I]) * 0.5f)
+      return "add.f32 element " + std::to_string(I) + ": got " + std::to_string(Acc[I]);
+    if (Mn[I] != std::min(Mn0[I], Src[I]))
+      return "min.s32 element " + std::to_string(I) + ": got " + std::to_string(Mn[I]);
+    if (Out[I] != std::max(Sh[I], Src[I]))
+      return "max.s32 (shared) element " + std::to_string(I) + ": got " + std::to_string(Out[I]);
+  }
+  return "";
+}
+
 inline std::string runCudaBarrier(const Launch &L) {
   const int Rounds = 10, Threads = 256;
   std::vector<int> Out(Rounds, -1);
@@ -240,7 +267,7 @@ inline std::string runCudaBarrier(const Launch &L) {
 inline std::vector<std::pair<const char *, std::string (*)(const Launch &)>> cases() {
   return {{"video", runVideo},       {"fns", runFns},   {"fma_directed", runFma},
           {"mbar_pipeline", runPipeline}, {"mbar_tokens", runTokens}, {"mbar_bulk", runBulk},
-          {"cuda_barrier", runCudaBarrier}};
+          {"cuda_barrier", runCudaBarrier}, {"bulk_reduce", runBulkReduce}};
 }
 
 } // namespace miscref

@@ -94,7 +94,8 @@ protected:
         {"mbar_pipeline", "_Z13mbar_pipelinePKiPii"},
         {"mbar_tokens", "_Z11mbar_tokensPj"},
         {"mbar_bulk", "_Z9mbar_bulkPK4int4PS_"},
-        {"cuda_barrier", "_Z12cuda_barrierPii"}};
+        {"cuda_barrier", "_Z12cuda_barrierPii"},
+        {"bulk_reduce", "_Z11bulk_reducePKiPfPiS0_S2_"}};
     auto It = Names.find(Kernel);
     return It == Names.end() ? Kernel : It->second;
   }
@@ -116,5 +117,6 @@ TEST_F(MiscExec, MbarrierProducerConsumer) { EXPECT_EQ(miscref::runPipeline(laun
 TEST_F(MiscExec, MbarrierTokensAndTxCount) { EXPECT_EQ(miscref::runTokens(launch), ""); }
 TEST_F(MiscExec, MbarrierBulkCopy) { EXPECT_EQ(miscref::runBulk(launch), ""); }
 TEST_F(MiscExec, CudaBarrier) { EXPECT_EQ(miscref::runCudaBarrier(launch), ""); }
+TEST_F(MiscExec, BulkReduce) { EXPECT_EQ(miscref::runBulkReduce(launch), ""); }
 
 } // namespace

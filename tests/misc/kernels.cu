@@ -1,6 +1,6 @@
 // Kernels of the misc-instruction execution tests (tests/misc): video
-// instructions (VideoCases.def), fns, f64 fma with directed rounding, and
-// mbarrier (raw PTX producer/consumer, token semantics, a bulk copy, and
+// instructions (VideoCases.def), fns, f64 fma with directed rounding,
+// cp.reduce.async.bulk, and mbarrier (raw PTX producer/consumer, token semantics, a bulk copy, and
 // libcu++'s cuda::barrier). kernels.ptx is generated from this file:
 //   nvcc -ptx -arch=sm_90 kernels.cu -o kernels.ptx
 // With -DMISC_VALIDATE_MAIN it builds a program that runs every case on a
@@ -169,6 +169,37 @@ __global__ void mbar_bulk(const int4 *G, int4 *Out) {
   Out[threadIdx.x] = Tile[threadIdx.x];
 }
 
+// cp.reduce.async.bulk: Acc (global) += Src (f32 add, bulk_group), Mn
+// (global) = min(Mn, Src) (s32), and a shared tile (initialised from Sh)
+// max'ed with Src (s32, shared::cluster with an mbarrier), copied to Out.
+__global__ void bulk_reduce(const int *Src, float *Acc, int *Mn, const int *Sh, int *Out) {
+  __shared__ alignas(16) int S[256];
+  __shared__ alignas(16) float SF[256];
+  __shared__ alignas(16) int T[256];
+  __shared__ uint64_t Bar;
+  S[threadIdx.x] = Src[threadIdx.x];
+  SF[threadIdx.x] = float(Src[threadIdx.x]) * 0.5f;
+  T[threadIdx.x] = Sh[threadIdx.x];
+  if (threadIdx.x == 0)
+    mbarInit(&Bar, 1);
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    asm volatile("cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [%0], [%1], 1024;"
+                 ::"l"(Acc), "r"(smem(SF)) : "memory");
+    asm volatile("cp.reduce.async.bulk.global.shared::cta.bulk_group.min.s32 [%0], [%1], 1024;"
+                 ::"l"(Mn), "r"(smem(S)) : "memory");
+    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+    asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem(&Bar)), "r"(1024u)
+                 : "memory");
+    asm volatile("cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.max.s32 "
+                 "[%0], [%1], 1024, [%2];" ::"r"(smem(T)), "r"(smem(S)), "r"(smem(&Bar)) : "memory");
+  }
+  mbarWaitParity(&Bar, 0);
+  Out[threadIdx.x] = T[threadIdx.x];
+}
+
 // cuda::barrier (libcu++): Rounds phases of arrive_and_wait, each thread
 // adding to a shared accumulator between phases.
 __global__ void cuda_barrier(int *Out, int Rounds) {
@@ -218,7 +249,23 @@ int main() {
     if (N == "mbar_tokens") Fn = (void *)mbar_tokens;
     if (N == "mbar_bulk") Fn = (void *)mbar_bulk;
     if (N == "cuda_barrier") Fn = (void *)cuda_barrier;
-    cudaError_t E = cudaLaunchKernel(Fn, Grid, Block, Args.data(), 0, 0);
+    if (N == "bulk_reduce") Fn = (void *)bulk_reduce;
+    cudaError_t E;
+    if (N == "bulk_reduce") {
+      // Its shared::cluster form needs a cluster launch (one CTA each),
+      // which is what every launch is on ferry.
+      cudaLaunchConfig_t Cfg = {};
+      Cfg.gridDim = dim3(Grid);
+      Cfg.blockDim = dim3(Block);
+      cudaLaunchAttribute At[1];
+      At[0].id = cudaLaunchAttributeClusterDimension;
+      At[0].val.clusterDim.x = At[0].val.clusterDim.y = At[0].val.clusterDim.z = 1;
+      Cfg.attrs = At;
+      Cfg.numAttrs = 1;
+      E = cudaLaunchKernelExC(&Cfg, Fn, Args.data());
+    } else {
+      E = cudaLaunchKernel(Fn, Grid, Block, Args.data(), 0, 0);
+    }
     if (E == cudaSuccess)
       E = cudaDeviceSynchronize();
     for (size_t I = 0; I < Bufs.size(); ++I) {
