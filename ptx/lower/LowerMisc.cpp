@@ -28,7 +28,7 @@
 ///    against one reference). SIMD lane selectors pick lanes of {b, a}.
 ///  - fns (9.7.1.17): the n-th set bit, found by a popcount binary search.
 //===----------------------------------------------------------------------===//
-#include "ptx/lower/Context.h"
+#include "ptx/lower/BulkCopy.h"
 
 #include "llvm/IR/Intrinsics.h"
 
@@ -306,6 +306,12 @@ Error lowerBulkReduce(FunctionLowering &FL, const Instruction &I) {
 }
 } // namespace
 
+void mbarrierCompleteTx(IRBuilder<> &B, Value *Bar, Value *Bytes) {
+  MbarrierLowering ML2{B};
+  ML2.update(Bar, B.getInt64(0), B.getInt64(0), B.CreateNeg(Bytes), AtomicOrdering::Release,
+             B.getContext().getOrInsertSyncScopeID("block"));
+}
+
 Error FunctionLowering::lowerBulkCopy(const Instruction &I) {
   switch (I.Op) {
   case Opcode::CpAsyncBulkPrefetch:
@@ -314,6 +320,8 @@ Error FunctionLowering::lowerBulkCopy(const Instruction &I) {
     return Error::success(); // Copies are complete when issued.
   case Opcode::CpReduceAsyncBulk:
     return lowerBulkReduce(*this, I);
+  case Opcode::CpAsyncBulkTensor:
+    return lowerBulkTensor(*this, I);
   case Opcode::CpAsyncBulk:
     break;
   default:
@@ -715,7 +723,7 @@ Error FunctionLowering::lowerMisc(const Instruction &I) {
   case Opcode::CpAsyncMbarrierArrive:
     return lowerMbarrier(I);
   case Opcode::CpAsyncBulk: case Opcode::CpAsyncBulkPrefetch: case Opcode::CpAsyncBulkCommitGroup:
-  case Opcode::CpAsyncBulkWaitGroup: case Opcode::CpReduceAsyncBulk:
+  case Opcode::CpAsyncBulkWaitGroup: case Opcode::CpReduceAsyncBulk: case Opcode::CpAsyncBulkTensor:
     return lowerBulkCopy(I);
   case Opcode::Fns:
     return lowerFns(I);

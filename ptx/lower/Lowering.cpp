@@ -722,7 +722,7 @@ Error FunctionLowering::lowerInstruction(const Instruction &I) {
   case Opcode::MbarrierTestWait: case Opcode::MbarrierTryWait: case Opcode::MbarrierPendingCount:
   case Opcode::CpAsyncMbarrierArrive: case Opcode::CpAsyncBulk: case Opcode::CpAsyncBulkPrefetch:
   case Opcode::CpAsyncBulkCommitGroup: case Opcode::CpAsyncBulkWaitGroup: case Opcode::Fns:
-  case Opcode::CpReduceAsyncBulk:
+  case Opcode::CpReduceAsyncBulk: case Opcode::CpAsyncBulkTensor:
   case Opcode::Vadd: case Opcode::Vsub: case Opcode::Vabsdiff: case Opcode::Vmin: case Opcode::Vmax:
   case Opcode::Vshl: case Opcode::Vshr: case Opcode::Vmad: case Opcode::Vset: case Opcode::Vadd2:
   case Opcode::Vsub2: case Opcode::Vavrg2: case Opcode::Vabsdiff2: case Opcode::Vmin2:
