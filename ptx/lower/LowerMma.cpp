@@ -711,20 +711,15 @@ private:
   /// and B (16 shuffles each), then computes its eight elements.
   Error mmaQuadPairs(ScalarType TD, ScalarType TB, ScalarType TC) {
     auto IsAcc = [](ScalarType T) { return T == ScalarType::F16 || T == ScalarType::F32; };
-    std::optional<Modifier> LA = I.firstOfClass(MC_Layout);
-    bool ARow = LA == Modifier::Row;
-    // The second layout is B's: the last layout modifier written.
-    std::optional<Modifier> LB;
+    // A's layout, then B's.
+    SmallVector<Modifier, 2> Layouts;
     for (Modifier M : I.Mods)
       if (M == Modifier::Row || M == Modifier::Col)
-        LB = M;
-    unsigned NLayouts = 0;
-    for (Modifier M : I.Mods)
-      NLayouts += M == Modifier::Row || M == Modifier::Col;
+        Layouts.push_back(M);
     // C and D share one layout, so their types must agree.
-    if (NLayouts != 2 || TB != ScalarType::F16 || !IsAcc(TC) || TD != TC || I.has(Modifier::SatFinite))
+    if (Layouts.size() != 2 || TB != ScalarType::F16 || !IsAcc(TC) || TD != TC || I.has(Modifier::SatFinite))
       return notLowered("m8n8k4 form");
-    bool BRow = LB == Modifier::Row;
+    bool ARow = Layouts[0] == Modifier::Row, BRow = Layouts[1] == Modifier::Row;
     if (I.Ops.size() != 4)
       return FL.fail(FL.spell(I) + ": expected d, a, b, c");
     Expected<SmallVector<Value *, 8>> ARegs = readRegs(I.Ops[1], 2, 32, "a");
