@@ -216,6 +216,7 @@ public:
   llvm::Error lowerWarp(const Instruction &I);       // LowerWarp.cpp
   llvm::Error lowerTex(const Instruction &I);        // LowerTex.cpp
   llvm::Error lowerMma(const Instruction &I);        // LowerMma.cpp
+  llvm::Error lowerWgmma(const Instruction &I);      // LowerWgmma.cpp
   llvm::Error lowerMisc(const Instruction &I);       // LowerMisc.cpp: mbarrier, bulk copies,
   llvm::Error lowerMbarrier(const Instruction &I);   //   video, fns
   llvm::Error lowerBulkCopy(const Instruction &I);

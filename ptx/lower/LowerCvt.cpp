@@ -10,11 +10,17 @@
 ///  - integer → integer truncates or extends by the source signedness;
 ///    .sat clamps to the destination range;
 ///  - .ftz/.sat/.relu/.satfinite on float results; f16x2/bf16x2 pack forms
-///    (d.hi = cvt(a), d.lo = cvt(b)); tf32 with .rna/.rn/.rz.
+///    (d.hi = cvt(a), d.lo = cvt(b)); tf32 with .rna/.rn/.rz;
+///  - cvt.pack: saturating narrowing of two s32 into one b32 (u16/s16,
+///    u8/s8 and u4/s4 lanes, the rest of d from c);
+///  - fp8 pairs: f32 or f16x2 → e4m3x2/e5m2x2 (.rn.satfinite, .relu) and
+///    back to f16x2 (exact).
 //===----------------------------------------------------------------------===//
 #include "ptx/lower/Context.h"
 
 #include "llvm/IR/Intrinsics.h"
+
+#include <cmath>
 
 using namespace llvm;
 
@@ -40,7 +46,142 @@ bool isIntType(ScalarType T) {
 }
 } // namespace
 
+/// cvt.pack.sat.{u16,s16}.s32 d, a, b and cvt.pack.sat.{u8,s8,u4,s4}.s32.b32
+/// d, a, b, c (9.7.9.22): a and b saturated to the destination type, b in
+/// the low lane and a above it; the 8- and 4-bit forms fill the remaining
+/// high bits of d from the low bits of c.
+static Error lowerCvtPack(FunctionLowering &FL, const Instruction &I) {
+  SmallVector<ScalarType, 3> Types;
+  for (Modifier M : I.Mods)
+    if (auto T = modifierType(M))
+      Types.push_back(*T);
+  if (Types.size() < 2 || Types[1] != ScalarType::S32 || !I.has(Modifier::Sat))
+    return FL.notLowered(I, "form");
+  ScalarType DT = Types[0];
+  unsigned W = typeBits(DT);
+  bool Wide = W == 16;
+  if ((DT != ScalarType::U16 && DT != ScalarType::S16 && DT != ScalarType::U8 &&
+       DT != ScalarType::S8 && DT != ScalarType::U4 && DT != ScalarType::S4) ||
+      Types.size() != (Wide ? 2u : 3u) || I.Ops.size() != (Wide ? 3u : 4u))
+    return FL.notLowered(I, "form");
+  IRBuilder<> &B = FL.B;
+  bool Signed = typeKind(DT) == TypeKind::Signed;
+  int32_t Lo = Signed ? -(1 << (W - 1)) : 0, Hi = Signed ? (1 << (W - 1)) - 1 : (1 << W) - 1;
+  auto Sat = [&](Value *X) {
+    X = FL.callLLVM(Intrinsic::smax, {B.getInt32Ty()}, {X, B.getInt32(uint32_t(Lo))});
+    X = FL.callLLVM(Intrinsic::smin, {B.getInt32Ty()}, {X, B.getInt32(uint32_t(Hi))});
+    return B.CreateAnd(X, B.getInt32((1u << W) - 1));
+  };
+  Expected<Value *> A = FL.get(I.Ops[1], ScalarType::S32), Bv = FL.get(I.Ops[2], ScalarType::S32);
+  if (!A) return A.takeError();
+  if (!Bv) return Bv.takeError();
+  Value *D = B.CreateOr(B.CreateShl(Sat(*A), W), Sat(*Bv));
+  if (!Wide) {
+    Expected<Value *> Cv = FL.get(I.Ops[3], ScalarType::B32);
+    if (!Cv) return Cv.takeError();
+    D = B.CreateOr(D, B.CreateShl(*Cv, 2 * W));
+  }
+  return FL.set(I.Ops[0], D, ScalarType::B32);
+}
+
+/// An f32 as an fp8 byte (9.7.9.21, .rn.satfinite): rounded to nearest even
+/// at the format's precision (3 mantissa bits for e4m3, 2 for e5m2, with
+/// subnormals), clamped to the largest finite value (448, 57344), NaN as
+/// 0x7F; .relu makes negatives and -0 +0.
+static Value *toFp8(FunctionLowering &FL, Value *X, bool E4M3, bool Relu) {
+  IRBuilder<> &B = FL.B;
+  Type *F32 = B.getFloatTy(), *I32 = B.getInt32Ty();
+  int P = E4M3 ? 3 : 2, Emin = E4M3 ? -6 : -14, Bias = E4M3 ? 7 : 15;
+  double Max = E4M3 ? 448.0 : 57344.0;
+  Value *Bits = B.CreateBitCast(X, I32);
+  Value *A = FL.callLLVM(Intrinsic::fabs, {F32}, {X});
+  // The quantum at |x|: 2^(max(e, emin) - p).
+  Value *E = B.CreateSub(B.CreateAnd(B.CreateLShr(Bits, 23), B.getInt32(0xFF)), B.getInt32(127));
+  Value *Eq = B.CreateSub(FL.callLLVM(Intrinsic::smax, {I32}, {E, B.getInt32(uint32_t(Emin))}), B.getInt32(P));
+  Value *Q = B.CreateBitCast(B.CreateShl(B.CreateAdd(Eq, B.getInt32(127)), 23), F32);
+  Value *R = B.CreateFMul(FL.callLLVM(Intrinsic::roundeven, {F32}, {B.CreateFDiv(A, Q)}), Q);
+  R = FL.callLLVM(Intrinsic::minnum, {F32}, {R, ConstantFP::get(F32, Max)});
+  Value *RB = B.CreateBitCast(R, I32);
+  Value *Normal = B.CreateOr(
+      B.CreateShl(B.CreateAdd(B.CreateAnd(B.CreateLShr(RB, 23), B.getInt32(0xFF)), B.getInt32(uint32_t(Bias - 127))), P),
+      B.CreateAnd(B.CreateLShr(RB, 23 - P), B.getInt32((1u << P) - 1)));
+  Value *Sub = B.CreateFPToUI(B.CreateFMul(R, ConstantFP::get(F32, std::ldexp(1.0, P - Emin))), I32);
+  Value *Code = B.CreateSelect(B.CreateFCmpOLT(R, ConstantFP::get(F32, std::ldexp(1.0, Emin))), Sub, Normal);
+  Code = B.CreateOr(Code, B.CreateShl(B.CreateLShr(Bits, 31), 7));
+  if (Relu) // Negatives and -0 become +0 (as on an H100).
+    Code = B.CreateSelect(B.CreateICmpSLT(Bits, B.getInt32(0)), B.getInt32(0), Code);
+  Code = B.CreateSelect(B.CreateFCmpUNO(X, X), B.getInt32(0x7F), Code);
+  return B.CreateTrunc(Code, B.getInt8Ty());
+}
+
+/// An fp8 byte as f32 (exact).
+static Value *fromFp8(FunctionLowering &FL, Value *Byte, bool E4M3) {
+  IRBuilder<> &B = FL.B;
+  Type *F32 = B.getFloatTy(), *I32 = B.getInt32Ty();
+  if (!E4M3) // e5m2 is the high byte of an f16.
+    return B.CreateFPExt(B.CreateBitCast(B.CreateShl(B.CreateZExt(Byte, B.getInt16Ty()), 8), B.getHalfTy()), F32);
+  Value *X = B.CreateZExt(Byte, I32);
+  Value *Exp = B.CreateAnd(B.CreateLShr(X, 3), B.getInt32(15)), *Man = B.CreateAnd(X, B.getInt32(7));
+  Value *Normal = B.CreateOr(B.CreateShl(B.CreateAdd(Exp, B.getInt32(120)), 23), B.CreateShl(Man, 20));
+  Value *Sub = B.CreateBitCast(B.CreateFMul(B.CreateUIToFP(Man, F32), ConstantFP::get(F32, 1.0 / 512)), I32);
+  Value *Mag = B.CreateSelect(B.CreateICmpEQ(Exp, B.getInt32(0)), Sub, Normal);
+  Mag = B.CreateSelect(B.CreateICmpEQ(B.CreateAnd(X, B.getInt32(0x7F)), B.getInt32(0x7F)), B.getInt32(0x7FC00000), Mag);
+  return B.CreateBitCast(B.CreateOr(B.CreateShl(B.CreateAnd(X, B.getInt32(0x80)), 24), Mag), F32);
+}
+
+/// cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.f32 d, a, b (d.hi from a, d.lo
+/// from b), the same from .f16x2 a, and cvt.rn{.relu}.f16x2.{e4m3x2,e5m2x2}
+/// d, a (exact; .relu makes negatives and -0 +0).
+static Error lowerCvtFp8(FunctionLowering &FL, const Instruction &I, ScalarType DT, ScalarType ST) {
+  IRBuilder<> &B = FL.B;
+  bool Relu = I.has(Modifier::Relu);
+  std::optional<Modifier> Rnd = I.firstOfClass(MC_Round);
+  if (!Rnd || *Rnd != Modifier::Rn)
+    return FL.notLowered(I, "rounding");
+  if (DT == ScalarType::E4M3x2 || DT == ScalarType::E5M2x2) {
+    bool E4 = DT == ScalarType::E4M3x2;
+    if (!I.has(Modifier::SatFinite))
+      return FL.notLowered(I, "fp8 without .satfinite");
+    Value *Hi, *Lo;
+    if (ST == ScalarType::F32 && I.Ops.size() == 3) {
+      Expected<Value *> A = FL.get(I.Ops[1], ScalarType::F32), Bv = FL.get(I.Ops[2], ScalarType::F32);
+      if (!A) return A.takeError();
+      if (!Bv) return Bv.takeError();
+      Hi = *A, Lo = *Bv;
+    } else if (ST == ScalarType::F16x2 && I.Ops.size() == 2) {
+      Expected<Value *> A = FL.get(I.Ops[1], ScalarType::B32);
+      if (!A) return A.takeError();
+      auto Half = [&](unsigned Sh) {
+        return B.CreateFPExt(B.CreateBitCast(B.CreateTrunc(B.CreateLShr(*A, Sh), B.getInt16Ty()), B.getHalfTy()),
+                             B.getFloatTy());
+      };
+      Hi = Half(16), Lo = Half(0);
+    } else {
+      return FL.notLowered(I, "fp8 source");
+    }
+    Value *D = B.CreateOr(B.CreateShl(B.CreateZExt(toFp8(FL, Hi, E4, Relu), B.getInt16Ty()), 8),
+                          B.CreateZExt(toFp8(FL, Lo, E4, Relu), B.getInt16Ty()));
+    return FL.set(I.Ops[0], D, ScalarType::B16);
+  }
+  if (DT == ScalarType::F16x2 && (ST == ScalarType::E4M3x2 || ST == ScalarType::E5M2x2) && I.Ops.size() == 2) {
+    Expected<Value *> A = FL.get(I.Ops[1], ScalarType::B16);
+    if (!A) return A.takeError();
+    auto Half = [&](unsigned Sh) {
+      Value *F = fromFp8(FL, B.CreateTrunc(B.CreateLShr(*A, Sh), B.getInt8Ty()), ST == ScalarType::E4M3x2);
+      if (Relu) // Negatives and -0 become +0; NaN stays.
+        F = B.CreateSelect(B.CreateAnd(B.CreateICmpSLT(B.CreateBitCast(F, B.getInt32Ty()), B.getInt32(0)),
+                                       B.CreateFCmpORD(F, F)),
+                           ConstantFP::get(B.getFloatTy(), 0.0), F);
+      return B.CreateZExt(B.CreateBitCast(B.CreateFPTrunc(F, B.getHalfTy()), B.getInt16Ty()), B.getInt32Ty());
+    };
+    return FL.set(I.Ops[0], B.CreateOr(B.CreateShl(Half(8), 16), Half(0)), ScalarType::B32);
+  }
+  return FL.notLowered(I, "fp8 conversion");
+}
+
 Error FunctionLowering::lowerCvt(const Instruction &I) {
+  if (I.Op == Opcode::CvtPack)
+    return lowerCvtPack(*this, I);
   SmallVector<ScalarType, 2> Types;
   for (Modifier M : I.Mods)
     if (auto T = modifierType(M))
@@ -52,8 +193,9 @@ Error FunctionLowering::lowerCvt(const Instruction &I) {
   bool Ftz = I.has(Modifier::Ftz);
   bool Sat = I.has(Modifier::Sat);
 
-  if (I.Op == Opcode::CvtPack)
-    return notLowered(I);
+  if (DT == ScalarType::E4M3x2 || DT == ScalarType::E5M2x2 || ST == ScalarType::E4M3x2 ||
+      ST == ScalarType::E5M2x2)
+    return lowerCvtFp8(*this, I, DT, ST);
 
   // Packed destinations: cvt.rn{.relu}{.satfinite}.{f16x2,bf16x2}.f32 d, a, b.
   if (DT == ScalarType::F16x2 || DT == ScalarType::BF16x2) {

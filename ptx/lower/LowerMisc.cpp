@@ -2,7 +2,7 @@
 /// \file
 /// Instructions that fit no other family file:
 ///  - mbarrier.* (PTX ISA 9.7.13.15) and the copies that signal one
-///    (cp.async.mbarrier.arrive, cp.async.bulk). The barrier object is a
+///    (cp.async.mbarrier.arrive, cp.async.bulk, cp.reduce.async.bulk). The barrier object is a
 ///    64-bit word that PTX leaves opaque; ferry's layout (SimtIR.md) is
 ///      bits  0..20  pending arrivals of the current phase
 ///      bits 21..41  expected arrivals per phase
@@ -23,11 +23,12 @@
 ///    sign- or zero-extended per its operand type, computed exactly in a
 ///    wide integer, optionally saturated to the destination lane, then
 ///    merged into c or accumulated into c, as the ISA's pseudo-code says;
-///    where an H100 differs (scalar saturation with a destination selector)
-///    ferry follows the GPU (tests/misc checks both against one reference).
+///    where an H100 differs (scalar saturation with a destination selector,
+///    vmad's operand signs) ferry follows the GPU (tests/misc checks both
+///    against one reference). SIMD lane selectors pick lanes of {b, a}.
 ///  - fns (9.7.1.17): the n-th set bit, found by a popcount binary search.
 //===----------------------------------------------------------------------===//
-#include "ptx/lower/Context.h"
+#include "ptx/lower/BulkCopy.h"
 
 #include "llvm/IR/Intrinsics.h"
 
@@ -235,12 +236,92 @@ Error FunctionLowering::lowerMbarrier(const Instruction &I) {
 // cp.async.bulk (non-tensor)
 //===----------------------------------------------------------------------===//
 
+namespace {
+/// cp.reduce.async.bulk (9.7.9.25.4.2): dst[i] = op(dst[i], src[i]) over
+/// size bytes of elements, one relaxed atomic per element (the ISA makes
+/// each element's update atomic), at once; the shared::cluster form then
+/// completes size bytes of transactions on its mbarrier.
+Error lowerBulkReduce(FunctionLowering &FL, const Instruction &I) {
+  IRBuilder<> &B = FL.B;
+  bool Global = I.has(Modifier::Global);
+  bool Mbar = I.has(Modifier::MbarrierCompleteTxBytes);
+  std::optional<ScalarType> T = I.lastType();
+  std::optional<Modifier> Op = I.firstOfClass(MC_Op);
+  if (!T || !Op || Global == Mbar || (!Global && !I.has(Modifier::SharedCluster)))
+    return FL.notLowered(I, "form");
+  bool Fl = typeKind(*T) == TypeKind::Float, Signed = typeKind(*T) == TypeKind::Signed;
+  AtomicRMWInst::BinOp RO;
+  switch (*Op) {
+  case Modifier::Add: RO = Fl ? AtomicRMWInst::FAdd : AtomicRMWInst::Add; break;
+  case Modifier::Min: RO = Fl ? AtomicRMWInst::FMin : Signed ? AtomicRMWInst::Min : AtomicRMWInst::UMin; break;
+  case Modifier::Max: RO = Fl ? AtomicRMWInst::FMax : Signed ? AtomicRMWInst::Max : AtomicRMWInst::UMax; break;
+  case Modifier::And: RO = AtomicRMWInst::And; break;
+  case Modifier::Or: RO = AtomicRMWInst::Or; break;
+  case Modifier::Xor: RO = AtomicRMWInst::Xor; break;
+  case Modifier::Inc: RO = AtomicRMWInst::UIncWrap; break;
+  case Modifier::Dec: RO = AtomicRMWInst::UDecWrap; break;
+  default: return FL.notLowered(I, "operation");
+  }
+  bool Bitwise = RO == AtomicRMWInst::And || RO == AtomicRMWInst::Or || RO == AtomicRMWInst::Xor;
+  if ((Fl && RO != AtomicRMWInst::FAdd && RO != AtomicRMWInst::FMin && RO != AtomicRMWInst::FMax) ||
+      (Bitwise && typeKind(*T) != TypeKind::Bits) || (!Bitwise && typeKind(*T) == TypeKind::Bits) ||
+      ((RO == AtomicRMWInst::UIncWrap || RO == AtomicRMWInst::UDecWrap) && *T != ScalarType::U32) ||
+      (Fl && typeBits(*T) == 16 && RO != AtomicRMWInst::FAdd))
+    return FL.notLowered(I, "operation and type");
+  size_t Want = 3 + Mbar + I.has(Modifier::L2CacheHint);
+  if (I.Ops.size() != Want)
+    return FL.fail(FL.spell(I) + ": expected dst, src, size" + (Mbar ? ", mbar" : ""));
+  Expected<Value *> Dst = FL.address(I.Ops[0], Global ? StateSpace::Global : StateSpace::Shared);
+  Expected<Value *> Src = FL.address(I.Ops[1], StateSpace::Shared);
+  if (!Dst) return Dst.takeError();
+  if (!Src) return Src.takeError();
+  Expected<Value *> N = FL.get(I.Ops[2], ScalarType::U32);
+  if (!N) return N.takeError();
+  Type *ET = FL.valType(*T);
+  unsigned Bytes = typeBits(*T) / 8;
+  Value *Count = B.CreateUDiv(*N, B.getInt32(Bytes));
+  SyncScope::ID Scope = FL.C.getOrInsertSyncScopeID(Global ? "device" : "block");
+  BasicBlock *Pre = B.GetInsertBlock();
+  BasicBlock *Loop = BasicBlock::Create(FL.C, "bulk.reduce", &FL.F);
+  BasicBlock *Done = BasicBlock::Create(FL.C, "bulk.reduce.done", &FL.F);
+  B.CreateCondBr(B.CreateICmpNE(Count, B.getInt32(0)), Loop, Done);
+  B.SetInsertPoint(Loop);
+  PHINode *Idx = B.CreatePHI(B.getInt32Ty(), 2, "i");
+  Idx->addIncoming(B.getInt32(0), Pre);
+  Value *Off = B.CreateMul(B.CreateZExt(Idx, B.getInt64Ty()), B.getInt64(Bytes));
+  Value *V = B.CreateAlignedLoad(ET, B.CreateGEP(B.getInt8Ty(), *Src, Off), Align(Bytes));
+  B.CreateAtomicRMW(RO, B.CreateGEP(B.getInt8Ty(), *Dst, Off), V, Align(Bytes), AtomicOrdering::Monotonic, Scope);
+  Value *Next = B.CreateAdd(Idx, B.getInt32(1));
+  Idx->addIncoming(Next, B.GetInsertBlock());
+  B.CreateCondBr(B.CreateICmpULT(Next, Count), Loop, Done);
+  B.SetInsertPoint(Done);
+  if (!Mbar)
+    return Error::success();
+  Expected<Value *> P = FL.address(I.Ops[3], StateSpace::Shared);
+  if (!P) return P.takeError();
+  MbarrierLowering ML2{B};
+  ML2.update(*P, B.getInt64(0), B.getInt64(0), B.CreateNeg(B.CreateZExt(*N, B.getInt64Ty())),
+             AtomicOrdering::Release, FL.C.getOrInsertSyncScopeID("block"));
+  return Error::success();
+}
+} // namespace
+
+void mbarrierCompleteTx(IRBuilder<> &B, Value *Bar, Value *Bytes) {
+  MbarrierLowering ML2{B};
+  ML2.update(Bar, B.getInt64(0), B.getInt64(0), B.CreateNeg(Bytes), AtomicOrdering::Release,
+             B.getContext().getOrInsertSyncScopeID("block"));
+}
+
 Error FunctionLowering::lowerBulkCopy(const Instruction &I) {
   switch (I.Op) {
   case Opcode::CpAsyncBulkPrefetch:
   case Opcode::CpAsyncBulkCommitGroup:
   case Opcode::CpAsyncBulkWaitGroup:
     return Error::success(); // Copies are complete when issued.
+  case Opcode::CpReduceAsyncBulk:
+    return lowerBulkReduce(*this, I);
+  case Opcode::CpAsyncBulkTensor:
+    return lowerBulkTensor(*this, I);
   case Opcode::CpAsyncBulk:
     break;
   default:
@@ -297,14 +378,84 @@ std::pair<unsigned, unsigned> part(Component C) {
 }
 } // namespace
 
+namespace {
+/// The value of a video source: the selected byte or halfword (or the whole
+/// word) of V, sign- or zero-extended to i64.
+Value *videoPart(IRBuilder<> &B, Value *V32, Component C, bool Signed) {
+  auto [Off, Bits] = part(C);
+  Value *P = B.CreateTrunc(B.CreateLShr(V32, Off), B.getIntNTy(Bits));
+  return Signed ? B.CreateSExt(P, B.getInt64Ty()) : B.CreateZExt(P, B.getInt64Ty());
+}
+
+/// vmad (9.7.18.3): (a*b) + c with the product or c negated (one's
+/// complement plus one, as the ISA's pseudo-code does it), or plus one
+/// (.po), optionally shifted right by 7 or 15, then saturated. Where an H100
+/// (CUDA 13) differs from the ISA text, ferry does what the GPU does: a
+/// whole-word source (no selector) is a signed 32-bit value whatever its
+/// type, c is always sign-extended, and .sat clamps the (signed)
+/// intermediate to s32 when it is signed (a signed type or a negation) and
+/// to [0, 2^32-1] otherwise. Every term then fits in 64 bits: |a*b| <= 2^62.
+Error lowerVmad(FunctionLowering &FL, const Instruction &I) {
+  IRBuilder<> &B = FL.B;
+  SmallVector<ScalarType, 3> Ts = types(I);
+  if (Ts.size() != 3 || I.Ops.size() != 4)
+    return FL.fail(FL.spell(I) + ": expected .dtype.atype.btype and d, a, b, c");
+  for (ScalarType T : Ts)
+    if (T != ScalarType::U32 && T != ScalarType::S32)
+      return FL.notLowered(I, "type");
+  const Operand &DOp = I.Ops[0], &AOp = I.Ops[1], &BOp = I.Ops[2], &COp = I.Ops[3];
+  for (const Operand *Op : {&AOp, &BOp})
+    if (Op->Comp != Component::None && !(Op->Comp >= Component::B0 && Op->Comp <= Component::H1))
+      return FL.fail(FL.spell(I) + ": selector of a source");
+  if (DOp.Comp != Component::None || COp.Comp != Component::None)
+    return FL.fail(FL.spell(I) + ": d and c take no selector");
+  bool Po = I.has(Modifier::Po), NegProd = AOp.Minus != BOp.Minus, NegC = COp.Minus;
+  if (Po && (AOp.Minus || BOp.Minus || NegC))
+    return FL.fail(FL.spell(I) + ": .po takes no negated operands");
+  if (NegProd && NegC)
+    return FL.fail(FL.spell(I) + ": the product and c cannot both be negated");
+  bool ASigned = Ts[1] == ScalarType::S32, BSigned = Ts[2] == ScalarType::S32;
+  bool SignedFinal = ASigned || BSigned || NegProd || NegC;
+  Expected<Value *> A = FL.get(plain(AOp), ScalarType::U32), Bv = FL.get(plain(BOp), ScalarType::U32),
+                    Cv = FL.get(plain(COp), ScalarType::U32);
+  if (!A) return A.takeError();
+  if (!Bv) return Bv.takeError();
+  if (!Cv) return Cv.takeError();
+  Type *I64 = B.getInt64Ty();
+  Value *TA = videoPart(B, *A, AOp.Comp, ASigned || AOp.Comp == Component::None);
+  Value *TB = videoPart(B, *Bv, BOp.Comp, BSigned || BOp.Comp == Component::None);
+  Value *Tmp = B.CreateMul(TA, TB);
+  Value *C = *Cv;
+  if (NegProd)
+    Tmp = B.CreateNot(Tmp);
+  else if (NegC && !Po)
+    C = B.CreateNot(C);
+  Tmp = B.CreateAdd(Tmp, B.CreateSExt(C, I64));
+  if (Po || NegProd || NegC)
+    Tmp = B.CreateAdd(Tmp, B.getInt64(1));
+  if (I.has(Modifier::Shr7))
+    Tmp = B.CreateAShr(Tmp, 7);
+  else if (I.has(Modifier::Shr15))
+    Tmp = B.CreateAShr(Tmp, 15);
+  if (I.has(Modifier::Sat)) {
+    int64_t Lo = SignedFinal ? INT32_MIN : 0, Hi = SignedFinal ? INT32_MAX : UINT32_MAX;
+    Tmp = FL.callLLVM(Intrinsic::smax, {I64}, {FL.callLLVM(Intrinsic::smin, {I64}, {Tmp, B.getInt64(Hi)}),
+                                               B.getInt64(uint64_t(Lo))});
+  }
+  return FL.set(plain(DOp), B.CreateTrunc(Tmp, B.getInt32Ty()), ScalarType::U32);
+}
+} // namespace
+
 Error FunctionLowering::lowerVideo(const Instruction &I) {
+  if (I.Op == Opcode::Vmad)
+    return lowerVmad(*this, I);
   SmallVector<ScalarType, 3> Ts = types(I);
   bool IsSet = I.Op == Opcode::Vset || I.Op == Opcode::Vset2 || I.Op == Opcode::Vset4;
   bool IsShift = I.Op == Opcode::Vshl || I.Op == Opcode::Vshr;
   // vset has no destination type (its results are 0/1, unsigned).
   if (IsSet)
     Ts.insert(Ts.begin(), ScalarType::U32);
-  if (Ts.size() != 3 || I.Op == Opcode::Vmad)
+  if (Ts.size() != 3)
     return notLowered(I);
   for (ScalarType T : Ts)
     if (T != ScalarType::U32 && T != ScalarType::S32)
@@ -381,26 +532,51 @@ Error FunctionLowering::lowerVideo(const Instruction &I) {
   }
 
   if (Lanes) {
-    // SIMD: lane i of a and b (the default selectors .b3210/.b7654 and
-    // .h10/.h32 pick each operand's own lanes; other selectors do not
-    // parse yet), saturated to the lane, then merged into c under the mask
+    // SIMD: lane i of a and b is the lane the selector names among the
+    // lanes of {b, a} (a the low word; digits written from the top lane
+    // down, defaults .b3210/.b7654 and .h10/.h32: each operand's own
+    // lanes), saturated to the lane, then merged into c under the mask
     // (default all lanes) or, with .add, summed into c.
     if (!Cv)
       return fail(spell(I) + " needs a c operand");
-    if (I.Ops[1].Comp != Component::None || I.Ops[2].Comp != Component::None)
-      return notLowered(I, "operand selectors");
     unsigned W = 32 / Lanes;
+    Component LaneComp = Lanes == 4 ? Component::Bytes : Component::Halves;
+    // Source lane picked for each lane of a and b.
+    unsigned ASel[4] = {0, 1, 2, 3}, BSel[4] = {Lanes, Lanes + 1, Lanes + 2, Lanes + 3};
+    for (unsigned K : {1u, 2u}) {
+      const Operand &Op = I.Ops[K];
+      if (Op.Comp == Component::None)
+        continue;
+      if (Op.Comp != LaneComp || Op.Lanes.size() != Lanes)
+        return fail(spell(I) + ": operand " + Twine(K + 1) + " needs a ." + (Lanes == 4 ? "bxyzw" : "hxy") +
+                    " selector");
+      for (unsigned L = 0; L < Lanes; ++L)
+        (K == 1 ? ASel : BSel)[L] = unsigned(Op.Lanes[Lanes - 1 - L] - '0');
+    }
     unsigned Mask = (1u << Lanes) - 1;
     if (Component DC = I.Ops[0].Comp; DC != Component::None) {
-      if (Lanes == 4 && DC >= Component::B0 && DC <= Component::B3)
+      if (Lanes == 4 && DC >= Component::B0 && DC <= Component::B3) {
         Mask = 1u << (unsigned(DC) - unsigned(Component::B0));
-      else if (Lanes == 2 && (DC == Component::H0 || DC == Component::H1))
+      } else if (Lanes == 2 && (DC == Component::H0 || DC == Component::H1)) {
         Mask = DC == Component::H0 ? 1 : 2;
-      else
-        return notLowered(I, "destination mask");
+      } else if (DC == LaneComp) {
+        Mask = 0;
+        for (char Digit : I.Ops[0].Lanes)
+          Mask |= 1u << unsigned(Digit - '0');
+        if (Mask >> Lanes)
+          return fail(spell(I) + ": destination mask names a lane the result does not have");
+      } else {
+        return fail(spell(I) + ": destination mask");
+      }
     }
     if (Add && Sat)
       return fail(spell(I) + ": .sat and .add do not combine");
+    // {b, a} as one 64-bit value, lane k at bits W*k.
+    Value *AB = B.CreateOr(B.CreateZExt(*A, I64), B.CreateShl(B.CreateZExt(*Bv, I64), 32));
+    auto Lane = [&](unsigned Src, bool Signed) {
+      Value *P = B.CreateTrunc(B.CreateLShr(AB, W * Src), B.getIntNTy(W));
+      return Signed ? B.CreateSExt(P, I64) : B.CreateZExt(P, I64);
+    };
     Value *D = Add ? B.CreateZExt(Cv, I64) : B.getInt64(0);
     for (unsigned L = 0; L < Lanes; ++L) {
       if (!(Mask >> L & 1)) {
@@ -408,7 +584,7 @@ Error FunctionLowering::lowerVideo(const Instruction &I) {
           D = B.CreateOr(D, B.CreateZExt(B.CreateAnd(Cv, B.getInt32(((1ull << W) - 1) << (W * L))), I64));
         continue;
       }
-      Value *T = Compute(Ext(*A, W * L, W, ASigned), Ext(*Bv, W * L, W, BSigned));
+      Value *T = Compute(Lane(ASel[L], ASigned), Lane(BSel[L], BSigned));
       if (Sat)
         T = Clamp(T, W, DSigned);
       if (Add)
@@ -547,7 +723,7 @@ Error FunctionLowering::lowerMisc(const Instruction &I) {
   case Opcode::CpAsyncMbarrierArrive:
     return lowerMbarrier(I);
   case Opcode::CpAsyncBulk: case Opcode::CpAsyncBulkPrefetch: case Opcode::CpAsyncBulkCommitGroup:
-  case Opcode::CpAsyncBulkWaitGroup:
+  case Opcode::CpAsyncBulkWaitGroup: case Opcode::CpReduceAsyncBulk: case Opcode::CpAsyncBulkTensor:
     return lowerBulkCopy(I);
   case Opcode::Fns:
     return lowerFns(I);

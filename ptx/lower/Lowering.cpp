@@ -513,8 +513,13 @@ Expected<Value *> FunctionLowering::address(const Operand &Op, StateSpace S) {
   if (RegRef R = regOf(Op); R.D) {
     Value *V = readReg(R);
     V = fitBits(V, B.getIntNTy(V->getType()->getPrimitiveSizeInBits()), false);
-    if (!V->getType()->isIntegerTy(64))
-      V = B.CreateZExtOrTrunc(V, B.getInt64Ty());
+    if (!V->getType()->isIntegerTy(64)) {
+      // A 32-bit address (shared space) wraps at 32 bits: nvcc emits
+      // [%r+512] with %r = base - 512.
+      if (Op.Int)
+        V = B.CreateAdd(V, ConstantInt::get(V->getType(), Op.Int, /*IsSigned=*/true));
+      return B.CreateIntToPtr(B.CreateZExtOrTrunc(V, B.getInt64Ty()), ptrTy(C, AS));
+    }
     P = B.CreateIntToPtr(V, ptrTy(C, AS));
   } else {
     StateSpace SymSpace;
@@ -753,11 +758,15 @@ Error FunctionLowering::lowerInstruction(const Instruction &I) {
   case Opcode::WmmaLoad: case Opcode::WmmaStore: case Opcode::WmmaMma: case Opcode::Mma:
   case Opcode::Ldmatrix: case Opcode::Stmatrix: case Opcode::Movmatrix:
     return lowerMma(I);
+  case Opcode::WgmmaMmaAsync: case Opcode::WgmmaFence: case Opcode::WgmmaCommitGroup:
+  case Opcode::WgmmaWaitGroup:
+    return lowerWgmma(I);
   case Opcode::MbarrierInit: case Opcode::MbarrierInval: case Opcode::MbarrierExpectTx:
   case Opcode::MbarrierCompleteTx: case Opcode::MbarrierArrive: case Opcode::MbarrierArriveDrop:
   case Opcode::MbarrierTestWait: case Opcode::MbarrierTryWait: case Opcode::MbarrierPendingCount:
   case Opcode::CpAsyncMbarrierArrive: case Opcode::CpAsyncBulk: case Opcode::CpAsyncBulkPrefetch:
   case Opcode::CpAsyncBulkCommitGroup: case Opcode::CpAsyncBulkWaitGroup: case Opcode::Fns:
+  case Opcode::CpReduceAsyncBulk: case Opcode::CpAsyncBulkTensor:
   case Opcode::Vadd: case Opcode::Vsub: case Opcode::Vabsdiff: case Opcode::Vmin: case Opcode::Vmax:
   case Opcode::Vshl: case Opcode::Vshr: case Opcode::Vmad: case Opcode::Vset: case Opcode::Vadd2:
   case Opcode::Vsub2: case Opcode::Vavrg2: case Opcode::Vabsdiff2: case Opcode::Vmin2:

@@ -95,7 +95,7 @@ StringRef linkageName(Linkage L) {
   return Names[unsigned(L)];
 }
 StringRef componentName(Component C) {
-  static const char *Names[] = {"", "x", "y", "z", "w", "r", "g", "b", "a", "b0", "b1", "b2", "b3", "h0", "h1"};
+  static const char *Names[] = {"", "x", "y", "z", "w", "r", "g", "b", "a", "b0", "b1", "b2", "b3", "h0", "h1", "b", "h"};
   return Names[unsigned(C)];
 }
 StringRef funcDirectiveName(FuncDirective::Kind K) {

@@ -163,8 +163,11 @@ enum class Linkage : uint8_t { None, Visible, Extern, Weak, Common };
 llvm::StringRef linkageName(Linkage L);
 
 /// Component selectors written after a register: %tid.x, %r1.b0 (video).
-enum class Component : uint8_t { None, X, Y, Z, W, R, G, B, A, B0, B1, B2, B3, H0, H1 };
-llvm::StringRef componentName(Component C); ///< "x", "b0" (no dot).
+/// Bytes and Halves are the multi-lane selectors and masks of the SIMD video
+/// instructions (9.7.19): .b7654, .b10, .h32, ..., their digits in
+/// Operand::Lanes.
+enum class Component : uint8_t { None, X, Y, Z, W, R, G, B, A, B0, B1, B2, B3, H0, H1, Bytes, Halves };
+llvm::StringRef componentName(Component C); ///< "x", "b0", "b"/"h" for Bytes/Halves (no dot).
 
 //===----------------------------------------------------------------------===//
 // Operands.
@@ -203,6 +206,8 @@ struct Operand {
 
   Kind K = Kind::Int;
   bool Negated = false;
+  bool Minus = false;     ///< -%r (vmad's negated sources).
+  llvm::StringRef Lanes;  ///< Digits of a Bytes/Halves selector ("7654").
   Component Comp = Component::None;
   RefKind Ref = RefKind::Unresolved;
   SpecialReg SReg = SpecialReg::Tid;

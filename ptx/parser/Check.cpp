@@ -224,6 +224,20 @@ bool isPlainArith(Opcode Op) {
   }
 }
 
+/// vop2/vop4 and vset2/vset4 (9.7.19): the instructions with lane
+/// selectors and masks.
+bool isSimdVideo(Opcode Op) {
+  switch (Op) {
+  case Opcode::Vadd2: case Opcode::Vsub2: case Opcode::Vavrg2: case Opcode::Vabsdiff2:
+  case Opcode::Vmin2: case Opcode::Vmax2: case Opcode::Vset2: case Opcode::Vadd4:
+  case Opcode::Vsub4: case Opcode::Vavrg4: case Opcode::Vabsdiff4: case Opcode::Vmin4:
+  case Opcode::Vmax4: case Opcode::Vset4:
+    return true;
+  default:
+    return false;
+  }
+}
+
 void Checker::checkCall(Instruction &I) {
   // call{.uni} [(rets),] target [, (args)] [, proto-or-targets]
   ArrayRef<Operand> Ops = I.Ops;
@@ -321,6 +335,12 @@ void Checker::checkInstruction(Instruction &I) {
       error(Op.Loc, "branch target '" + Op.Name + "' is not a label");
     if (L == 'd' && Op.K == Operand::Kind::Name && Op.Ref != RefKind::Unresolved)
       error(Op.Loc, "destination '" + Op.Name + "' is not a register");
+    // -%r exists only on vmad's sources; multi-lane selectors and masks
+    // (.b7654, .h32) only on the SIMD video instructions.
+    if (Op.Minus && (I.Op != Opcode::Vmad || L == 'd'))
+      error(Op.Loc, "a negated register is valid only on vmad sources");
+    if ((Op.Comp == Component::Bytes || Op.Comp == Component::Halves) && !isSimdVideo(I.Op))
+      error(Op.Loc, "lane selector '." + componentName(Op.Comp) + Op.Lanes + "' is valid only on SIMD video instructions");
   }
 
   // Predicate placement and type widths.

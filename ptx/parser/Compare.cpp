@@ -33,7 +33,8 @@ struct Cmp {
   bool op(const Operand &A, const Operand &B) {
     // A Reg (checked) and a Name (unchecked) are the same syntax.
     auto Kind = [](Operand::Kind K) { return K == Operand::Kind::Reg ? Operand::Kind::Name : K; };
-    if (Kind(A.K) != Kind(B.K) || A.Negated != B.Negated || A.Comp != B.Comp)
+    if (Kind(A.K) != Kind(B.K) || A.Negated != B.Negated || A.Comp != B.Comp ||
+        A.Minus != B.Minus || A.Lanes != B.Lanes)
       return fail("operand kinds differ");
     switch (A.K) {
     case Operand::Kind::Reg:

@@ -72,7 +72,14 @@ Component lookupComponent(StringRef S) {
   if (S == "b3") return Component::B3;
   if (S == "h0") return Component::H0;
   if (S == "h1") return Component::H1;
-  return Component::None;
+  // SIMD video selectors and masks: 2-4 byte digits 0-7, or 2 halfword
+  // digits 0-3.
+  StringRef Digits = S.drop_front();
+  bool Bytes = S[0] == 'b' && Digits.size() >= 2 && Digits.size() <= 4 &&
+               llvm::all_of(Digits, [](char C) { return C >= '0' && C <= '7'; });
+  bool Halves = S[0] == 'h' && Digits.size() == 2 &&
+                llvm::all_of(Digits, [](char C) { return C >= '0' && C <= '3'; });
+  return Bytes ? Component::Bytes : Halves ? Component::Halves : Component::None;
 }
 
 StateSpace spaceFromWord(StringRef W) {
@@ -1248,6 +1255,8 @@ bool Parser::parseOperand(Operand &Op, bool InCall) {
       if (C == Component::None)
         return errorHere("unknown register component");
       Op.Comp = C;
+      if (C == Component::Bytes || C == Component::Halves)
+        Op.Lanes = CurTok.Text.drop_front(2);
       advance();
     }
     if (is(Tok::Pipe)) {
@@ -1291,6 +1300,13 @@ bool Parser::parseOperand(Operand &Op, bool InCall) {
       if (!parseFloatLiteral(T, Op.FloatBits, Op.FForm))
         return false;
       Op.FloatBits ^= Op.FForm == Operand::FloatForm::Hex32 ? 0x80000000ull : 0x8000000000000000ull;
+      return true;
+    }
+    if (peek().K == Tok::Ident) { // -%r: vmad's negated sources.
+      advance();
+      if (!parseOperand(Op, InCall))
+        return false;
+      Op.Minus = true;
       return true;
     }
     [[fallthrough]];

@@ -32,6 +32,8 @@ void printOffset(raw_ostream &OS, int64_t V) {
 void printOperand(raw_ostream &OS, const Operand &Op) {
   if (Op.Negated)
     OS << '!';
+  if (Op.Minus)
+    OS << '-';
   auto List = [&](char Open, char Close) {
     OS << Open;
     for (size_t I = 0; I < Op.Elems.size(); ++I) {
@@ -46,7 +48,7 @@ void printOperand(raw_ostream &OS, const Operand &Op) {
   case Operand::Kind::Name:
     OS << Op.Name;
     if (Op.Comp != Component::None)
-      OS << '.' << componentName(Op.Comp);
+      OS << '.' << componentName(Op.Comp) << Op.Lanes;
     printOffset(OS, Op.Int);
     break;
   case Operand::Kind::SReg: {

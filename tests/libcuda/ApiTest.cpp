@@ -107,6 +107,33 @@ TEST(Basics, VersionAndErrorStrings) {
   EXPECT_EQ(cuGetErrorName(CUresult(12345), &S), CUDA_ERROR_INVALID_VALUE);
 }
 
+// Tensor maps: NVIDIA's documented argument rules, ferry's encoding (the
+// header word starts with "FTM1"), the address replaced in place.
+TEST(TensorMap, EncodeTiledChecksArgumentsAndReplacesAddress) {
+  alignas(64) static float Data[64 * 32];
+  CUtensorMap M;
+  cuuint64_t Dims[2] = {64, 32}, Strides[1] = {256};
+  cuuint32_t Box[2] = {32, 8}, ES[2] = {1, 1};
+  auto Encode = [&](void *Addr, CUtensorMapSwizzle Sw, cuuint32_t *B) {
+    return cuTensorMapEncodeTiled(&M, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, Addr, Dims, Strides, B, ES,
+                                  CU_TENSOR_MAP_INTERLEAVE_NONE, Sw, CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                                  CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  };
+  ASSERT_EQ(Encode(Data, CU_TENSOR_MAP_SWIZZLE_128B, Box), CUDA_SUCCESS);
+  EXPECT_EQ(uint32_t(M.opaque[0]), 0x314D5446u);
+  EXPECT_EQ(M.opaque[1], reinterpret_cast<uintptr_t>(Data));
+  EXPECT_EQ(Encode(reinterpret_cast<char *>(Data) + 4, CU_TENSOR_MAP_SWIZZLE_NONE, Box), CUDA_ERROR_INVALID_VALUE);
+  cuuint32_t Wide[2] = {64, 8}; // 256 bytes: wider than the 128B swizzle span
+  EXPECT_EQ(Encode(Data, CU_TENSOR_MAP_SWIZZLE_128B, Wide), CUDA_ERROR_INVALID_VALUE);
+  cuuint32_t Big[2] = {300, 8};
+  EXPECT_EQ(Encode(Data, CU_TENSOR_MAP_SWIZZLE_NONE, Big), CUDA_ERROR_INVALID_VALUE);
+  ASSERT_EQ(Encode(Data, CU_TENSOR_MAP_SWIZZLE_NONE, Box), CUDA_SUCCESS);
+  ASSERT_EQ(cuTensorMapReplaceAddress(&M, Data + 64), CUDA_SUCCESS);
+  EXPECT_EQ(M.opaque[1], reinterpret_cast<uintptr_t>(Data + 64));
+  CUtensorMap Junk = {};
+  EXPECT_EQ(cuTensorMapReplaceAddress(&Junk, Data), CUDA_ERROR_INVALID_VALUE);
+}
+
 TEST_F(Api, GarbageHandlesGiveInvalidHandle) {
   int Junk[16] = {};
   EXPECT_EQ(cuStreamSynchronize(reinterpret_cast<CUstream>(Junk)), CUDA_ERROR_INVALID_HANDLE);

@@ -222,6 +222,71 @@ inline std::string runBulk(const Launch &L) {
   return "";
 }
 
+inline std::string runBulkReduce(const Launch &L) {
+  Rng G(13);
+  std::vector<int> Src(256), Mn(256), Sh(256), Out(256, -1);
+  std::vector<float> Acc(256);
+  for (int I = 0; I < 256; ++I) {
+    Src[I] = int(G.u32() % 2001) - 1000;
+    Mn[I] = int(G.u32() % 2001) - 1000;
+    Sh[I] = int(G.u32() % 2001) - 1000;
+    Acc[I] = float(int(G.u32() % 101) - 50);
+  }
+  std::vector<float> Acc0 = Acc;
+  std::vector<int> Mn0 = Mn;
+  std::vector<Buffer> Bufs = {buf(Src), buf(Acc), buf(Mn), buf(Sh), buf(Out)};
+  std::string E = L("bulk_reduce", Bufs, {}, 1, 256);
+  if (!E.empty())
+    return E;
+  for (int I = 0; I < 256; ++I) {
+    if (Acc[I] != Acc0[I] + float(Src[I]) * 0.5f)
+      return "add.f32 element " + std::to_string(I) + ": got " + std::to_string(Acc[I]);
+    if (Mn[I] != std::min(Mn0[I], Src[I]))
+      return "min.s32 element " + std::to_string(I) + ": got " + std::to_string(Mn[I]);
+    if (Out[I] != std::max(Sh[I], Src[I]))
+      return "max.s32 (shared) element " + std::to_string(I) + ": got " + std::to_string(Out[I]);
+  }
+  return "";
+}
+
+/// tma_tile: a 40x20 f32 tensor with rows 48 floats apart, the box 8x8,
+/// the 32B swizzle; loaded at (36, -3), stored back at (4, 15).
+struct TmaCase {
+  static constexpr int W = 40, H = 20, Pitch = 48, C0 = 36, C1 = -3, S0 = 4, S1 = 15;
+  std::vector<float> Tensor = std::vector<float>(Pitch * H);
+  TmaCase() {
+    for (int I = 0; I < Pitch * H; ++I)
+      Tensor[I] = float(I % Pitch < W ? I : -1);
+  }
+  /// The box element (i0, i1) as loaded (zero outside the tensor).
+  float boxValue(int I0, int I1) const {
+    int X = C0 + I0, Y = C1 + I1;
+    return X >= 0 && X < W && Y >= 0 && Y < H ? Tensor[Y * Pitch + X] : 0.0f;
+  }
+  /// Compares the tile's raw words (element (i0, i1) at byte (8 i1 + i0) * 4,
+  /// bit 4 flipped by bit 7: the 32B swizzle) and the tensor after the store.
+  std::string check(const std::vector<float> &Tile, const std::vector<float> &After) const {
+    for (int I1 = 0; I1 < 8; ++I1)
+      for (int I0 = 0; I0 < 8; ++I0) {
+        unsigned Off = unsigned(8 * I1 + I0) * 4;
+        Off ^= ((Off >> 7) & 1) << 4;
+        if (Tile[Off / 4] != boxValue(I0, I1))
+          return "tile element (" + std::to_string(I0) + ", " + std::to_string(I1) + "): got " +
+                 std::to_string(Tile[Off / 4]) + ", want " + std::to_string(boxValue(I0, I1));
+      }
+    for (int Y = 0; Y < H; ++Y)
+      for (int X = 0; X < Pitch; ++X) {
+        float Want = Tensor[Y * Pitch + X];
+        if (X >= S0 && X < S0 + 8 && Y >= S1 && Y < S1 + 8)
+          Want = boxValue(X - S0, Y - S1);
+        if (After[Y * Pitch + X] != Want)
+          return "tensor (" + std::to_string(X) + ", " + std::to_string(Y) + ") after the store: got " +
+                 std::to_string(After[Y * Pitch + X]) + ", want " + std::to_string(Want);
+      }
+    return "";
+  }
+};
+
 inline std::string runCudaBarrier(const Launch &L) {
   const int Rounds = 10, Threads = 256;
   std::vector<int> Out(Rounds, -1);
@@ -240,7 +305,7 @@ inline std::string runCudaBarrier(const Launch &L) {
 inline std::vector<std::pair<const char *, std::string (*)(const Launch &)>> cases() {
   return {{"video", runVideo},       {"fns", runFns},   {"fma_directed", runFma},
           {"mbar_pipeline", runPipeline}, {"mbar_tokens", runTokens}, {"mbar_bulk", runBulk},
-          {"cuda_barrier", runCudaBarrier}};
+          {"cuda_barrier", runCudaBarrier}, {"bulk_reduce", runBulkReduce}};
 }
 
 } // namespace miscref

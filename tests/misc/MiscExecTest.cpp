@@ -9,6 +9,7 @@
 
 #include "host/exec/HostExecutor.h"
 #include "ptx/lower/Lower.h"
+#include "ptx/lower/TensorMap.h"
 
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -94,7 +95,9 @@ protected:
         {"mbar_pipeline", "_Z13mbar_pipelinePKiPii"},
         {"mbar_tokens", "_Z11mbar_tokensPj"},
         {"mbar_bulk", "_Z9mbar_bulkPK4int4PS_"},
-        {"cuda_barrier", "_Z12cuda_barrierPii"}};
+        {"cuda_barrier", "_Z12cuda_barrierPii"},
+        {"bulk_reduce", "_Z11bulk_reducePKiPfPiS0_S2_"},
+        {"tma_tile", "_Z8tma_tilePK14CUtensorMap_stPfiiii"}};
     auto It = Names.find(Kernel);
     return It == Names.end() ? Kernel : It->second;
   }
@@ -116,5 +119,30 @@ TEST_F(MiscExec, MbarrierProducerConsumer) { EXPECT_EQ(miscref::runPipeline(laun
 TEST_F(MiscExec, MbarrierTokensAndTxCount) { EXPECT_EQ(miscref::runTokens(launch), ""); }
 TEST_F(MiscExec, MbarrierBulkCopy) { EXPECT_EQ(miscref::runBulk(launch), ""); }
 TEST_F(MiscExec, CudaBarrier) { EXPECT_EQ(miscref::runCudaBarrier(launch), ""); }
+TEST_F(MiscExec, BulkReduce) { EXPECT_EQ(miscref::runBulkReduce(launch), ""); }
+
+// The tensor map as libcuda's cuTensorMapEncodeTiled writes it (the same
+// case passes on an H100 with NVIDIA's encoding).
+TEST_F(MiscExec, TensorTileCopy) {
+  miscref::TmaCase Case;
+  std::vector<float> Tensor = Case.Tensor, Tile(64, -2.0f);
+  ptx::tensormap::Tiled T;
+  T.DataType = 7; // CU_TENSOR_MAP_DATA_TYPE_FLOAT32
+  T.Rank = 2;
+  T.ElemBytes = 4;
+  T.Swizzle = 1; // CU_TENSOR_MAP_SWIZZLE_32B
+  T.GlobalAddress = reinterpret_cast<uintptr_t>(Tensor.data());
+  T.Dim[0] = miscref::TmaCase::W, T.Dim[1] = miscref::TmaCase::H;
+  T.Stride[0] = miscref::TmaCase::Pitch * 4;
+  T.BoxDim[0] = T.BoxDim[1] = 8;
+  T.ElemStride[0] = T.ElemStride[1] = 1;
+  alignas(64) uint64_t Map[ptx::tensormap::Words];
+  ptx::tensormap::encode(T, Map);
+  std::vector<miscref::Buffer> Bufs = {{Map, sizeof Map}, miscref::buf(Tile)};
+  ASSERT_EQ(launch("tma_tile", Bufs,
+                   {miscref::TmaCase::C0, miscref::TmaCase::C1, miscref::TmaCase::S0, miscref::TmaCase::S1}, 1, 64),
+            "");
+  EXPECT_EQ(Case.check(Tile, Tensor), "");
+}
 
 } // namespace

@@ -2,7 +2,8 @@
 /// \file
 /// References written from the PTX ISA's pseudo-code, independent of
 /// ptx/lower, corrected where an H100 (CUDA 13) differs from the ISA text
-/// (scalar video saturation with a destination selector): an interpreter of one video instruction's text (the rows of
+/// (scalar video saturation with a destination selector, vmad's operand
+/// signs): an interpreter of one video instruction's text (the rows of
 /// VideoCases.def), fns, and f64 fma with a directed rounding mode (through
 /// the host's fma under fesetround). Shared by the native validation run
 /// (kernels.cu, MISC_VALIDATE_MAIN) and the host-executor test.
@@ -49,15 +50,18 @@ inline uint32_t video(const std::string &Text, uint32_t A, uint32_t B, uint32_t 
   if (IsSet)
     Signed.insert(Signed.begin(), false);
   bool DS = Signed[0], AS = Signed[1], BS = Signed[2];
-  // Operand selectors: "%0.b2" → "b2".
+  // Operand selectors: "%0.b2" → "b2"; "-%1" negated (vmad).
   std::vector<std::string> Sel;
+  std::vector<bool> Neg;
   std::stringstream OS(Text.substr(Text.find(' ') + 1));
   for (std::string W; std::getline(OS, W, ',');) {
     W.erase(std::remove(W.begin(), W.end(), ' '), W.end());
     W.erase(std::remove(W.begin(), W.end(), ';'), W.end());
     size_t Dot = W.find('.');
     Sel.push_back(Dot == std::string::npos ? "" : W.substr(Dot + 1));
+    Neg.push_back(!W.empty() && W[0] == '-');
   }
+  Neg.resize(4, false);
   bool Sat = Has("sat"), Add = Has("add");
   std::string Cmp;
   for (const char *M : {"eq", "ne", "lt", "le", "gt", "ge"})
@@ -91,12 +95,44 @@ inline uint32_t video(const std::string &Text, uint32_t A, uint32_t B, uint32_t 
     if (S.size() == 2 && S[0] == 'b') Off = 8 * (S[1] - '0'), Bits = 8;
     if (S.size() == 2 && S[0] == 'h') Off = 16 * (S[1] - '0'), Bits = 16;
   };
+  if (Op == "vmad") {
+    // (a*b) + c (ISA 9.7.18.3): the product negated when exactly one of a,
+    // b is, or c negated; one's complement plus one. As on an H100 (CUDA
+    // 13), not as the ISA text says: a whole-word source is s32 whatever
+    // its type, c is always sign-extended, and .sat of an unsigned
+    // intermediate clamps the signed value to [0, 2^32-1].
+    unsigned AO, AB, BO, BB;
+    PartOf(Sel[1], AO, AB);
+    PartOf(Sel[2], BO, BB);
+    bool NegP = Neg[1] != Neg[2], NegC = Neg[3], Po = Has("po");
+    bool SF = AS || BS || NegP || NegC;
+    int64_t Tmp = Ext(A, AO, AB, AS || Sel[1].empty()) * Ext(B, BO, BB, BS || Sel[2].empty());
+    uint32_t Cv = C;
+    if (NegP) Tmp = ~Tmp;
+    else if (NegC && !Po) Cv = ~Cv;
+    Tmp += int64_t(int32_t(Cv));
+    if (Po || NegP || NegC) Tmp += 1;
+    if (Has("shr7")) Tmp >>= 7;
+    if (Has("shr15")) Tmp >>= 15;
+    if (Sat)
+      Tmp = std::min<int64_t>(std::max<int64_t>(Tmp, SF ? INT32_MIN : 0), SF ? INT32_MAX : int64_t(UINT32_MAX));
+    return uint32_t(Tmp);
+  }
   char Last = Op.back();
   if (Last == '2' || Last == '4') {
+    // Lane L of a/b is lane Sel[Lanes-1-L] of {b, a} (defaults .b3210 /
+    // .b7654, .h10 / .h32); the mask lists the lanes written.
     unsigned Lanes = Last - '0', W = 32 / Lanes;
     unsigned Mask = (1u << Lanes) - 1;
-    if (!Sel[0].empty())
-      Mask = 1u << (Sel[0][1] - '0');
+    if (!Sel[0].empty()) {
+      Mask = 0;
+      for (size_t K = 1; K < Sel[0].size(); ++K)
+        Mask |= 1u << (Sel[0][K] - '0');
+    }
+    uint64_t AB = uint64_t(A) | uint64_t(B) << 32;
+    auto Pick = [&](const std::string &S, unsigned L, unsigned Default) {
+      return S.empty() ? Default : unsigned(S[Lanes - L] - '0');
+    };
     uint32_t D = Add ? C : 0;
     for (unsigned L = 0; L < Lanes; ++L) {
       uint32_t LaneMask = uint32_t(((uint64_t(1) << W) - 1) << (W * L));
@@ -104,7 +140,8 @@ inline uint32_t video(const std::string &Text, uint32_t A, uint32_t B, uint32_t 
         if (!Add) D |= C & LaneMask;
         continue;
       }
-      int64_t T = Prim(Ext(A, W * L, W, AS), Ext(B, W * L, W, BS));
+      unsigned SA = Pick(Sel[1], L, L), SB = Pick(Sel[2], L, L + Lanes);
+      int64_t T = Prim(Ext(uint32_t(AB >> (W * SA)), 0, W, AS), Ext(uint32_t(AB >> (W * SB)), 0, W, BS));
       if (Sat) T = Clamp(T, W, DS);
       if (Add) D += uint32_t(T);
       else D |= (uint32_t(T) << (W * L)) & LaneMask;

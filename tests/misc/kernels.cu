@@ -1,10 +1,11 @@
 // Kernels of the misc-instruction execution tests (tests/misc): video
-// instructions (VideoCases.def), fns, f64 fma with directed rounding, and
-// mbarrier (raw PTX producer/consumer, token semantics, a bulk copy, and
+// instructions (VideoCases.def), fns, f64 fma with directed rounding,
+// cp.reduce.async.bulk, cp.async.bulk.tensor, and mbarrier (raw PTX producer/consumer, token semantics, a bulk copy, and
 // libcu++'s cuda::barrier). kernels.ptx is generated from this file:
 //   nvcc -ptx -arch=sm_90 kernels.cu -o kernels.ptx
 // With -DMISC_VALIDATE_MAIN it builds a program that runs every case on a
 // real GPU and compares with MiscRef.h / MiscDriver.h (the H100 check).
+#include <cuda.h>
 #include <cuda/barrier>
 #pragma nv_diag_suppress static_var_with_dynamic_init
 #include <cstdint>
@@ -169,6 +170,64 @@ __global__ void mbar_bulk(const int4 *G, int4 *Out) {
   Out[threadIdx.x] = Tile[threadIdx.x];
 }
 
+// cp.reduce.async.bulk: Acc (global) += Src (f32 add, bulk_group), Mn
+// (global) = min(Mn, Src) (s32), and a shared tile (initialised from Sh)
+// max'ed with Src (s32, shared::cluster with an mbarrier), copied to Out.
+__global__ void bulk_reduce(const int *Src, float *Acc, int *Mn, const int *Sh, int *Out) {
+  __shared__ alignas(16) int S[256];
+  __shared__ alignas(16) float SF[256];
+  __shared__ alignas(16) int T[256];
+  __shared__ uint64_t Bar;
+  S[threadIdx.x] = Src[threadIdx.x];
+  SF[threadIdx.x] = float(Src[threadIdx.x]) * 0.5f;
+  T[threadIdx.x] = Sh[threadIdx.x];
+  if (threadIdx.x == 0)
+    mbarInit(&Bar, 1);
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    asm volatile("cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [%0], [%1], 1024;"
+                 ::"l"(Acc), "r"(smem(SF)) : "memory");
+    asm volatile("cp.reduce.async.bulk.global.shared::cta.bulk_group.min.s32 [%0], [%1], 1024;"
+                 ::"l"(Mn), "r"(smem(S)) : "memory");
+    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+    asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem(&Bar)), "r"(1024u)
+                 : "memory");
+    asm volatile("cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.max.s32 "
+                 "[%0], [%1], 1024, [%2];" ::"r"(smem(T)), "r"(smem(S)), "r"(smem(&Bar)) : "memory");
+  }
+  mbarWaitParity(&Bar, 0);
+  Out[threadIdx.x] = T[threadIdx.x];
+}
+
+// cp.async.bulk.tensor, tile mode, 2D f32 (the map in global memory): a
+// box of 8x8 at (36, -3) of a 40x20 tensor (partly outside: zeros), with the
+// 32B swizzle, loaded into a 1024-byte aligned tile whose raw words go to
+// Tile; then the tile stored back at (4, 15) (rows past 19 skipped).
+__global__ void tma_tile(const CUtensorMap *Map, float *Tile, int C0, int C1, int S0, int S1) {
+  __shared__ alignas(1024) float T[64];
+  __shared__ uint64_t Bar;
+  if (threadIdx.x == 0)
+    mbarInit(&Bar, 1);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem(&Bar)), "r"(256u) : "memory");
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"
+                 ::"r"(smem(T)), "l"(Map), "r"(C0), "r"(C1), "r"(smem(&Bar)) : "memory");
+  }
+  mbarWaitParity(&Bar, 0);
+  Tile[threadIdx.x] = T[threadIdx.x];
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%0, {%1, %2}], [%3];"
+                 ::"l"(Map), "r"(S0), "r"(S1), "r"(smem(T)) : "memory");
+    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+    asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+  }
+}
+
 // cuda::barrier (libcu++): Rounds phases of arrive_and_wait, each thread
 // adding to a shared accumulator between phases.
 __global__ void cuda_barrier(int *Out, int Rounds) {
@@ -218,7 +277,24 @@ int main() {
     if (N == "mbar_tokens") Fn = (void *)mbar_tokens;
     if (N == "mbar_bulk") Fn = (void *)mbar_bulk;
     if (N == "cuda_barrier") Fn = (void *)cuda_barrier;
-    cudaError_t E = cudaLaunchKernel(Fn, Grid, Block, Args.data(), 0, 0);
+    if (N == "bulk_reduce") Fn = (void *)bulk_reduce;
+    if (N == "tma_tile") Fn = (void *)tma_tile;
+    cudaError_t E;
+    if (N == "bulk_reduce") {
+      // Its shared::cluster form needs a cluster launch (one CTA each),
+      // which is what every launch is on ferry.
+      cudaLaunchConfig_t Cfg = {};
+      Cfg.gridDim = dim3(Grid);
+      Cfg.blockDim = dim3(Block);
+      cudaLaunchAttribute At[1];
+      At[0].id = cudaLaunchAttributeClusterDimension;
+      At[0].val.clusterDim.x = At[0].val.clusterDim.y = At[0].val.clusterDim.z = 1;
+      Cfg.attrs = At;
+      Cfg.numAttrs = 1;
+      E = cudaLaunchKernelExC(&Cfg, Fn, Args.data());
+    } else {
+      E = cudaLaunchKernel(Fn, Grid, Block, Args.data(), 0, 0);
+    }
     if (E == cudaSuccess)
       E = cudaDeviceSynchronize();
     for (size_t I = 0; I < Bufs.size(); ++I) {
@@ -228,6 +304,32 @@ int main() {
     return E == cudaSuccess ? "" : cudaGetErrorString(E);
   };
   int Bad = 0;
+  {
+    // tma_tile: the map comes from NVIDIA's cuTensorMapEncodeTiled.
+    miscref::TmaCase Case;
+    float *DT, *DTile;
+    CUtensorMap Map, *DMap;
+    cudaMalloc(&DT, Case.Tensor.size() * 4);
+    cudaMalloc(&DTile, 64 * 4);
+    cudaMalloc(&DMap, sizeof Map);
+    cudaMemcpy(DT, Case.Tensor.data(), Case.Tensor.size() * 4, cudaMemcpyHostToDevice);
+    cuuint64_t Dims[2] = {miscref::TmaCase::W, miscref::TmaCase::H}, Strides[1] = {miscref::TmaCase::Pitch * 4};
+    cuuint32_t Box[2] = {8, 8}, ES[2] = {1, 1};
+    CUresult R = cuTensorMapEncodeTiled(&Map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, DT, Dims, Strides, Box, ES,
+                                        CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_32B,
+                                        CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    cudaMemcpy(DMap, &Map, sizeof Map, cudaMemcpyHostToDevice);
+    tma_tile<<<1, 64>>>(DMap, DTile, miscref::TmaCase::C0, miscref::TmaCase::C1, miscref::TmaCase::S0,
+                        miscref::TmaCase::S1);
+    cudaError_t E = cudaDeviceSynchronize();
+    std::vector<float> Tile(64), After(Case.Tensor.size());
+    cudaMemcpy(Tile.data(), DTile, 256, cudaMemcpyDeviceToHost);
+    cudaMemcpy(After.data(), DT, After.size() * 4, cudaMemcpyDeviceToHost);
+    std::string Err = R != CUDA_SUCCESS ? "cuTensorMapEncodeTiled failed"
+                      : E != cudaSuccess ? cudaGetErrorString(E) : Case.check(Tile, After);
+    std::printf("%s tma_tile%s\n", Err.empty() ? "PASS" : "FAIL", Err.empty() ? "" : (": " + Err).c_str());
+    Bad += !Err.empty();
+  }
   for (auto &[Name, Fn] : miscref::cases()) {
     std::string R = Fn(L);
     std::printf("%s %s%s\n", R.empty() ? "PASS" : "FAIL", Name, R.empty() ? "" : (": " + R).c_str());

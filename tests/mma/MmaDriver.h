@@ -80,6 +80,94 @@ inline std::string runMma(const Launch &L, unsigned M, unsigned N, unsigned K, E
   return describe("D", mismatches(D, Want), D, Want);
 }
 
+/// mma.sync on b1 (.and.popc or .xor.popc): as runMma with 0/1 elements.
+inline std::string runMmaBits(const Launch &L, unsigned M, unsigned N, unsigned K, bool Xor) {
+  Rng G(M * 7 + N * 3 + K + Xor);
+  Matrix A(ET::B1, M, K, true), B(ET::B1, K, N, false), C(ET::S32, M, N, true), D(ET::S32, M, N, true);
+  A.fill(G, false);
+  B.fill(G, false);
+  C.fill(G, true);
+  std::vector<Buffer> Bufs = {buf(A), buf(B), buf(C), buf(D)};
+  std::string Err = L(Bufs, {});
+  if (!Err.empty())
+    return Err;
+  Matrix Want = reference(A, B, C, ET::S32, false, Xor);
+  return describe("D", mismatches(D, Want), D, Want);
+}
+
+/// Sub-byte wmma (m8n8k32 s4/u4, m8n8k128 b1): A row-major and B
+/// column-major, packed, with padded leading dimensions (in elements); C/D
+/// s32 row-major, then column-major. Xor selects .xor.popc for b1.
+inline std::string runWmmaSub(const Launch &L, unsigned K, ET In, bool Xor) {
+  for (int CRow : {1, 0}) {
+    Rng G(K * 10 + CRow + Xor);
+    unsigned Pad = In == ET::B1 ? 128 : 32;
+    Matrix A(In, 8, K, true, Pad), B(In, K, 8, false, Pad), C(ET::S32, 8, 8, CRow, 4), D(ET::S32, 8, 8, CRow, 4);
+    A.fill(G, false);
+    B.fill(G, false);
+    C.fill(G, true);
+    std::vector<unsigned char> PA = A.packed(), PB = B.packed();
+    std::vector<Buffer> Bufs = {buf(PA), buf(PB), buf(C), buf(D)};
+    std::string Err = L(Bufs, {int(A.Ld), int(B.Ld), int(C.Ld), CRow});
+    if (!Err.empty())
+      return Err;
+    Matrix Want = reference(A, B, C, ET::S32, false, Xor);
+    std::string R = describe(CRow ? "C/D row-major" : "C/D column-major", mismatches(D, Want), D, Want);
+    if (!R.empty())
+      return R;
+  }
+  return "";
+}
+
+/// mma.sync.m8n8k4 with f16 inputs: four independent 8x8x4 products, one
+/// per quad pair q; the layouts only change how the kernel packs fragments.
+inline std::string runMmaQuad(const Launch &L, ET Acc) {
+  Rng G(84 + unsigned(Acc));
+  Matrix A(ET::F16, 32, 4, true), B(ET::F16, 4, 32, false), C(Acc, 32, 8, true), D(Acc, 32, 8, true);
+  A.fill(G, false);
+  B.fill(G, false);
+  C.fill(G, true);
+  std::vector<Buffer> Bufs = {buf(A), buf(B), buf(C), buf(D)};
+  std::string Err = L(Bufs, {});
+  if (!Err.empty())
+    return Err;
+  Matrix Want(Acc, 32, 8, true);
+  for (unsigned R = 0; R < 32; ++R)
+    for (unsigned Col = 0; Col < 8; ++Col) {
+      double S = C.at(R, Col);
+      for (unsigned K = 0; K < 4; ++K)
+        S += A.at(R, K) * B.at(K, 8 * (R / 8) + Col);
+      Want.set(R, Col, S);
+    }
+  return describe("D", mismatches(D, Want), D, Want);
+}
+
+/// mma.sp m16n8kK (2:4): a random pair of positions in each group of 4 k of
+/// each row of A carries the row's compressed values; the reference
+/// multiplies the expanded A.
+inline std::string runMmaSparse(const Launch &L, unsigned K, ET In, ET Acc) {
+  Rng G(K * 3 + unsigned(In) + 11 * unsigned(Acc));
+  Matrix Ac(In, 16, K / 2, true), B(In, K, 8, false), C(Acc, 16, 8, true), D(Acc, 16, 8, true),
+      Full(In, 16, K, true);
+  Ac.fill(G, false);
+  B.fill(G, false);
+  C.fill(G, true);
+  std::vector<uint8_t> Nib(16 * (K / 4));
+  for (unsigned R = 0; R < 16; ++R)
+    for (unsigned J = 0; J < K / 4; ++J) {
+      unsigned I0 = G.below(3), I1 = I0 + 1 + G.below(3 - I0); // 0 <= i0 < i1 <= 3
+      Nib[R * (K / 4) + J] = uint8_t(I0 | I1 << 2);
+      for (unsigned X = 0; X < 4; ++X)
+        Full.set(R, 4 * J + X, X == I0 ? Ac.at(R, 2 * J) : X == I1 ? Ac.at(R, 2 * J + 1) : 0.0);
+    }
+  std::vector<Buffer> Bufs = {buf(Ac), buf(Nib), buf(B), buf(C), buf(D)};
+  std::string Err = L(Bufs, {});
+  if (!Err.empty())
+    return Err;
+  Matrix Want = reference(Full, B, C, Acc, false);
+  return describe("D", mismatches(D, Want), D, Want);
+}
+
 inline std::string runSharedGeneric(const Launch &L) {
   for (int UseShared : {1, 0}) {
     Rng G(99 + UseShared);

@@ -102,6 +102,16 @@ std::string MmaExec::SetupError;
                              mmaref::ET::TC, mmaref::ET::TD, Sat),                                 \
               "");                                                                                 \
   }
+#define MMA_BITS_CASE(Name, M, N, K, Xor)                                                          \
+  TEST_F(MmaExec, Name) { EXPECT_EQ(mmaref::runMmaBits(launcher(#Name), M, N, K, Xor), ""); }
+#define WMMA_SUB_CASE(Name, K, Prec, In, Op)                                                       \
+  TEST_F(MmaExec, Name) { EXPECT_EQ(mmaref::runWmmaSub(launcher(#Name), K, mmaref::ET::In, Op == 1), ""); }
+#define MMA_QUAD_CASE(Name, ARow, BRow, Acc)                                                       \
+  TEST_F(MmaExec, Name) { EXPECT_EQ(mmaref::runMmaQuad(launcher(#Name), mmaref::ET::Acc), ""); }
+#define MMA_SP_CASE(Name, K, In, Acc, Sel)                                                         \
+  TEST_F(MmaExec, Name) {                                                                          \
+    EXPECT_EQ(mmaref::runMmaSparse(launcher(#Name), K, mmaref::ET::In, mmaref::ET::Acc), "");      \
+  }
 #include "MmaCases.def"
 
 TEST_F(MmaExec, WmmaSharedAndGenericSpaces) {

@@ -280,6 +280,289 @@ extern "C" __global__ void mma_m8n8k4_f64(const double *A, const double *B, cons
 }
 
 //===----------------------------------------------------------------------===//
+// Integer mma.sync with 8-, 4- and 1-bit inputs: elements one per byte in
+// memory. The PTX ISA's tables (m8n8k16/k32/k128, m16n8k32/k64 for s4/u4,
+// m16n8k128/k256 for b1): with P elements per 32-bit register, A element
+// i (a0, a1, ...) is in register i/P at bit (i%P)*bits; for m16n8 shapes
+// registers alternate rows G and G+8 and the third and fourth hold the
+// upper half of K: row G + 8*((i/P)&1), column T*P + i%P + (K/2)*(i/P/2);
+// for m8n8 shapes (one register) row G, column T*P + i. B element i: row
+// T*P + i%P + (K/2)*(i/P), column G. C/D: row G (+8 from c2), column
+// 2T + (i&1).
+//===----------------------------------------------------------------------===//
+
+template <int M, int K, int Bits, int NA, int NB>
+__device__ void packIntFragments(const uint8_t *A, const uint8_t *B, uint32_t *a, uint32_t *b, int G, int T) {
+  const int P = 32 / Bits;
+  for (int I = 0; I < NA * P; ++I) {
+    int R = I / P;
+    int Row = M == 16 ? G + 8 * (R & 1) : G;
+    int Col = T * P + I % P + (M == 16 ? (K / 2) * (R >> 1) : 0);
+    setBits(a, I, Bits, A[Row * K + Col]);
+  }
+  for (int I = 0; I < NB * P; ++I)
+    setBits(b, I, Bits, B[G * K + T * P + I % P + (K / 2) * (I / P)]);
+}
+
+// m8n8: one A and one B register, two accumulators.
+#define MMA_INT_M8(Name, K, Bits, Types, Sat)                                                      \
+  extern "C" __global__ void Name(const uint8_t *A, const uint8_t *B, const int *C, int *D) {       \
+    LANE_IDS                                                                                       \
+    uint32_t a[1] = {}, b[1] = {};                                                                 \
+    int c[2], d[2];                                                                                \
+    packIntFragments<8, K, Bits, 1, 1>(A, B, a, b, G, T);                                          \
+    for (int I = 0; I < 2; ++I)                                                                    \
+      c[I] = C[G * 8 + 2 * T + I];                                                                 \
+    asm volatile("mma.sync.aligned.m8n8k" #K ".row.col" Sat ".s32." Types " {%0, %1}, {%2}, "  \
+                 "{%3}, {%4, %5};"                                                                 \
+                 : "=r"(d[0]), "=r"(d[1])                                                          \
+                 : "r"(a[0]), "r"(b[0]), "r"(c[0]), "r"(c[1]));                                    \
+    for (int I = 0; I < 2; ++I)                                                                    \
+      D[G * 8 + 2 * T + I] = d[I];                                                                 \
+  }
+// m16n8, the smaller K: two A registers, one B register.
+#define MMA_INT_M16_2(Name, K, Bits, Types, Sat)                                                   \
+  extern "C" __global__ void Name(const uint8_t *A, const uint8_t *B, const int *C, int *D) {       \
+    LANE_IDS                                                                                       \
+    uint32_t a[2] = {}, b[1] = {};                                                                 \
+    int c[4], d[4];                                                                                \
+    packIntFragments<16, K, Bits, 2, 1>(A, B, a, b, G, T);                                         \
+    for (int I = 0; I < 4; ++I)                                                                    \
+      c[I] = C[cRow(I, G) * 8 + cCol(I, T)];                                                       \
+    asm volatile("mma.sync.aligned.m16n8k" #K ".row.col" Sat ".s32." Types " {%0, %1, %2, %3}, "   \
+                 "{%4, %5}, {%6}, {%7, %8, %9, %10};"                                              \
+                 : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])                                  \
+                 : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));   \
+    for (int I = 0; I < 4; ++I)                                                                    \
+      D[cRow(I, G) * 8 + cCol(I, T)] = d[I];                                                       \
+  }
+// m16n8, the larger K: four A registers, two B registers.
+#define MMA_INT_M16_4(Name, K, Bits, Types, Sat)                                                   \
+  extern "C" __global__ void Name(const uint8_t *A, const uint8_t *B, const int *C, int *D) {       \
+    LANE_IDS                                                                                       \
+    uint32_t a[4] = {}, b[2] = {};                                                                 \
+    int c[4], d[4];                                                                                \
+    packIntFragments<16, K, Bits, 4, 2>(A, B, a, b, G, T);                                         \
+    for (int I = 0; I < 4; ++I)                                                                    \
+      c[I] = C[cRow(I, G) * 8 + cCol(I, T)];                                                       \
+    asm volatile("mma.sync.aligned.m16n8k" #K ".row.col" Sat ".s32." Types " {%0, %1, %2, %3}, "   \
+                 "{%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};"                               \
+                 : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])                                  \
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(c[0]),    \
+                   "r"(c[1]), "r"(c[2]), "r"(c[3]));                                               \
+    for (int I = 0; I < 4; ++I)                                                                    \
+      D[cRow(I, G) * 8 + cCol(I, T)] = d[I];                                                       \
+  }
+// Types: A, B and C types, then (b1) the bit operation and .popc.
+MMA_INT_M8(mma_m8n8k16_s8_s32, 16, 8, "s8.s8.s32", "")
+MMA_INT_M8(mma_m8n8k32_s4_s32, 32, 4, "s4.s4.s32", "")
+MMA_INT_M8(mma_m8n8k32_u4s4_s32_sat, 32, 4, "u4.s4.s32", ".satfinite")
+MMA_INT_M16_2(mma_m16n8k32_s4u4_s32, 32, 4, "s4.u4.s32", "")
+MMA_INT_M16_4(mma_m16n8k64_u4_s32_sat, 64, 4, "u4.u4.s32", ".satfinite")
+MMA_INT_M8(mma_m8n8k128_b1_xor, 128, 1, "b1.b1.s32.xor.popc", "")
+MMA_INT_M16_2(mma_m16n8k128_b1_and, 128, 1, "b1.b1.s32.and.popc", "")
+MMA_INT_M16_4(mma_m16n8k256_b1_xor, 256, 1, "b1.b1.s32.xor.popc", "")
+
+//===----------------------------------------------------------------------===//
+// mma.sp m16n8k16/k32 with f16/bf16 inputs (2:4 sparsity). The compressed A
+// (16 x K/2) takes the dense m16n8k(K/2) A layout; B (register r: k =
+// 2t + e + 8r, column G). Metadata: the nibble of row G + 8h, group j of 4
+// k (i0 | i1 << 2) sits at bits 4((j%4) + 4h) of lane 4G + Sel*(K/16) +
+// j/4; the other lanes' metadata must not matter, so they hold noise.
+//===----------------------------------------------------------------------===//
+
+template <int K, int Sel, bool F16Acc>
+__device__ void mmaSparseBody(const uint16_t *Ac, const uint8_t *Nib, const uint16_t *B, const void *C,
+                              void *D) {
+  LANE_IDS
+  const int KC = K / 2, NA = K / 8;
+  uint32_t a[4] = {}, b[4] = {};
+  for (int I = 0; I < 2 * NA; ++I) {
+    int R = I / 2;
+    setBits(a, I, 16, Ac[(G + 8 * (R & 1)) * KC + 2 * T + (I & 1) + (KC / 2) * (R >> 1)]);
+  }
+  for (int I = 0; I < 2 * NA; ++I)
+    setBits(b, I, 16, B[G * K + 2 * T + (I & 1) + 8 * (I / 2)]);
+  uint32_t E = 0x9E3779B9u * (Lane + 1); // noise
+  int X = T - Sel * (K / 16);
+  if (X >= 0 && X < K / 16) {
+    E = 0;
+    for (int H = 0; H < 2; ++H)
+      for (int J = 0; J < 4; ++J)
+        E |= uint32_t(Nib[(G + 8 * H) * (K / 4) + 4 * X + J]) << (4 * (J + 4 * H));
+  }
+  if constexpr (F16Acc) {
+    uint32_t c[2] = {}, d[2];
+    for (int I = 0; I < 4; ++I)
+      setBits(c, I, 16, static_cast<const uint16_t *>(C)[cRow(I, G) * 8 + cCol(I, T)]);
+    asm volatile("mma.sp.sync.aligned.m16n8k32.row.col.f16.f16.f16.f16 {%0, %1}, {%2, %3, %4, %5}, "
+                 "{%6, %7, %8, %9}, {%10, %11}, %12, %13;"
+                 : "=r"(d[0]), "=r"(d[1])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3]),
+                   "r"(c[0]), "r"(c[1]), "r"(E), "n"(Sel));
+    for (int I = 0; I < 4; ++I)
+      static_cast<uint16_t *>(D)[cRow(I, G) * 8 + cCol(I, T)] = uint16_t(getBits(d, I, 16));
+  } else {
+  float c[4], d[4];
+  for (int I = 0; I < 4; ++I)
+    c[I] = static_cast<const float *>(C)[cRow(I, G) * 8 + cCol(I, T)];
+  if (K == 16)
+    asm volatile("mma.sp.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5}, "
+                 "{%6, %7}, {%8, %9, %10, %11}, %12, %13;"
+                 : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]),
+                   "r"(E), "n"(Sel));
+  else
+    asm volatile("mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, "
+                 "{%4, %5, %6, %7}, {%8, %9, %10, %11}, {%12, %13, %14, %15}, %16, %17;"
+                 : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3]),
+                   "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]), "r"(E), "n"(Sel));
+  for (int I = 0; I < 4; ++I)
+    static_cast<float *>(D)[cRow(I, G) * 8 + cCol(I, T)] = d[I];
+  }
+}
+// m16n8k16 f16 with f32 accumulators, selector 0.
+template <int Sel>
+__device__ void mmaSparseF16K16(const uint16_t *Ac, const uint8_t *Nib, const uint16_t *B, const float *C,
+                                float *D) {
+  LANE_IDS
+  uint32_t a[2] = {}, b[2] = {};
+  for (int I = 0; I < 4; ++I)
+    setBits(a, I, 16, Ac[(G + 8 * ((I / 2) & 1)) * 8 + 2 * T + (I & 1)]);
+  for (int I = 0; I < 4; ++I)
+    setBits(b, I, 16, B[G * 16 + 2 * T + (I & 1) + 8 * (I / 2)]);
+  uint32_t E = 0x9E3779B9u * (Lane + 1);
+  if (T == Sel) {
+    E = 0;
+    for (int H = 0; H < 2; ++H)
+      for (int J = 0; J < 4; ++J)
+        E |= uint32_t(Nib[(G + 8 * H) * 4 + J]) << (4 * (J + 4 * H));
+  }
+  float c[4], d[4];
+  for (int I = 0; I < 4; ++I)
+    c[I] = C[cRow(I, G) * 8 + cCol(I, T)];
+  asm volatile("mma.sp.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5}, "
+               "{%6, %7}, {%8, %9, %10, %11}, %12, %13;"
+               : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+               : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]),
+                 "r"(E), "n"(Sel));
+  for (int I = 0; I < 4; ++I)
+    D[cRow(I, G) * 8 + cCol(I, T)] = d[I];
+}
+extern "C" __global__ void mma_sp_m16n8k16_f16_f32_sel0(const uint16_t *Ac, const uint8_t *Nib, const uint16_t *B,
+                                                        const float *C, float *D) {
+  mmaSparseF16K16<0>(Ac, Nib, B, C, D);
+}
+extern "C" __global__ void mma_sp_m16n8k16_bf16_f32_sel1(const uint16_t *Ac, const uint8_t *Nib, const uint16_t *B,
+                                                         const float *C, float *D) {
+  mmaSparseBody<16, 1, false>(Ac, Nib, B, C, D);
+}
+extern "C" __global__ void mma_sp_m16n8k32_f16_f16_sel1(const uint16_t *Ac, const uint8_t *Nib, const uint16_t *B,
+                                                        const uint16_t *C, uint16_t *D) {
+  mmaSparseBody<32, 1, true>(Ac, Nib, B, C, D);
+}
+extern "C" __global__ void mma_sp_m16n8k32_bf16_f32_sel0(const uint16_t *Ac, const uint8_t *Nib, const uint16_t *B,
+                                                         const float *C, float *D) {
+  mmaSparseBody<32, 0, false>(Ac, Nib, B, C, D);
+}
+
+//===----------------------------------------------------------------------===//
+// mma.sync.m8n8k4 with f16 inputs (Volta): quad pair q = lanes 4q..4q+3 and
+// 4q+16..4q+19 computes its own 8x8x4 product; j = lane%4 (+4 from lane
+// 16) numbers the pair's lanes. PTX ISA fragments: A .row: row j, k = i;
+// A .col: row 4(j/4) + i, k = j%4; B .row: k = j%4, column 4(j/4) + i;
+// B .col: k = i, column j. C/D .f16: row j, column i; .f32: row
+// (lane&1) + (i&2) + 4(j/4), column (i&4) + (lane&2) + (i&1).
+//===----------------------------------------------------------------------===//
+
+template <bool ARow, bool BRow, bool F32>
+__device__ void mmaQuadBody(const uint16_t *A, const uint16_t *B, const void *C, void *D) {
+  int Lane = threadIdx.x & 31, Q = (Lane & 15) >> 2, J = (Lane & 3) + (Lane >= 16 ? 4 : 0);
+  uint32_t a[2] = {}, b[2] = {};
+  for (int I = 0; I < 4; ++I) {
+    int R = ARow ? J : 4 * (J / 4) + I, K = ARow ? I : J % 4;
+    setBits(a, I, 16, A[(8 * Q + R) * 4 + K]);
+    int BK = BRow ? J % 4 : I, BC = BRow ? 4 * (J / 4) + I : J;
+    setBits(b, I, 16, B[(8 * Q + BC) * 4 + BK]);
+  }
+  auto At = [&](int I) {
+    int R = F32 ? (Lane & 1) + (I & 2) + 4 * (J / 4) : J, Col = F32 ? (I & 4) + (Lane & 2) + (I & 1) : I;
+    return (8 * Q + R) * 8 + Col;
+  };
+  if (F32) {
+    float c[8], d[8];
+    for (int I = 0; I < 8; ++I)
+      c[I] = static_cast<const float *>(C)[At(I)];
+#define QUAD_ASM(L)                                                                                \
+  asm volatile("mma.sync.aligned.m8n8k4." L ".f32.f16.f16.f32 {%0, %1, %2, %3, %4, %5, %6, %7}, "    \
+               "{%8, %9}, {%10, %11}, {%12, %13, %14, %15, %16, %17, %18, %19};"                   \
+               : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3]), "=f"(d[4]), "=f"(d[5]), "=f"(d[6]), \
+                 "=f"(d[7])                                                                        \
+               : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]),      \
+                 "f"(c[3]), "f"(c[4]), "f"(c[5]), "f"(c[6]), "f"(c[7]))
+    if (ARow && BRow) QUAD_ASM("row.row");
+    else if (ARow) QUAD_ASM("row.col");
+    else if (BRow) QUAD_ASM("col.row");
+    else QUAD_ASM("col.col");
+#undef QUAD_ASM
+    for (int I = 0; I < 8; ++I)
+      static_cast<float *>(D)[At(I)] = d[I];
+  } else {
+    uint32_t c[4] = {}, d[4];
+    for (int I = 0; I < 8; ++I)
+      setBits(c, I, 16, static_cast<const uint16_t *>(C)[At(I)]);
+#define QUAD_ASM(L)                                                                                \
+  asm volatile("mma.sync.aligned.m8n8k4." L ".f16.f16.f16.f16 {%0, %1, %2, %3}, {%4, %5}, {%6, %7}, " \
+               "{%8, %9, %10, %11};"                                                               \
+               : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])                                    \
+               : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]))
+    if (ARow && BRow) QUAD_ASM("row.row");
+    else if (ARow) QUAD_ASM("row.col");
+    else if (BRow) QUAD_ASM("col.row");
+    else QUAD_ASM("col.col");
+#undef QUAD_ASM
+    for (int I = 0; I < 8; ++I)
+      static_cast<uint16_t *>(D)[At(I)] = uint16_t(getBits(d, I, 16));
+  }
+}
+#define MMA_QUAD_CASE(Name, ARow, BRow, Acc)                                                       \
+  extern "C" __global__ void Name(const uint16_t *A, const uint16_t *B, const void *C, void *D) {   \
+    mmaQuadBody<ARow, BRow, mmaref::ET::Acc == mmaref::ET::F32>(A, B, C, D);                       \
+  }
+#include "MmaCases.def"
+
+//===----------------------------------------------------------------------===//
+// Sub-byte wmma (nvcuda::wmma::experimental): m8n8k32 s4/u4 (mma_sync),
+// m8n8k128 b1 (bmma_sync with XOR or AND and POPC).
+//===----------------------------------------------------------------------===//
+
+template <int K, typename Prec, int Op>
+__device__ void wmmaSubBody(const void *A, const void *B, const int *C, int *D, int Lda, int Ldb, int Ldc,
+                            int CRow) {
+  wmma::fragment<wmma::matrix_a, 8, 8, K, Prec, wmma::row_major> FA;
+  wmma::fragment<wmma::matrix_b, 8, 8, K, Prec, wmma::col_major> FB;
+  wmma::fragment<wmma::accumulator, 8, 8, K, int> FC;
+  wmma::load_matrix_sync(FA, A, Lda);
+  wmma::load_matrix_sync(FB, B, Ldb);
+  wmma::layout_t L = CRow ? wmma::mem_row_major : wmma::mem_col_major;
+  wmma::load_matrix_sync(FC, C, Ldc, L);
+  if constexpr (Op == 0)
+    wmma::mma_sync(FC, FA, FB, FC);
+  else
+    wmma::bmma_sync(FC, FA, FB, FC,
+                    Op == 1 ? wmma::experimental::bmmaBitOpXOR : wmma::experimental::bmmaBitOpAND,
+                    wmma::experimental::bmmaAccumulateOpPOPC);
+  wmma::store_matrix_sync(D, FC, Ldc, L);
+}
+#define WMMA_SUB_CASE(Name, K, Prec, In, Op)                                                       \
+  extern "C" __global__ void Name(const void *A, const void *B, const int *C, int *D, int Lda,     \
+                                  int Ldb, int Ldc, int CRow) {                                    \
+    wmmaSubBody<K, wmma::experimental::precision::Prec, Op>(A, B, C, D, Lda, Ldb, Ldc, CRow);      \
+  }
+#include "MmaCases.def"
+
+//===----------------------------------------------------------------------===//
 // ldmatrix / stmatrix / movmatrix on 8x8 b16 matrices. A shared tile has 32
 // rows of 24 b16 (48 bytes: rows stay 16-byte aligned); row r of matrix m
 // is tile row m*8 + (r*3 + m) % 8, so lanes supply scattered addresses.
@@ -383,6 +666,10 @@ int main() {
 #define MMA_CASE(Name, M, N, K, TA, TB, TC, TD, Sat)                                               \
   Report(#Name, mmaref::runMma(L(Name), M, N, K, mmaref::ET::TA, mmaref::ET::TB, mmaref::ET::TC,   \
                                mmaref::ET::TD, Sat));
+#define MMA_BITS_CASE(Name, M, N, K, Xor) Report(#Name, mmaref::runMmaBits(L(Name), M, N, K, Xor));
+#define WMMA_SUB_CASE(Name, K, Prec, In, Op) Report(#Name, mmaref::runWmmaSub(L(Name), K, mmaref::ET::In, Op == 1));
+#define MMA_QUAD_CASE(Name, ARow, BRow, Acc) Report(#Name, mmaref::runMmaQuad(L(Name), mmaref::ET::Acc));
+#define MMA_SP_CASE(Name, K, In, Acc, Sel) Report(#Name, mmaref::runMmaSparse(L(Name), K, mmaref::ET::In, mmaref::ET::Acc));
 #include "MmaCases.def"
   Report("wmma_shared_generic", mmaref::runSharedGeneric(L(wmma_shared_generic)));
   Report("wmma_fill_scale", mmaref::runFillScale(L(wmma_fill_scale)));

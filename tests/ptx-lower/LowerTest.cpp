@@ -99,8 +99,8 @@ TEST(PtxLower, UnloweredInstructionFailsOnlyItsFunctionAndCallers) {
   auto R = lower(Ctx, R"(
 .func helper()
 {
-  .reg .b32 %r<4>;
-  wgmma.fence.sync.aligned;
+  .reg .b64 %rd<4>;
+  stacksave.u64 %rd1;
   ret;
 }
 .visible .entry bad()
@@ -120,8 +120,8 @@ TEST(PtxLower, UnloweredInstructionFailsOnlyItsFunctionAndCallers) {
   EXPECT_EQ(kernelNames(*R->M), std::vector<std::string>{"good"});
   ASSERT_EQ(R->Errors.size(), 2u);
   EXPECT_EQ(R->Errors[0].Function, "helper");
-  EXPECT_NE(R->Errors[0].Message.find("not yet lowered: wgmma"), std::string::npos) << R->Errors[0].Message;
-  EXPECT_EQ(R->Errors[0].Loc.Line, 8u); // 3 header lines, a blank, .func, {, .reg, wgmma
+  EXPECT_NE(R->Errors[0].Message.find("not yet lowered: stacksave"), std::string::npos) << R->Errors[0].Message;
+  EXPECT_EQ(R->Errors[0].Loc.Line, 8u); // 3 header lines, a blank, .func, {, .reg, stacksave
   EXPECT_EQ(R->Errors[1].Function, "bad");
   EXPECT_TRUE(R->M->getFunction("bad")->isDeclaration());
   EXPECT_FALSE(R->M->getFunction("good")->isDeclaration());

@@ -61,6 +61,9 @@ const BadBody BadBodies[] = {
     {"mov.b32 %p1, %r1;", 0, 9, "register '%p1' of type .pred used with .b32"},
     {"setp.s32 %p1, %r1, %r2;", 0, 1, "'setp' needs a comparison operator"},
     {"atom.global.u32 %r1, [%rd1], 1;", 0, 1, "'atom' needs an operation"},
+    {"add.s32 %r1, -%r2, %r3;", 0, 15, "a negated register is valid only on vmad sources"},
+    {"vadd.s32.s32.s32 %r1, %r2.b7654, %r3;", 0, 23, "lane selector '.b7654' is valid only on SIMD video"},
+    {"vadd4.s32.s32.s32 %r1, %r2.b8765, %r3, %r4;", 0, 27, "unknown register component"},
     {"t: .branchtargets L_end, nowhere;\nbrx.idx %r1, t;", 0, 1, "'nowhere' in a target list is not a label"},
 };
 

@@ -528,6 +528,25 @@ TEST(PtxInstructions, VideoAndStack) {
   EXPECT_EQ(Is[2]->Ops[2].Comp, Component::H1);
   EXPECT_EQ(Is[3]->Op, Opcode::Stacksave);
   EXPECT_EQ(Is[4]->Op, Opcode::Alloca);
+  // SIMD lane selectors and masks (digits in Lanes), vmad's negated
+  // sources, .po and the scaling modifiers.
+  auto Vs = one("vadd4.s32.s32.s32 %r1.b210, %r2.b7654, %r3.b0123, %r4;\n"
+                "vsub2.u32.u32.u32 %r5.h10, %r2.h32, %r3.h01, %r4;\n"
+                "vmad.s32.u32.s32.sat.shr15 %r6, -%r2.b1, %r3.h0, -%r4;\n"
+                "vmad.u32.u32.u32.po %r6, %r2, %r3, %r4;\n",
+                M);
+  ASSERT_EQ(Vs.size(), 4u);
+  EXPECT_EQ(Vs[0]->Ops[0].Comp, Component::Bytes);
+  EXPECT_EQ(Vs[0]->Ops[0].Lanes, "210");
+  EXPECT_EQ(Vs[0]->Ops[1].Lanes, "7654");
+  EXPECT_EQ(Vs[1]->Ops[1].Comp, Component::Halves);
+  EXPECT_EQ(Vs[1]->Ops[2].Lanes, "01");
+  EXPECT_TRUE(Vs[2]->Ops[1].Minus);
+  EXPECT_EQ(Vs[2]->Ops[1].Comp, Component::B1);
+  EXPECT_FALSE(Vs[2]->Ops[2].Minus);
+  EXPECT_TRUE(Vs[2]->Ops[3].Minus);
+  EXPECT_EQ(mods(*Vs[2]), ".s32.u32.s32.sat.shr15");
+  EXPECT_EQ(mods(*Vs[3]), ".u32.u32.u32.po");
 }
 
 TEST(PtxTables, RowsAreConsistent) {
