@@ -1488,6 +1488,26 @@ Error Emitter::emitInst(Instruction &I, Value *Mask) {
     define(&I, B.CreateAdd(uni(I.getOperand(0)), uni(I.getOperand(1)), I.getName()));
     return Error::success();
   }
+  if (auto *Z = dyn_cast<ZExtInst>(&I); Z && X.K == Shape::Aff) {
+    // An unsigned 32-bit index (shared addresses above all) may wrap below
+    // zero in lanes the mask turns off, lane 0 included (`S[i - d]` with
+    // i < d): when lane 0 plus the largest offset passes the top of the
+    // source type, the lanes that wrapped are the ones to get right, so the
+    // base is taken as lane 0's value minus 2^width.
+    Value *Src = uni(Z->getOperand(0));
+    unsigned W = Src->getType()->getIntegerBitWidth();
+    const Offsets &O = A.pattern(A.shape(Z->getOperand(0)));
+    int64_t Max = *std::max_element(O.begin(), O.end());
+    Value *Wide = B.CreateZExt(Src, I.getType(), I.getName());
+    if (Max > 0 && W < 64) {
+      APInt Lim = APInt::getMaxValue(W) - uint64_t(Max);
+      Value *Over = B.CreateICmpUGT(Src, ConstantInt::get(Src->getType(), Lim));
+      Value *Down = B.CreateSub(Wide, ConstantInt::get(I.getType(), APInt::getOneBitSet(I.getType()->getIntegerBitWidth(), W)));
+      Wide = B.CreateSelect(Over, Down, Wide);
+    }
+    define(&I, Wide);
+    return Error::success();
+  }
   if (X.K == Shape::Uni || X.K == Shape::Aff) {
     Instruction *NI = I.clone();
     for (unsigned K = 0; K < I.getNumOperands(); ++K) {
