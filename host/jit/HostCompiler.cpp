@@ -305,7 +305,13 @@ HostCompiler::compile(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> 
   // partitions' objects link into one JITDylib. Dumps take the serial
   // path so they show one module.
   unsigned Threads = std::max(1u, std::thread::hardware_concurrency());
-  unsigned Parts = std::min<unsigned>({Threads, unsigned(L->Kernels.size()), 16u});
+  unsigned Entries = 0; // Thread/block functions and warp functions.
+  for (const detail::LoweredKernel &K : L->Kernels) {
+    ++Entries;
+    for (const std::string &W : K.WarpSymbol)
+      Entries += !W.empty();
+  }
+  unsigned Parts = std::min<unsigned>({Threads, Entries, 16u});
   std::vector<std::string> Objects;
   auto T1 = T0;
   if (Parts <= 1 || Dumps) {

@@ -59,9 +59,12 @@ using BlockFn = void (*)(const void *Params, BlockCtx *Ctx);
 using WarpFn = void (*)(const void *Params, BlockCtx *Ctx, uint32_t X0, uint32_t Y0, uint32_t Z0,
                         uint32_t Mask);
 
-/// The thread layouts warp functions are built for (Vectorize.h), in the
+/// The thread layouts warp functions can be built for (Vectorize.h), in the
 /// order of HostKernel::Warps: x-contiguous warps, then blockDim.x 16 and 8.
+/// The compiler builds the first WarpLayoutsBuilt of them: each variant
+/// costs as much compile time as the first, and 8-wide blocks are rarer.
 inline constexpr uint32_t WarpWidths[3] = {32, 16, 8};
+inline constexpr unsigned WarpLayoutsBuilt = 2;
 
 /// Operation codes of ferry_rt_warp.
 enum class WarpOp : uint32_t {

@@ -1153,7 +1153,7 @@ Expected<LoweredModule> lowerForHost(Module &Old, const DataLayout &DL, StringRe
   Function *TidY = NM.getFunction("ferry.tid.y");
   for (size_t I = 0; I < C->Kernels.size(); ++I) {
     Function *K = C->Kernels[I];
-    for (unsigned V = 0; V < 3; ++V) {
+    for (unsigned V = 0; V < WarpLayoutsBuilt; ++V) {
       if (V > 0 && (!TidY || TidY->use_empty()))
         break;
       bool Yields = false;

@@ -238,8 +238,9 @@ protected:
   static uint32_t warpWidth(Dim3 Block) {
     if (Block.X % 32 == 0 || (Block.Y == 1 && Block.Z == 1))
       return 32;
-    if ((Block.X == 16 || Block.X == 8) && (Block.Z == 1 || (Block.X * Block.Y) % 32 == 0))
-      return Block.X;
+    for (unsigned V = 1; V < WarpLayoutsBuilt; ++V)
+      if (Block.X == WarpWidths[V] && (Block.Z == 1 || (Block.X * Block.Y) % 32 == 0))
+        return Block.X;
     return 0;
   }
 
