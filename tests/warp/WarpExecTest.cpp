@@ -561,6 +561,18 @@ TEST_F(WarpExec, SharedStridedReads) {
     EXPECT_TRUE(same(R, 1, Ref, 4));
 }
 
+TEST_F(WarpExec, SharedScanMaskedWrap) {
+  const int Nt = 1024, N = 1000;
+  std::vector<int32_t> In = randomInts<int32_t>(Nt, -1000, 1000, 23), Out(Nt, -7), Ref = Out;
+  int32_t Sum = 0;
+  for (int T = 0; T < N; ++T) {
+    Ref[T] = Sum; // exclusive prefix sum
+    Sum += In[T];
+  }
+  for (const Result &R : both("shared_scan", {1}, {Nt}, Args().buf(In).buf(Out).i32(N)))
+    EXPECT_TRUE(same(R, 1, Ref, 1));
+}
+
 //===----------------------------------------------------------------------===//
 // Warp collectives.
 //===----------------------------------------------------------------------===//

@@ -457,3 +457,22 @@ extern "C" __global__ void shared_strided(const int *In, int *Out) {
   O[2] = S[255 - T];
   O[3] = (T & 1) ? S[(T * 5) & 511] : S[T + 200];
 }
+
+// Hillis-Steele scan in shared memory: S[t - d] only where t >= d, the low
+// lanes of the first warp masked off. (Where S lies at shared offset 0, as
+// in compat's stream_compaction, lane 0's 32-bit address wraps below zero;
+// here other kernels' variables come first, so it does not.)
+extern "C" __global__ void shared_scan(const int *In, int *Out, int N) {
+  __shared__ int S[1024];
+  int T = threadIdx.x;
+  S[T] = T < N ? In[T] : 0;
+  __syncthreads();
+  for (int D = 1; D < 1024; D <<= 1) {
+    int V = T >= D ? S[T - D] : 0;
+    __syncthreads();
+    S[T] += V;
+    __syncthreads();
+  }
+  if (T < N)
+    Out[T] = T ? S[T - 1] : 0;
+}
