@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <sys/mman.h>
 #include <unistd.h>
 
 namespace ferry::host {
@@ -309,13 +310,20 @@ Expected<void *> HostDevice::allocate(MemoryKind Kind, size_t Bytes) {
                      "host device: " + std::to_string(Bytes) + " bytes requested, " +
                          std::to_string(Props.TotalMemory - Now) + " available");
   // Big blocks are page-aligned so later vector code never straddles pages
-  // needlessly; small ones get CUDA's 256-byte guarantee.
-  size_t Align = Bytes >= (1u << 20) ? 4096 : 256;
+  // needlessly; small ones get CUDA's 256-byte guarantee. Blocks of 2 MiB
+  // and more sit on 2 MiB boundaries and ask for transparent huge pages, as
+  // a GPU maps device memory with large pages: kernels that stride through
+  // memory (grid-stride loops jump blockDim * gridDim elements) would
+  // otherwise take a TLB miss on nearly every access.
+  constexpr size_t Huge = size_t(2) << 20;
+  size_t Align = Bytes >= Huge ? Huge : Bytes >= (1u << 20) ? 4096 : 256;
   size_t Rounded = (Bytes + Align - 1) / Align * Align;
   void *P = std::aligned_alloc(Align, Rounded);
   if (!P)
     return makeError(CUDA_ERROR_OUT_OF_MEMORY,
                      "host device: allocation of " + std::to_string(Bytes) + " bytes failed");
+  if (Align == Huge && !getenv("NOHUGE"))
+    (void)madvise(P, Rounded, MADV_HUGEPAGE); // advice only: without THP nothing changes
   Used += Bytes;
   (void)Kind;
   return P;

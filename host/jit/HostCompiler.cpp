@@ -127,6 +127,22 @@ void initialiseTargets() {
   });
 }
 
+/// The data layout of x86-64 ELF targets in LLVM 19 (what the X86 target
+/// machine computes; targetMachine() checks that it still does).
+constexpr const char *HostDataLayout =
+    "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128";
+
+/// The LLJIT's IR compiler, which nothing should reach: modules arrive as
+/// object files (HostCompiler::compile runs its own code generation).
+class NoIRCompiler : public orc::IRCompileLayer::IRCompiler {
+public:
+  NoIRCompiler() : IRCompiler(orc::IRSymbolMapper::ManglingOptions()) {}
+  llvm::Expected<std::unique_ptr<MemoryBuffer>> operator()(Module &M) override {
+    return make_error<StringError>("internal: the host JIT links objects only (" + M.getModuleIdentifier() + ")",
+                                   inconvertibleErrorCode());
+  }
+};
+
 /// Which FERRY_DUMP items are on.
 bool dumpWanted(StringRef Item) {
   SmallVector<StringRef, 8> Parts;
@@ -201,11 +217,13 @@ HostCompiler::HostCompiler() : P(std::make_shared<Impl>()) {}
 HostCompiler::~HostCompiler() = default;
 
 Expected<std::unique_ptr<HostCompiler>> HostCompiler::create(std::vector<RuntimeSymbol> Runtime) {
-  initialiseTargets();
   std::unique_ptr<HostCompiler> C(new HostCompiler());
   auto JTMB = orc::JITTargetMachineBuilder::detectHost();
   if (!JTMB)
     return makeError(CUDA_ERROR_UNKNOWN, "host target: " + errText(JTMB.takeError()));
+  if (JTMB->getTargetTriple().getArch() != Triple::x86_64 || !JTMB->getTargetTriple().isOSBinFormatELF())
+    return makeError(CUDA_ERROR_NOT_SUPPORTED,
+                     "host backend: x86-64 ELF hosts only, not " + JTMB->getTargetTriple().str());
   JTMB->setCodeGenOptLevel(CodeGenOptLevel::Aggressive);
   // The CPU's f32 → bf16 conversion instructions (AVX512-BF16,
   // AVX-NE-CONVERT) flush subnormals, which PTX's cvt.rn.bf16 does not;
@@ -214,11 +232,20 @@ Expected<std::unique_ptr<HostCompiler>> HostCompiler::create(std::vector<Runtime
   JTMB->getFeatures().AddFeature("avx512bf16", false);
   JTMB->getFeatures().AddFeature("avxneconvert", false);
   C->P->JTMB = *JTMB;
-  auto TM = JTMB->createTargetMachine();
-  if (!TM)
-    return makeError(CUDA_ERROR_UNKNOWN, "host target machine: " + errText(TM.takeError()));
-  C->P->TM = std::move(*TM);
-  auto J = orc::LLJITBuilder().setJITTargetMachineBuilder(*JTMB).create();
+  // A process whose modules all come from the code cache never compiles:
+  // the JIT here only links objects, so it gets no IR compiler, no platform
+  // (PTX modules have no static initialisers) and a data layout given
+  // rather than computed from a target machine. The optimiser's target
+  // machine is made on the first compile (targetMachine()).
+  auto J = orc::LLJITBuilder()
+               .setJITTargetMachineBuilder(*JTMB)
+               .setDataLayout(DataLayout(HostDataLayout))
+               .setCompileFunctionCreator(
+                   [](orc::JITTargetMachineBuilder) -> llvm::Expected<std::unique_ptr<orc::IRCompileLayer::IRCompiler>> {
+                     return std::make_unique<NoIRCompiler>();
+                   })
+               .setPlatformSetUp(orc::setUpInactivePlatform)
+               .create();
   if (!J)
     return makeError(CUDA_ERROR_UNKNOWN, "LLJIT: " + errText(J.takeError()));
   C->P->J = std::move(*J);
@@ -233,13 +260,28 @@ Expected<std::unique_ptr<HostCompiler>> HostCompiler::create(std::vector<Runtime
   if (llvm::Error E = RT.define(orc::absoluteSymbols(std::move(Syms))))
     return makeError(CUDA_ERROR_UNKNOWN, "runtime symbols: " + errText(std::move(E)));
   C->P->Runtime = &RT;
-  log::jit().debug("host compiler for {} ({})", C->P->TM->getTargetCPU().str(),
-                   C->P->TM->getTargetFeatureString().str());
+  log::jit().debug("host compiler for {} ({})", C->P->JTMB->getCPU(), C->P->JTMB->getFeatures().getString());
   return C;
 }
 
+Expected<TargetMachine *> HostCompiler::targetMachine() {
+  std::lock_guard<std::recursive_mutex> Lock(P->M);
+  if (!P->TM) {
+    initialiseTargets();
+    auto TM = P->JTMB->createTargetMachine();
+    if (!TM)
+      return makeError(CUDA_ERROR_UNKNOWN, "host target machine: " + errText(TM.takeError()));
+    std::string Layout = (*TM)->createDataLayout().getStringRepresentation();
+    if (Layout != HostDataLayout)
+      return makeError(CUDA_ERROR_UNKNOWN, "host target machine: data layout " + Layout +
+                                               " is not the JIT's " + std::string(HostDataLayout));
+    P->TM = std::move(*TM);
+  }
+  return P->TM.get();
+}
+
 std::string HostCompiler::targetDescription() const {
-  return P->TM->getTargetCPU().str() + " " + P->TM->getTargetFeatureString().str();
+  return P->JTMB->getCPU() + " " + P->JTMB->getFeatures().getString();
 }
 
 Expected<std::unique_ptr<CompiledModule>>
@@ -265,7 +307,10 @@ HostCompiler::compile(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> 
   if (!Ctx || !M)
     return makeError(CUDA_ERROR_INVALID_VALUE, "compile: null module or context");
   std::lock_guard<std::recursive_mutex> Lock(P->M);
-  TargetMachine &TM = *P->TM;
+  Expected<TargetMachine *> TMOr = targetMachine();
+  if (!TMOr)
+    return TMOr.error();
+  TargetMachine &TM = **TMOr;
   DataLayout DL = TM.createDataLayout();
   // Sizes of shared and module variables are host sizes.
   M->setDataLayout(DL);

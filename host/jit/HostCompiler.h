@@ -47,6 +47,7 @@
 
 namespace llvm {
 class LLVMContext;
+class TargetMachine;
 class Module;
 } // namespace llvm
 
@@ -161,6 +162,9 @@ private:
   /// kernel/variable tables into a new
   /// CompiledModule (and records its serialized form).
   Expected<std::unique_ptr<CompiledModule>> link(const ObjectTables &T, const std::vector<std::string> &Objects);
+  /// The optimiser's and code generator's target machine, made on first use
+  /// (loading cached objects needs none).
+  Expected<llvm::TargetMachine *> targetMachine();
   struct Impl;
   std::shared_ptr<Impl> P;
 };
