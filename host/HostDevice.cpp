@@ -322,7 +322,7 @@ Expected<void *> HostDevice::allocate(MemoryKind Kind, size_t Bytes) {
   if (!P)
     return makeError(CUDA_ERROR_OUT_OF_MEMORY,
                      "host device: allocation of " + std::to_string(Bytes) + " bytes failed");
-  if (Align == Huge && !getenv("NOHUGE"))
+  if (Align == Huge)
     (void)madvise(P, Rounded, MADV_HUGEPAGE); // advice only: without THP nothing changes
   Used += Bytes;
   (void)Kind;

@@ -303,7 +303,7 @@ Status HostExecutor::launch(const HostKernel &K, std::array<uint32_t, 3> Grid,
   L.Chunk = std::clamp<uint64_t>(L.Blocks / (uint64_t(P->NumThreads) * 8), 1, 1024);
   static const bool WarpWanted = Settings::get().getBool(SettingKey::HostWarp);
   if (WarpWanted && !(Flags & (LaunchCooperative | LaunchNoWarp)))
-    L.Warp = WarpRunner::choose(K, L.Block);
+    L.Warp = WarpRunner::choose(K, L.Block, !(Flags & LaunchNoGroup));
 
   // A cooperative kernel without barriers never waits on other blocks
   // through ferry, so it runs as an ordinary launch.

@@ -48,6 +48,8 @@ enum LaunchFlags : uint32_t {
   LaunchCooperative = 1u << 0, ///< cuLaunchCooperativeKernel semantics.
   LaunchNoWarp = 1u << 1,      ///< Run each thread on its own even where a
                                ///< warp function exists (tests compare both).
+  LaunchNoGroup = 1u << 2,     ///< Use 32-lane warp functions only, not the
+                               ///< 128-lane group functions (tests compare).
 };
 
 struct HostExecutorOptions {

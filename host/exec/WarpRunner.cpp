@@ -11,27 +11,32 @@ namespace ferry::host {
 
 namespace {
 
-/// Lane 0's thread indices and the lanes that exist, for warp Warp of a
-/// block of the launch's shape (threads numbered x-fastest).
+/// Lane 0's thread indices and the lanes that exist, for warp (or group)
+/// Warp of a block of the launch's shape (threads numbered x-fastest).
+/// Groups only run whole (choose()), so their Mask is unused.
 void warpGeometry(const LaunchState &L, uint32_t Warp, WarpRunner::WarpFiber &F) {
-  uint32_t First = Warp * 32;
+  uint32_t Width = L.Warp->Lanes;
+  uint32_t First = Warp * Width;
   uint32_t Nx = L.Block[0], Ny = L.Block[1];
   F.X0 = First % Nx;
   F.Y0 = (First / Nx) % Ny;
   F.Z0 = First / (Nx * Ny);
-  uint32_t Count = std::min<uint32_t>(32, L.ThreadsPerBlock - First);
-  F.Mask = Count == 32 ? ~0u : (1u << Count) - 1;
+  uint32_t Count = std::min<uint32_t>(Width, L.ThreadsPerBlock - First);
+  F.Mask = Count >= 32 ? ~0u : (1u << Count) - 1;
   F.Lanes = Count;
 }
 
 } // namespace
 
-const HostKernel::WarpEntry *WarpRunner::choose(const HostKernel &K, const uint32_t Block[3]) {
+const HostKernel::WarpEntry *WarpRunner::choose(const HostKernel &K, const uint32_t Block[3], bool Groups) {
   for (const HostKernel::WarpEntry &E : K.Warps) {
-    if (!E.Fn)
+    if (!E.Fn || (E.Lanes > 32 && !Groups))
       continue;
-    bool Fits = E.X == 32 ? Block[0] % 32 == 0 || (Block[1] == 1 && Block[2] == 1)
-                          : Block[0] == E.X && (Block[2] == 1 || (Block[0] * Block[1]) % 32 == 0);
+    uint32_t N = E.Lanes;
+    if (N > 32 && (Block[0] * Block[1] * Block[2]) % N != 0)
+      continue;
+    bool Fits = E.X == 32 ? Block[0] % N == 0 || (Block[1] == 1 && Block[2] == 1)
+                          : Block[0] == E.X && (Block[2] == 1 || (Block[0] * Block[1]) % N == 0);
     if (Fits)
       return &E;
   }
@@ -42,7 +47,7 @@ WarpRunner::WarpRunner(LaunchState &Launch, Worker &Wk) {
   L = &Launch;
   W = &Wk;
   UsesFibers = true;
-  uint32_t N = (Launch.ThreadsPerBlock + 31) / 32;
+  uint32_t N = (Launch.ThreadsPerBlock + Launch.Warp->Lanes - 1) / Launch.Warp->Lanes;
   Warps.resize(N);
   for (uint32_t I = 0; I < N; ++I) {
     warpGeometry(Launch, I, Warps[I]);

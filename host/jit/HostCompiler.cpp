@@ -34,6 +34,7 @@
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <mutex>
@@ -175,14 +176,14 @@ void writeFile(const std::string &Path, StringRef Text) {
   log::jit().info("wrote {}", Path);
 }
 
-void optimise(Module &M, TargetMachine &TM, unsigned Level) {
+void optimise(Module &M, TargetMachine &TM, unsigned Level, bool SLP = true) {
   LoopAnalysisManager LAM;
   FunctionAnalysisManager FAM;
   CGSCCAnalysisManager CGAM;
   ModuleAnalysisManager MAM;
   PipelineTuningOptions PTO;
   PTO.LoopVectorization = Level >= 2;
-  PTO.SLPVectorization = Level >= 2;
+  PTO.SLPVectorization = Level >= 2 && SLP;
   PassBuilder PB(&TM, PTO);
   PB.registerModuleAnalyses(MAM);
   PB.registerCGSCCAnalyses(CGAM);
@@ -356,7 +357,9 @@ HostCompiler::compile(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> 
     for (const std::string &W : K.WarpSymbol)
       Entries += !W.empty();
   }
-  unsigned Parts = std::min<unsigned>({Threads, Entries, 16u});
+  // Partitions are finer than the cores so that they balance (a group
+  // function alone can cost more than the rest of a kernel's variants).
+  unsigned Parts = Threads <= 1 ? 1 : std::min<unsigned>(Entries, 16u);
   std::vector<std::string> Objects;
   auto T1 = T0;
   if (Parts <= 1 || Dumps) {
@@ -387,6 +390,8 @@ HostCompiler::compile(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> 
     Objects.emplace_back(Obj.data(), Obj.size());
   } else {
     std::vector<std::string> Bitcode;
+    std::vector<uint64_t> Costs;
+    std::vector<bool> VectorOnly;
     SplitModule(
         NM, Parts,
         [&](std::unique_ptr<Module> Part) {
@@ -398,18 +403,37 @@ HostCompiler::compile(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> 
           // Stray debug metadata without a version flag makes the reader
           // warn on every partition; the JIT never uses it.
           StripDebugInfo(*Part);
+          // The cost guess orders the work (largest first): group
+          // functions' 128-lane vectors cost code generation about four
+          // times what their instruction count suggests. A partition of
+          // warp and group functions only is vector code already: the SLP
+          // vectorizer has nothing to do there.
+          uint64_t Cost = 0;
+          bool OnlyWarps = true;
+          for (Function &F : *Part)
+            if (!F.isDeclaration()) {
+              bool Group = F.getName().contains(".ferry.group");
+              Cost += uint64_t(F.getInstructionCount()) * (Group ? 4 : 1);
+              OnlyWarps &= Group || F.getName().contains(".ferry.warp");
+            }
           std::string Bits;
           raw_string_ostream OS(Bits);
           WriteBitcodeToFile(*Part, OS);
           Bitcode.push_back(std::move(OS.str()));
+          Costs.push_back(Cost);
+          VectorOnly.push_back(OnlyWarps);
         },
-        /*PreserveLocals=*/true);
+        /*PreserveLocals=*/true, /*RoundRobin=*/true);
     Objects.resize(Bitcode.size());
     std::vector<std::string> Errors(Bitcode.size());
+    std::vector<size_t> Order(Bitcode.size());
+    for (size_t I = 0; I < Order.size(); ++I)
+      Order[I] = I;
+    std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) { return Costs[A] > Costs[B]; });
+    std::atomic<size_t> NextWork{0};
     std::vector<std::thread> Workers;
     unsigned Level = Opts.OptLevel;
-    for (size_t I = 0; I < Bitcode.size(); ++I)
-      Workers.emplace_back([&, I] {
+    auto CompileOne = [&](size_t I) {
         LLVMContext Ctx;
         auto Part = parseBitcodeFile(MemoryBufferRef(Bitcode[I], "partition"), Ctx);
         if (!Part) {
@@ -422,7 +446,7 @@ HostCompiler::compile(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> 
           Errors[I] = errText(PartTM.takeError());
           return;
         }
-        optimise(**Part, **PartTM, Level);
+        optimise(**Part, **PartTM, Level, /*SLP=*/!VectorOnly[I]);
         detail::addStridePrefetches(**Part);
         SmallVector<char, 0> Obj;
         raw_svector_ostream OS(Obj);
@@ -433,6 +457,13 @@ HostCompiler::compile(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> 
         }
         PM.run(**Part);
         Objects[I].assign(Obj.data(), Obj.size());
+    };
+    // One worker per core, each taking the next partition, largest first.
+    size_t NumWorkers = std::min<size_t>(Threads, Bitcode.size());
+    for (size_t T = 0; T < NumWorkers; ++T)
+      Workers.emplace_back([&] {
+        for (size_t K; (K = NextWork.fetch_add(1)) < Order.size();)
+          CompileOne(Order[K]);
       });
     for (std::thread &W : Workers)
       W.join();
@@ -489,7 +520,7 @@ struct Reader {
     return S;
   }
 };
-constexpr StringLiteral SerialMagic = "FERRY-HOST-OBJ-3";
+constexpr StringLiteral SerialMagic = "FERRY-HOST-OBJ-4";
 } // namespace
 
 Expected<std::unique_ptr<CompiledModule>> HostCompiler::load(std::string_view Bytes) {
@@ -506,7 +537,7 @@ Expected<std::unique_ptr<CompiledModule>> HostCompiler::load(std::string_view By
     K.StaticSharedBytes = uint32_t(R.get(4));
     K.ParamBytes = uint32_t(R.get(4));
     K.MaxThreadsPerBlock = uint32_t(R.get(4));
-    for (unsigned V = 0; V < 3; ++V) {
+    for (unsigned V = 0; V < NumWarpLayouts; ++V) {
       K.WarpSymbol[V] = R.str();
       K.WarpYields[V] = R.get(4) != 0;
     }
@@ -552,7 +583,7 @@ Expected<std::unique_ptr<CompiledModule>> HostCompiler::link(const ObjectTables 
     put32(S, K.StaticSharedBytes);
     put32(S, K.ParamBytes);
     put32(S, K.MaxThreadsPerBlock);
-    for (unsigned V = 0; V < 3; ++V) {
+    for (unsigned V = 0; V < NumWarpLayouts; ++V) {
       putStr(S, K.WarpSymbol[V]);
       put32(S, K.WarpYields[V]);
     }
@@ -587,14 +618,14 @@ Expected<std::unique_ptr<CompiledModule>> HostCompiler::link(const ObjectTables 
       HK.Thread = Addr->toPtr<ThreadFn>();
     else
       HK.Block = Addr->toPtr<BlockFn>();
-    for (unsigned V = 0; V < 3; ++V) {
+    for (unsigned V = 0; V < NumWarpLayouts; ++V) {
       if (K.WarpSymbol[V].empty())
         continue;
       auto WA = J.lookup(*JD, K.WarpSymbol[V]);
       if (!WA)
         return makeError(CUDA_ERROR_INVALID_PTX, "JIT link of warp function '" + K.WarpSymbol[V] +
                                                      "': " + errText(WA.takeError()));
-      HK.Warps[V] = {WA->toPtr<WarpFn>(), WarpWidths[V], K.WarpYields[V]};
+      HK.Warps[V] = {WA->toPtr<WarpFn>(), WarpLayouts[V].X, WarpLayouts[V].Lanes, K.WarpYields[V]};
     }
     log::jit().debug("kernel {}: {} path, {} B static shared", K.Name,
                      K.UsesFibers ? "fiber" : "block-loop", K.StaticSharedBytes);

@@ -67,14 +67,15 @@ struct HostKernel {
   ThreadFn Thread = nullptr;
   BlockFn Block = nullptr;
   /// The vectorised warp functions, where the compiler made them, for the
-  /// thread layouts of WarpWidths (Vectorize.h); Yields when one calls
+  /// variants of WarpLayouts (KernelAbi.h); Yields when one calls
   /// barriers (then each warp runs on a fiber).
   struct WarpEntry {
     WarpFn Fn = nullptr;
     uint32_t X = 0;
+    uint32_t Lanes = 32;
     bool Yields = false;
   };
-  WarpEntry Warps[3];
+  WarpEntry Warps[NumWarpLayouts];
 };
 
 /// A runtime entry point the compiled code may call (KernelAbi.h's

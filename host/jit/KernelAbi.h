@@ -59,12 +59,24 @@ using BlockFn = void (*)(const void *Params, BlockCtx *Ctx);
 using WarpFn = void (*)(const void *Params, BlockCtx *Ctx, uint32_t X0, uint32_t Y0, uint32_t Z0,
                         uint32_t Mask);
 
-/// The thread layouts warp functions can be built for (Vectorize.h), in the
-/// order of HostKernel::Warps: x-contiguous warps, then blockDim.x 16 and 8.
-/// The compiler builds the first WarpLayoutsBuilt of them: each variant
-/// costs as much compile time as the first, and 8-wide blocks are rarer.
-inline constexpr uint32_t WarpWidths[3] = {32, 16, 8};
-inline constexpr unsigned WarpLayoutsBuilt = 2;
+/// The variants warp functions can be built in (Vectorize.h), in the order
+/// of HostKernel::Warps, which is the order the executor prefers them: a
+/// thread layout (X: x-contiguous lanes, or blockDim.x = 16 or 8) and a lane
+/// count. 128-lane *group* functions run four warps at once (their vectors
+/// interleave four warps' work: independent FMA chains, 512 contiguous
+/// bytes per access); they are built for kernels with loops and run only
+/// blocks that are whole groups. The compiler builds the variants with
+/// Built set: each costs about as much compile time as the 32-lane one,
+/// and 8-wide blocks are rarer.
+struct WarpLayout {
+  uint32_t X;
+  uint32_t Lanes;
+  bool Built;
+};
+inline constexpr unsigned NumWarpLayouts = 5;
+inline constexpr WarpLayout WarpLayouts[NumWarpLayouts] = {
+    {32, 128, true}, {16, 128, true}, {32, 32, true}, {16, 32, true}, {8, 32, false}};
+inline constexpr uint32_t GroupLanes = 128;
 
 /// Operation codes of ferry_rt_warp.
 enum class WarpOp : uint32_t {

@@ -1146,22 +1146,27 @@ Expected<LoweredModule> lowerForHost(Module &Old, const DataLayout &DL, StringRe
   // Layouts other than x-contiguous warps are built only for kernels that
   // read threadIdx.y (two-dimensional blocks such as 16x16 tiles).
   struct WarpInfo {
-    std::string Symbol[3];
-    bool Yields[3] = {false, false, false};
+    std::string Symbol[NumWarpLayouts];
+    bool Yields[NumWarpLayouts] = {};
   };
   std::vector<WarpInfo> Warps(C->Kernels.size());
   Function *TidY = NM.getFunction("ferry.tid.y");
   for (size_t I = 0; I < C->Kernels.size(); ++I) {
     Function *K = C->Kernels[I];
-    for (unsigned V = 0; V < WarpLayoutsBuilt; ++V) {
-      if (V > 0 && (!TidY || TidY->use_empty()))
-        break;
+    for (unsigned V = 0; V < NumWarpLayouts; ++V) {
+      const WarpLayout &Lay = WarpLayouts[V];
+      if (!Lay.Built || (Lay.X != 32 && (!TidY || TidY->use_empty())))
+        continue;
+      // An x-contiguous group needs blockDim.x a multiple of 128: rare in
+      // kernels that index by threadIdx.y (2-D tiles are 16 or 32 wide).
+      if (Lay.Lanes > 32 && Lay.X == 32 && TidY && !TidY->use_empty())
+        continue;
       bool Yields = false;
-      Expected<Function *> WF = vectorizeKernel(*K, WarpWidths[V], Yields);
+      Expected<Function *> WF = vectorizeKernel(*K, Lay.X, Lay.Lanes, Yields);
       if (!WF) {
-        ferry::log::jit().debug("kernel {}: no warp function: {}", K->getName().str(),
-                                toString(WF.takeError()));
-        break;
+        ferry::log::jit().debug("kernel {}: no {}-lane warp function for layout {}: {}", K->getName().str(),
+                                Lay.Lanes, Lay.X, toString(WF.takeError()));
+        continue;
       }
       Warps[I].Symbol[V] = (*WF)->getName().str();
       Warps[I].Yields[V] = Yields;
@@ -1187,7 +1192,7 @@ Expected<LoweredModule> lowerForHost(Module &Old, const DataLayout &DL, StringRe
     LK.Name = K->getName().str();
     LK.StaticSharedBytes = static_cast<uint32_t>(Shared->StaticBytes[I]);
     LK.ParamBytes = ParamBytes[I];
-    for (unsigned V = 0; V < 3; ++V) {
+    for (unsigned V = 0; V < NumWarpLayouts; ++V) {
       LK.WarpSymbol[V] = Warps[I].Symbol[V];
       LK.WarpYields[V] = Warps[I].Yields[V];
     }

@@ -7,6 +7,8 @@
 /// tests.
 #pragma once
 
+#include "host/jit/KernelAbi.h"
+
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/Error.h"
@@ -27,10 +29,10 @@ struct LoweredKernel {
   uint32_t StaticSharedBytes = 0;
   uint32_t ParamBytes = 0;
   uint32_t MaxThreadsPerBlock = 1024;
-  /// The warp functions (Vectorize.h), one per WarpWidths layout; an empty
+  /// The warp functions (Vectorize.h), one per WarpLayouts variant; an empty
   /// symbol where the kernel was not vectorised for that layout.
-  std::string WarpSymbol[3];
-  bool WarpYields[3] = {false, false, false};
+  std::string WarpSymbol[NumWarpLayouts];
+  bool WarpYields[NumWarpLayouts] = {};
 };
 
 struct LoweredGlobal {

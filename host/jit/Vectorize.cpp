@@ -2,7 +2,9 @@
 /// The warp vectorizer (see Vectorize.h for the method). Terms used below:
 /// the *source* is the prepared scalar copy of the kernel (one thread's
 /// view); the *warp function* is what is built from it. A *shape* says how a
-/// source value varies over the 32 lanes.
+/// source value varies over the lanes (32 for a warp function, 128 for a
+/// group function of four warps: lane L is lane L % 32 of warp L / 32, and
+/// warp collectives work on each 32-lane segment).
 #include "host/jit/Vectorize.h"
 
 #include "host/jit/KernelAbi.h"
@@ -45,18 +47,32 @@ using namespace llvm;
 namespace ferry::host::detail {
 namespace {
 
-constexpr unsigned Lanes = 32;
-using Offsets = std::array<int64_t, Lanes>;
+/// The most lanes a function has (group functions, KernelAbi.h); a
+/// function's own count is Lanes in Analysis and Emitter. Offsets past it
+/// stay zero.
+constexpr unsigned MaxLanes = 128;
+/// The largest kernel (instructions after inlining) given a group function.
+constexpr unsigned GroupMaxInstructions = 600;
+using Offsets = std::array<int64_t, MaxLanes>;
 
 Error refuse(const Twine &Msg) { return createStringError(inconvertibleErrorCode(), "warp: " + Msg); }
 
 /// How a source value varies over the lanes. Affine values are a scalar
 /// base plus a constant offset per lane (Pats[Pat]); for pointers the
-/// offsets are bytes.
+/// offsets are bytes. An affine value may also have a symbolic part: a
+/// constant coefficient per lane (Pats[Coef]) times a uniform source value
+/// Sym, as row * pitch gives in narrow layouts and groups (a[row * n + x]:
+/// each row of lanes its own contiguous run, n known only at run time).
+/// Sym enters wider arithmetic sign- or zero-extended (SymZext).
 struct Shape {
   enum Kind : uint8_t { Bot, Uni, Aff, Var } K = Bot;
+  bool SymZext = false;
   uint32_t Pat = 0;
-  bool operator==(const Shape &O) const { return K == O.K && (K != Aff || Pat == O.Pat); }
+  uint32_t Coef = 0;
+  const Value *Sym = nullptr;
+  bool operator==(const Shape &O) const {
+    return K == O.K && (K != Aff || (Pat == O.Pat && Sym == O.Sym && (!Sym || (Coef == O.Coef && SymZext == O.SymZext))));
+  }
 };
 
 int64_t normalise(int64_t V, unsigned Bits) {
@@ -140,8 +156,8 @@ Expected<Function *> prepare(Function &K) {
 
 class Analysis {
 public:
-  Analysis(Function &S, unsigned XW, DominatorTree &DT, LoopInfo &LI)
-      : S(S), XW(XW), DT(DT), LI(LI), DL(S.getParent()->getDataLayout()) {}
+  Analysis(Function &S, unsigned XW, unsigned Lanes, DominatorTree &DT, LoopInfo &LI)
+      : S(S), XW(XW), Lanes(Lanes), DT(DT), LI(LI), DL(S.getParent()->getDataLayout()) {}
 
   Error run();
   Shape shape(const Value *V) const {
@@ -153,14 +169,37 @@ public:
     return It == Sh.end() ? Shape{Shape::Bot} : It->second;
   }
   const Offsets &pattern(const Shape &X) const { return Pats[X.Pat]; }
+  const Offsets &coefficients(const Shape &X) const { return Pats[X.Coef]; }
   Offsets offsets(const Value *V) const {
     Shape X = shape(V);
     if (X.K == Shape::Aff)
       return Pats[X.Pat];
     return Offsets{};
   }
+  /// A non-varying value's per-lane parts: offsets, coefficients, symbol.
+  struct Lin {
+    Offsets O{}, C{};
+    const Value *Sym = nullptr;
+    bool Zext = false;
+  };
+  Lin lin(const Value *V) const {
+    Shape X = shape(V);
+    Lin R;
+    if (X.K == Shape::Aff) {
+      R.O = Pats[X.Pat];
+      if (X.Sym) {
+        R.C = Pats[X.Coef];
+        R.Sym = X.Sym;
+        R.Zext = X.SymZext;
+      }
+    }
+    return R;
+  }
   bool divergentLoop(const Loop *L) const { return DivLoops.contains(L); }
   bool sharedPointer(const Value *V) const { return Shared.contains(V); }
+  /// Whether V is the symbol of some affine value (emission keeps it in a
+  /// slot: uses of those values may come in later blocks).
+  bool isSymbol(const Value *V) const { return Syms.contains(V); }
   /// Whether a branch ending BB gives lanes different successors.
   bool divergentBranch(const BasicBlock *BB) const {
     const Instruction *T = BB->getTerminator();
@@ -180,17 +219,47 @@ public:
   }
 
 private:
+  uint32_t intern(const Offsets &O) {
+    for (uint32_t I = 0; I < Pats.size(); ++I)
+      if (Pats[I] == O)
+        return I;
+    Pats.push_back(O);
+    return static_cast<uint32_t>(Pats.size() - 1);
+  }
   Shape make(const Offsets &O) {
     bool Zero = true;
     for (int64_t X : O)
       Zero &= X == 0;
     if (Zero)
       return {Shape::Uni};
-    for (uint32_t I = 0; I < Pats.size(); ++I)
-      if (Pats[I] == O)
-        return {Shape::Aff, I};
-    Pats.push_back(O);
-    return {Shape::Aff, static_cast<uint32_t>(Pats.size() - 1)};
+    Shape R{Shape::Aff};
+    R.Pat = intern(O);
+    return R;
+  }
+  Shape make(const Lin &X) {
+    bool NoSym = !X.Sym;
+    if (!NoSym) {
+      NoSym = true;
+      for (int64_t V : X.C)
+        NoSym &= V == 0;
+    }
+    if (NoSym)
+      return make(X.O);
+    Shape R{Shape::Aff};
+    R.Pat = intern(X.O);
+    R.Coef = intern(X.C);
+    R.Sym = X.Sym;
+    Syms.insert(X.Sym);
+    R.SymZext = X.Zext;
+    return R;
+  }
+  /// The symbol of a sum of A's and B's parts, false when they differ.
+  static bool sameSym(Lin &Out, const Lin &A, const Lin &B) {
+    if (A.Sym && B.Sym && (A.Sym != B.Sym || A.Zext != B.Zext))
+      return false;
+    Out.Sym = A.Sym ? A.Sym : B.Sym;
+    Out.Zext = A.Sym ? A.Zext : B.Zext;
+    return true;
   }
   Shape join(Shape A, Shape B) const {
     if (A.K == Shape::Bot)
@@ -213,6 +282,7 @@ private:
 
   Function &S;
   unsigned XW;
+  unsigned Lanes;
   DominatorTree &DT;
   LoopInfo &LI;
   const DataLayout &DL;
@@ -220,6 +290,7 @@ private:
   std::vector<Offsets> Pats;
   DenseSet<const Loop *> DivLoops;
   DenseSet<const Value *> Shared;
+  DenseSet<const Value *> Syms;
   /// Per join block: the blocks whose divergent branch makes it a divergent
   /// join (its immediate dominator and what lies between).
   DenseMap<const BasicBlock *, SmallVector<const BasicBlock *, 8>> JoinRegion;
@@ -246,11 +317,34 @@ Expected<Shape> Analysis::callShape(CallInst &CI) {
       return tid(1);
     if (N == "ferry.tid.z")
       return tid(2);
-    if (N == "ferry.laneid") {
-      Offsets O;
+    if (N == "ferry.laneid" || (N == "ferry.warpid" && Lanes > 32)) {
+      Offsets O{};
       for (unsigned L = 0; L < Lanes; ++L)
-        O[L] = L;
+        O[L] = N == "ferry.laneid" ? L % 32 : L / 32;
       return make(O);
+    }
+    if (Lanes > 32) {
+      // Group functions: a warp collective's result differs between the
+      // warps of the group; match and elect are left to warp functions, and
+      // so are barriers other than a whole block's __syncthreads (named or
+      // counted barriers serve warp-specialised code, whose warps may wait
+      // for each other inside one group).
+      if (N.starts_with("ferry.match.") || N == "ferry.elect.sync")
+        return refuse("group function: " + N);
+      if (N.starts_with("ferry.bar.") && N != "ferry.bar.warp.sync") {
+        auto *Id = dyn_cast<ConstantInt>(CI.getArgOperand(0));
+        auto *Count = CI.arg_size() > 1 ? dyn_cast<ConstantInt>(CI.getArgOperand(1)) : nullptr;
+        if (N != "ferry.bar.sync" || !Id || !Id->isZero() || (CI.arg_size() > 1 && (!Count || !Count->isZero())))
+          return refuse("group function: barrier other than bar.sync 0");
+      }
+      if (N.starts_with("ferry.vote.") || N.starts_with("ferry.redux.") || N == "ferry.shfl.sync") {
+        if (shape(CI.getArgOperand(0)).K == Shape::Bot)
+          return Shape{Shape::Bot};
+        if (shape(CI.getArgOperand(0)).K != Shape::Uni)
+          return refuse("group function: a member mask that varies");
+      }
+      if (N.starts_with("ferry.vote.") || N.starts_with("ferry.redux.") || N == "ferry.activemask")
+        return Shape{Shape::Var};
     }
     if (N == "ferry.host.smem" || N == "ferry.host.dynsmem" || N == "ferry.dynamic_smem") {
       Shared.insert(&CI);
@@ -299,7 +393,7 @@ Expected<Shape> Analysis::transfer(Instruction &I) {
   if (auto *A = dyn_cast<AllocaInst>(&I)) {
     if (!A->isStaticAlloca() || !A->getAllocationSize(DL))
       return refuse("dynamic alloca");
-    Offsets O;
+    Offsets O{};
     uint64_t Size = A->getAllocationSize(DL)->getFixedValue();
     Size = alignTo(Size, A->getAlign());
     for (unsigned L = 0; L < Lanes; ++L)
@@ -347,7 +441,7 @@ Expected<Shape> Analysis::transfer(Instruction &I) {
       return Shape{Shape::Var};
     if (P.K == Shape::Bot)
       return Shape{Shape::Bot};
-    Offsets O = offsets(G->getPointerOperand());
+    Lin R = lin(G->getPointerOperand());
     for (auto GTI = gep_type_begin(G), E = gep_type_end(G); GTI != E; ++GTI) {
       Shape X = shape(GTI.getOperand());
       if (X.K == Shape::Bot)
@@ -357,13 +451,23 @@ Expected<Shape> Analysis::transfer(Instruction &I) {
       if (X.K == Shape::Uni || GTI.isStruct())
         continue;
       int64_t Stride = static_cast<int64_t>(GTI.getSequentialElementStride(DL).getFixedValue());
-      const Offsets &C = pattern(X);
-      for (unsigned L = 0; L < Lanes; ++L)
-        O[L] += C[L] * Stride;
+      Lin Ix = lin(GTI.getOperand());
+      // GEP indices narrower than pointers are sign-extended.
+      if (Ix.Sym && Ix.Zext && GTI.getOperand()->getType()->getScalarSizeInBits() < 64)
+        return Shape{Shape::Var};
+      Lin Sum;
+      if (!sameSym(Sum, R, Ix))
+        return Shape{Shape::Var};
+      for (unsigned L = 0; L < Lanes; ++L) {
+        R.O[L] += Ix.O[L] * Stride;
+        R.C[L] += Ix.C[L] * Stride;
+      }
+      R.Sym = Sum.Sym;
+      R.Zext = Sum.Zext;
     }
     if (Shared.contains(G->getPointerOperand()))
       Shared.insert(G);
-    return make(O);
+    return make(R);
   }
   // Everything else: uniform when every operand is.
   for (const Value *Op : I.operands())
@@ -378,36 +482,56 @@ Expected<Shape> Analysis::transfer(Instruction &I) {
     Value *A = BO->getOperand(0), *B = BO->getOperand(1);
     if (!Affine(A) || !Affine(B))
       return Shape{Shape::Var};
-    Offsets CA = offsets(A), CB = offsets(B), O{};
+    Lin LA = lin(A), LB = lin(B), R;
     unsigned Bits = bitsOf(T);
     auto *KB = dyn_cast<ConstantInt>(B), *KA = dyn_cast<ConstantInt>(A);
+    auto Combine = [&](int64_t Sign) -> Shape {
+      if (!sameSym(R, LA, LB))
+        return Shape{Shape::Var};
+      for (unsigned L = 0; L < Lanes; ++L) {
+        R.O[L] = normalise(LA.O[L] + Sign * LB.O[L], Bits);
+        R.C[L] = normalise(LA.C[L] + Sign * LB.C[L], Bits);
+      }
+      return make(R);
+    };
+    auto Scale = [&](const Lin &X, int64_t K) {
+      R = X;
+      for (unsigned L = 0; L < Lanes; ++L) {
+        R.O[L] = normalise(X.O[L] * K, Bits);
+        R.C[L] = normalise(X.C[L] * K, Bits);
+      }
+      return make(R);
+    };
     switch (BO->getOpcode()) {
     case Instruction::Add:
-      for (unsigned L = 0; L < Lanes; ++L)
-        O[L] = normalise(CA[L] + CB[L], Bits);
-      return make(O);
+      return Combine(1);
     case Instruction::Or:
       if (!cast<PossiblyDisjointInst>(BO)->isDisjoint())
         return Shape{Shape::Var};
-      for (unsigned L = 0; L < Lanes; ++L)
-        O[L] = normalise(CA[L] + CB[L], Bits);
-      return make(O);
+      return Combine(1);
     case Instruction::Sub:
-      for (unsigned L = 0; L < Lanes; ++L)
-        O[L] = normalise(CA[L] - CB[L], Bits);
-      return make(O);
+      return Combine(-1);
     case Instruction::Mul:
-      if (!KA && !KB)
-        return Shape{Shape::Var};
-      for (unsigned L = 0; L < Lanes; ++L)
-        O[L] = normalise(KB ? CA[L] * KB->getSExtValue() : CB[L] * KA->getSExtValue(), Bits);
-      return make(O);
+      if (KB)
+        return Scale(LA, KB->getSExtValue());
+      if (KA)
+        return Scale(LB, KA->getSExtValue());
+      // (base + O[L]) * n: base * n plus O[L] times the symbol n.
+      if (shape(B).K == Shape::Uni && !LA.Sym) {
+        R.C = LA.O;
+        R.Sym = B;
+        return make(R);
+      }
+      if (shape(A).K == Shape::Uni && !LB.Sym) {
+        R.C = LB.O;
+        R.Sym = A;
+        return make(R);
+      }
+      return Shape{Shape::Var};
     case Instruction::Shl:
       if (!KB || KB->getZExtValue() >= Bits || shape(B).K != Shape::Uni)
         return Shape{Shape::Var};
-      for (unsigned L = 0; L < Lanes; ++L)
-        O[L] = normalise(static_cast<int64_t>(static_cast<uint64_t>(CA[L]) << KB->getZExtValue()), Bits);
-      return make(O);
+      return Scale(LA, int64_t(uint64_t(1) << KB->getZExtValue()));
     default:
       return Shape{Shape::Var};
     }
@@ -427,12 +551,22 @@ Expected<Shape> Analysis::transfer(Instruction &I) {
     case Instruction::BitCast: {
       // Index arithmetic is assumed not to wrap within one warp (that would
       // be signed overflow in the source program).
-      Offsets O = offsets(A);
-      for (int64_t &X : O)
-        X = normalise(X, bitsOf(T));
+      Lin X = lin(A);
+      for (unsigned L = 0; L < Lanes; ++L) {
+        X.O[L] = normalise(X.O[L], bitsOf(T));
+        X.C[L] = normalise(X.C[L], bitsOf(T));
+      }
+      if (X.Sym && (Cast->getOpcode() == Instruction::SExt || Cast->getOpcode() == Instruction::ZExt)) {
+        // The symbol widens the way the value does (no wrap assumed);
+        // one value's symbol widens one way only.
+        bool Z = Cast->getOpcode() == Instruction::ZExt;
+        if (X.Sym->getType()->getScalarSizeInBits() < From->getScalarSizeInBits() && X.Zext != Z)
+          return Shape{Shape::Var};
+        X.Zext = Z;
+      }
       if (Shared.contains(A))
         Shared.insert(Cast);
-      return make(O);
+      return make(X);
     }
     default:
       return Shape{Shape::Var};
@@ -601,8 +735,8 @@ void flatten(const std::vector<Item> &Items, std::vector<BasicBlock *> &Out) {
 
 class Emitter {
 public:
-  Emitter(Function &Src, Function *W, Analysis &A, LoopInfo &LI, unsigned XW)
-      : Src(Src), W(W), A(A), LI(LI), XW(XW), M(*W->getParent()), C(M.getContext()),
+  Emitter(Function &Src, Function *W, Analysis &A, LoopInfo &LI, unsigned XW, unsigned Lanes)
+      : Src(Src), W(W), A(A), LI(LI), XW(XW), Lanes(Lanes), M(*W->getParent()), C(M.getContext()),
         DL(M.getDataLayout()), B(C) {}
 
   Error run(const std::vector<Item> &Order);
@@ -627,17 +761,34 @@ private:
   }
   VectorType *maskTy() { return FixedVectorType::get(B.getInt1Ty(), Lanes); }
   Constant *zeroMask() { return Constant::getNullValue(maskTy()); }
-  Value *any(Value *Mask) { return B.CreateICmpNE(bits(Mask), B.getInt32(0)); }
-  Value *bits(Value *Mask) { return B.CreateBitCast(Mask, B.getInt32Ty()); }
-  Value *maskOf(Value *Bits32) { return B.CreateBitCast(Bits32, maskTy()); }
+  Value *any(Value *Mask) { return B.CreateICmpNE(bits(Mask), ConstantInt::get(maskInt(), 0)); }
+  /// The mask as an integer of Lanes bits (bit L: lane L).
+  IntegerType *maskInt() { return B.getIntNTy(Lanes); }
+  Value *bits(Value *Mask) { return B.CreateBitCast(Mask, maskInt()); }
+  Value *full(Value *Mask) { return B.CreateICmpEQ(bits(Mask), ConstantInt::getAllOnesValue(maskInt())); }
+  /// A warp's 32-bit mask as a lane mask: every warp of a group gets it.
+  Value *maskOf(Value *Bits32) {
+    if (Lanes == 32)
+      return B.CreateBitCast(Bits32, maskTy());
+    return B.CreateBitCast(B.CreateVectorSplat(Lanes / 32, Bits32), maskTy());
+  }
+  /// Per warp of the function, its 32 mask bits (<Lanes/32 x i32>).
+  Value *warpBits(Value *Mask) { return B.CreateBitCast(Mask, FixedVectorType::get(B.getInt32Ty(), Lanes / 32)); }
+  /// A per-warp vector (<Lanes/32 x T>) given to every lane of each warp.
+  Value *spreadWarps(Value *PerWarp) {
+    SmallVector<int, 128> Idx;
+    for (unsigned L = 0; L < Lanes; ++L)
+      Idx.push_back(int(L / 32));
+    return B.CreateShuffleVector(PerWarp, Idx);
+  }
   Constant *lanesConst(Type *E, const Offsets &O) {
-    SmallVector<Constant *, Lanes> Cs;
-    for (int64_t X : O)
-      Cs.push_back(ConstantInt::get(E, X, true));
+    SmallVector<Constant *, 32> Cs;
+    for (unsigned L = 0; L < Lanes; ++L)
+      Cs.push_back(ConstantInt::get(E, O[L], true));
     return ConstantVector::get(Cs);
   }
   Constant *iota() {
-    Offsets O;
+    Offsets O{};
     for (unsigned L = 0; L < Lanes; ++L)
       O[L] = L;
     return lanesConst(B.getInt32Ty(), O);
@@ -705,6 +856,8 @@ private:
       B.CreateStore(R, slot(I));
   }
   bool needsSlot(const Instruction *I) {
+    if (A.isSymbol(I))
+      return true;
     for (const User *U : I->users()) {
       auto *UI = cast<Instruction>(U);
       if (UI->getParent() != I->getParent() || isa<PHINode>(UI))
@@ -738,11 +891,28 @@ private:
       return B.CreateGEP(B.getInt8Ty(), B.CreateVectorSplat(Lanes, Base), lanesConst(B.getInt64Ty(), O));
     return B.CreateAdd(B.CreateVectorSplat(Lanes, Base), lanesConst(T, O));
   }
+  /// The symbol of an affine shape as an integer of type T.
+  Value *symValue(const Shape &X, Type *T) {
+    Value *S = uni(const_cast<Value *>(X.Sym));
+    unsigned From = S->getType()->getScalarSizeInBits(), To = T->getScalarSizeInBits();
+    if (From < To)
+      return X.SymZext ? B.CreateZExt(S, T) : B.CreateSExt(S, T);
+    return B.CreateTrunc(S, T);
+  }
   Value *vec(Value *V) {
     Shape X = A.shape(V);
     if (X.K == Shape::Var)
       return rep(V);
     Value *S = rep(V);
+    if (X.K == Shape::Aff && X.Sym) {
+      Type *IT = S->getType()->isPointerTy() ? B.getInt64Ty() : S->getType();
+      Value *Off = B.CreateAdd(lanesConst(IT, A.pattern(X)),
+                               B.CreateMul(lanesConst(IT, A.coefficients(X)),
+                                           B.CreateVectorSplat(Lanes, symValue(X, IT))));
+      if (S->getType()->isPointerTy())
+        return B.CreateGEP(B.getInt8Ty(), B.CreateVectorSplat(Lanes, S), Off);
+      return B.CreateAdd(B.CreateVectorSplat(Lanes, S), Off);
+    }
     if (X.K == Shape::Aff)
       return materialise(S, A.pattern(X));
     return splat(S, V->getType());
@@ -755,6 +925,9 @@ private:
     if (X.K == Shape::Aff) {
       Value *Base = rep(V);
       Value *Off = B.CreateExtractElement(lanesConst(B.getInt64Ty(), A.pattern(X)), L);
+      if (X.Sym)
+        Off = B.CreateAdd(Off, B.CreateMul(B.CreateExtractElement(lanesConst(B.getInt64Ty(), A.coefficients(X)), L),
+                                           symValue(X, B.getInt64Ty())));
       if (Base->getType()->isPointerTy())
         return B.CreateGEP(B.getInt8Ty(), Base, Off);
       return B.CreateAdd(Base, B.CreateTrunc(Off, Base->getType()));
@@ -820,7 +993,7 @@ private:
       Acc = B.CreatePHI(WT, 2);
       Acc->addIncoming(PoisonValue::get(WT), Pre);
     }
-    Value *On = B.CreateTrunc(B.CreateLShr(MaskBits, L), B.getInt1Ty());
+    Value *On = B.CreateTrunc(B.CreateLShr(MaskBits, B.CreateZExt(L, maskInt())), B.getInt1Ty());
     B.CreateCondBr(On, Do, Latch);
     B.SetInsertPoint(Do);
     Value *R = Body(L);
@@ -847,7 +1020,7 @@ private:
     BasicBlock *Full = BasicBlock::Create(C, "full", W);
     BasicBlock *Part = BasicBlock::Create(C, "partial", W);
     BasicBlock *Join = BasicBlock::Create(C, "joined", W);
-    B.CreateCondBr(B.CreateICmpEQ(bits(Mask), B.getInt32(~0u)), Full, Part);
+    B.CreateCondBr(full(Mask), Full, Part);
     B.SetInsertPoint(Full);
     Value *A = Emit(true);
     BasicBlock *FullEnd = B.GetInsertBlock();
@@ -883,11 +1056,15 @@ private:
     return A.shape(V).K == Shape::Uni ? rep(V) : lane(V, firstLane(Mask));
   }
   Value *firstLane(Value *Mask) {
-    return B.CreateIntrinsic(Intrinsic::cttz, {B.getInt32Ty()}, {bits(Mask), B.getTrue()});
+    return B.CreateTrunc(B.CreateIntrinsic(Intrinsic::cttz, {maskInt()}, {bits(Mask), B.getTrue()}), B.getInt32Ty());
   }
   Value *lastLane(Value *Mask) {
-    return B.CreateSub(B.getInt32(31),
-                       B.CreateIntrinsic(Intrinsic::ctlz, {B.getInt32Ty()}, {bits(Mask), B.getTrue()}));
+    return B.CreateSub(B.getInt32(Lanes - 1),
+                       B.CreateTrunc(B.CreateIntrinsic(Intrinsic::ctlz, {maskInt()}, {bits(Mask), B.getTrue()}),
+                                     B.getInt32Ty()));
+  }
+  Value *popcount(Value *Mask) {
+    return B.CreateTrunc(B.CreateIntrinsic(Intrinsic::ctpop, {maskInt()}, {bits(Mask)}), B.getInt32Ty());
   }
 
   Value *field(unsigned Offset, Type *T) {
@@ -918,8 +1095,10 @@ private:
   Error emitItems(const std::vector<Item> &Items);
   Error emitInst(Instruction &I, Value *Mask);
   Error emitCall(CallInst &CI, Value *Mask);
+  Error emitGroupCollective(CallInst &CI, Value *Mask);
   Value *emitLoad(LoadInst &L, Value *Mask);
   Value *rowsOrGather(Value *Ptrs, Type *T, Align Al, Value *Mask);
+  Value *symbolicRows(Value *Ptr, Type *T, Align Al, Value *Mask, Value *StoreVal);
   void emitStore(StoreInst &S, Value *Mask);
   Value *emitVarGeneric(Instruction &I, Value *Mask);
   Value *blockMask(BasicBlock *BB);
@@ -973,6 +1152,7 @@ private:
   Analysis &A;
   LoopInfo &LI;
   unsigned XW;
+  unsigned Lanes;
   Module &M;
   LLVMContext &C;
   const DataLayout &DL;
@@ -982,15 +1162,20 @@ private:
   DenseMap<std::pair<BasicBlock *, BasicBlock *>, AllocaInst *> EdgeSlots, AccSlots;
   DenseMap<std::pair<PHINode *, BasicBlock *>, AllocaInst *> Captures;
   DenseMap<const Loop *, AllocaInst *> HeadMasks, ContMasks;
+  /// Loops whose body is being emitted for iterations that every lane of
+  /// the function runs (emitLoop's fast copy): the header mask is a
+  /// constant, so the masks of the body fold away.
+  DenseSet<const Loop *> FastLoops;
   DenseMap<const Value *, Value *> Privates; // alloca → warp copy
 };
 
 Value *Emitter::blockMask(BasicBlock *BB) {
   if (BB == &Src.getEntryBlock())
-    return maskOf(W->getArg(5));
+    return Lanes == 32 ? maskOf(W->getArg(5)) : Constant::getAllOnesValue(maskTy()); // groups run whole
   Loop *L = LI.getLoopFor(BB);
   if (L && L->getHeader() == BB)
-    return loadMask(loopSlot(HeadMasks, L, "headmask"));
+    return FastLoops.contains(L) ? Constant::getAllOnesValue(maskTy())
+                                 : loadMask(loopSlot(HeadMasks, L, "headmask"));
   Value *Mk = nullptr;
   SmallPtrSet<BasicBlock *, 4> Seen;
   for (BasicBlock *P : predecessors(BB)) {
@@ -1158,21 +1343,56 @@ Error Emitter::emitLoop(const Item &It) {
   }
   BasicBlock *Top = BasicBlock::Create(C, H->getName() + ".loop", W);
   BasicBlock *After = BasicBlock::Create(C, H->getName() + ".after", W);
-  B.CreateCondBr(any(Entry), Top, After);
+  // A divergent innermost loop of modest size (a grid-stride loop above
+  // all) gets a second copy of its body for iterations that every lane
+  // runs: its masks are constants there, so its loads and stores are
+  // plain and the bookkeeping of lanes leaving folds away. The copy runs
+  // while all lanes stay; the general copy takes over when some leave.
+  BasicBlock *Fast = nullptr;
+  if (A.divergentLoop(L) && L->getSubLoops().empty() && !FastLoops.contains(L)) {
+    size_t Size = 0;
+    for (BasicBlock *BB : L->blocks())
+      Size += BB->size();
+    if (Size <= 400)
+      Fast = BasicBlock::Create(C, H->getName() + ".fast", W);
+  }
+  auto Latch2 = [&](BasicBlock *Again) {
+    Local.clear();
+    Value *Cont = loadMask(loopSlot(ContMasks, L, "contmask"));
+    SmallVector<std::pair<PHINode *, Value *>, 8> Next;
+    for (PHINode &Phi : H->phis()) {
+      Value *In = Phi.getIncomingValueForBlock(Latch);
+      Next.push_back({&Phi, isVar(&Phi) ? vec(In) : uni(In)});
+    }
+    for (auto &[Phi, V] : Next)
+      B.CreateStore(V, slot(Phi));
+    B.CreateStore(Cont, loopSlot(HeadMasks, L, "headmask"));
+    if (Again == Fast) {
+      BasicBlock *Some = BasicBlock::Create(C, H->getName() + ".some", W);
+      B.CreateCondBr(full(Cont), Fast, Some);
+      B.SetInsertPoint(Some);
+    }
+    B.CreateCondBr(any(Cont), Top, After);
+  };
+  if (Fast) {
+    BasicBlock *Check = BasicBlock::Create(C, H->getName() + ".check", W);
+    B.CreateCondBr(any(Entry), Check, After);
+    B.SetInsertPoint(Check);
+    B.CreateCondBr(full(Entry), Fast, Top);
+    B.SetInsertPoint(Fast);
+    FastLoops.insert(L);
+    Error E = emitItems(It.Kids);
+    FastLoops.erase(L);
+    if (E)
+      return E;
+    Latch2(Fast);
+  } else {
+    B.CreateCondBr(any(Entry), Top, After);
+  }
   B.SetInsertPoint(Top);
   if (Error E = emitItems(It.Kids))
     return E;
-  Local.clear();
-  Value *Cont = loadMask(loopSlot(ContMasks, L, "contmask"));
-  SmallVector<std::pair<PHINode *, Value *>, 8> Next;
-  for (PHINode &Phi : H->phis()) {
-    Value *In = Phi.getIncomingValueForBlock(Latch);
-    Next.push_back({&Phi, isVar(&Phi) ? vec(In) : uni(In)});
-  }
-  for (auto &[Phi, V] : Next)
-    B.CreateStore(V, slot(Phi));
-  B.CreateStore(Cont, loopSlot(HeadMasks, L, "headmask"));
-  B.CreateCondBr(any(Cont), Top, After);
+  Latch2(Top);
   B.SetInsertPoint(After);
   return Error::success();
 }
@@ -1204,7 +1424,10 @@ Value *Emitter::emitLoad(LoadInst &L, Value *Mask) {
   Align Al = L.getAlign();
   bool Simple = L.isSimple();
   bool ScalarElem = !T->isStructTy() && !T->isArrayTy();
-  if (Simple && ScalarElem && PS.K == Shape::Aff) {
+  if (Simple && ScalarElem && PS.K == Shape::Aff && PS.Sym && !T->isVectorTy())
+    if (Value *R = symbolicRows(L.getPointerOperand(), T, Al, Mask, nullptr))
+      return R;
+  if (Simple && ScalarElem && PS.K == Shape::Aff && !PS.Sym) {
     const Offsets &O = A.pattern(PS);
     uint64_t Size = DL.getTypeStoreSize(T), Alloc = DL.getTypeAllocSize(T);
     bool Contiguous = Size == Alloc;
@@ -1219,27 +1442,102 @@ Value *Emitter::emitLoad(LoadInst &L, Value *Mask) {
     }
     // Shared memory: the arena has a guard zone on both sides, so one load
     // over the lanes' span is safe whatever the mask.
-    int64_t Lo = *std::min_element(O.begin(), O.end()), Hi = *std::max_element(O.begin(), O.end());
+    int64_t Lo = *std::min_element(O.begin(), O.begin() + Lanes),
+            Hi = *std::max_element(O.begin(), O.begin() + Lanes);
     bool Even = Size == Alloc && !T->isVectorTy();
-    for (int64_t X : O)
-      Even &= (X - Lo) % int64_t(Size) == 0;
+    for (unsigned L = 0; L < Lanes; ++L)
+      Even &= (O[L] - Lo) % int64_t(Size) == 0;
     if (A.sharedPointer(Ptr) && Even && Hi - Lo + int64_t(Size) <= 256) {
       unsigned K = unsigned((Hi - Lo) / int64_t(Size)) + 1;
       Value *P = B.CreateGEP(B.getInt8Ty(), uni(Ptr), B.getInt64(Lo));
       Value *Span = B.CreateAlignedLoad(FixedVectorType::get(T, K), P, commonAlignment(Al, Lo));
-      SmallVector<int, Lanes> Idx;
-      for (int64_t X : O)
-        Idx.push_back(int((X - Lo) / int64_t(Size)));
+      SmallVector<int, 32> Idx;
+      for (unsigned L = 0; L < Lanes; ++L)
+        Idx.push_back(int((O[L] - Lo) / int64_t(Size)));
       return B.CreateShuffleVector(Span, Idx);
+    }
+    // Shared memory read at a few distinct places (a row of a tile per
+    // 16-lane row of a group: As[ty][k]): one scalar load each, spread over
+    // the lanes (broadcasts). The places lie within the arena's guard zone
+    // of one another.
+    SmallVector<int64_t, 16> Distinct;
+    for (unsigned L = 0; L < Lanes && Distinct.size() <= 16; ++L)
+      if (!is_contained(Distinct, O[L]))
+        Distinct.push_back(O[L]);
+    if (A.sharedPointer(Ptr) && !T->isVectorTy() && Distinct.size() <= 16 && Hi - Lo <= 2048) {
+      Value *Base = uni(Ptr);
+      Value *Vals = PoisonValue::get(FixedVectorType::get(T, Distinct.size()));
+      for (unsigned D = 0; D < Distinct.size(); ++D) {
+        Value *P = B.CreateGEP(B.getInt8Ty(), Base, B.getInt64(Distinct[D]));
+        Vals = B.CreateInsertElement(Vals, B.CreateAlignedLoad(T, P, commonAlignment(Al, Distinct[D])), D);
+      }
+      SmallVector<int, 128> Idx;
+      for (unsigned L = 0; L < Lanes; ++L)
+        Idx.push_back(int(find(Distinct, O[L]) - Distinct.begin()));
+      return B.CreateShuffleVector(Vals, Idx);
     }
   }
   if (Simple && ScalarElem && !T->isVectorTy()) {
     Value *Ptrs = vec(Ptr);
-    if (XW < Lanes && PS.K == Shape::Var && DL.getTypeStoreSize(T) == DL.getTypeAllocSize(T))
+    if (XW < 32 && PS.K == Shape::Var && DL.getTypeStoreSize(T) == DL.getTypeAllocSize(T))
       return rowsOrGather(Ptrs, T, Al, Mask);
     return B.CreateMaskedGather(wide(T), Ptrs, Al, Mask, PoisonValue::get(wide(T)));
   }
   return scalarise(L, Mask);
+}
+
+/// A load (StoreVal null) or store through an affine pointer with a
+/// symbolic part whose lanes form equal runs, each contiguous with one
+/// coefficient (a row of a tile: a[row * n + x]): with every lane active,
+/// one vector access per run at base + O + C * sym; otherwise a gather or
+/// scatter. Null when the lanes do not form such runs.
+Value *Emitter::symbolicRows(Value *Ptr, Type *T, Align Al, Value *Mask, Value *StoreVal) {
+  Shape PS = A.shape(Ptr);
+  const Offsets &O = A.pattern(PS), &Co = A.coefficients(PS);
+  uint64_t Size = DL.getTypeStoreSize(T);
+  if (Size != DL.getTypeAllocSize(T))
+    return nullptr;
+  unsigned Run = 1;
+  while (Run < Lanes && Co[Run] == Co[0] && O[Run] == O[0] + int64_t(Run * Size))
+    ++Run;
+  if (Lanes % Run != 0 || Lanes / Run > 16)
+    return nullptr;
+  for (unsigned L = 0; L < Lanes; ++L)
+    if (Co[L] != Co[L - L % Run] || O[L] != O[L - L % Run] + int64_t((L % Run) * Size))
+      return nullptr;
+  Value *Base = uni(Ptr);
+  Value *Sym = symValue(PS, B.getInt64Ty());
+  auto *RowTy = FixedVectorType::get(T, Run);
+  auto RowPtr = [&](unsigned G) {
+    unsigned L = G * Run;
+    Value *Off = B.CreateAdd(B.getInt64(O[L]), B.CreateMul(B.getInt64(Co[L]), Sym));
+    return B.CreateGEP(B.getInt8Ty(), Base, Off);
+  };
+  if (StoreVal) {
+    Value *V = vec(StoreVal);
+    fullOrMasked(Mask, nullptr, [&](bool Full) -> Value * {
+      if (!Full) {
+        B.CreateMaskedScatter(V, vec(Ptr), Al, Mask);
+        return nullptr;
+      }
+      for (unsigned G = 0; G < Lanes / Run; ++G) {
+        SmallVector<int, 32> Idx;
+        for (unsigned K = 0; K < Run; ++K)
+          Idx.push_back(int(G * Run + K));
+        B.CreateAlignedStore(B.CreateShuffleVector(V, Idx), RowPtr(G), Al);
+      }
+      return nullptr;
+    });
+    return V;
+  }
+  return fullOrMasked(Mask, wide(T), [&](bool Full) -> Value * {
+    if (!Full)
+      return B.CreateMaskedGather(wide(T), vec(Ptr), Al, Mask, PoisonValue::get(wide(T)));
+    SmallVector<Value *, 16> Rows;
+    for (unsigned G = 0; G < Lanes / Run; ++G)
+      Rows.push_back(B.CreateAlignedLoad(RowTy, RowPtr(G), Al));
+    return Rows.size() == 1 ? Rows[0] : concatenateVectors(B, Rows);
+  });
 }
 
 /// Narrow layouts: a warp covers 32 / XW rows of XW threads, and row-major
@@ -1250,15 +1548,15 @@ Value *Emitter::rowsOrGather(Value *Ptrs, Type *T, Align Al, Value *Mask) {
   uint64_t Size = DL.getTypeStoreSize(T);
   Type *I64 = B.getInt64Ty();
   Value *PI = B.CreatePtrToInt(Ptrs, wide(I64));
-  SmallVector<int, Lanes> Lead;
-  Offsets Within;
+  SmallVector<int, 32> Lead;
+  Offsets Within{};
   for (unsigned L = 0; L < Lanes; ++L) {
     Lead.push_back(int(L - L % XW));
     Within[L] = int64_t((L % XW) * Size);
   }
   Value *Want = B.CreateAdd(B.CreateShuffleVector(PI, Lead), lanesConst(I64, Within));
-  Value *Rows = B.CreateICmpEQ(bits(B.CreateICmpEQ(PI, Want)), B.getInt32(~0u));
-  Value *Go = B.CreateAnd(Rows, B.CreateICmpEQ(bits(Mask), B.getInt32(~0u)));
+  Value *Rows = full(B.CreateICmpEQ(PI, Want));
+  Value *Go = B.CreateAnd(Rows, full(Mask));
   BasicBlock *Fast = BasicBlock::Create(C, "rows", W);
   BasicBlock *Slow = BasicBlock::Create(C, "gather", W);
   BasicBlock *Join = BasicBlock::Create(C, "rows.join", W);
@@ -1269,7 +1567,7 @@ Value *Emitter::rowsOrGather(Value *Ptrs, Type *T, Align Al, Value *Mask) {
   for (unsigned G = 0; G < Lanes / XW; ++G) {
     Value *P = B.CreateExtractElement(Ptrs, uint64_t(G * XW));
     Value *Row = B.CreateAlignedLoad(RowTy, P, Al);
-    SmallVector<int, Lanes> Grow;
+    SmallVector<int, 32> Grow;
     for (unsigned L = 0; L < Lanes; ++L)
       Grow.push_back(L < XW ? int(L) : -1);
     Row = B.CreateShuffleVector(Row, Grow);
@@ -1277,7 +1575,7 @@ Value *Emitter::rowsOrGather(Value *Ptrs, Type *T, Align Al, Value *Mask) {
       R = Row;
       continue;
     }
-    SmallVector<int, Lanes> Pick;
+    SmallVector<int, 32> Pick;
     for (unsigned L = 0; L < Lanes; ++L)
       Pick.push_back(L / XW == G ? int(Lanes + L % XW) : int(L));
     R = B.CreateShuffleVector(R, Row, Pick);
@@ -1317,7 +1615,9 @@ void Emitter::emitStore(StoreInst &S, Value *Mask) {
     B.CreateAlignedStore(V, uni(Ptr), S.getAlign());
     return;
   }
-  if (PS.K == Shape::Aff) {
+  if (PS.K == Shape::Aff && PS.Sym && !T->isVectorTy() && symbolicRows(Ptr, T, S.getAlign(), Mask, Val))
+    return;
+  if (PS.K == Shape::Aff && !PS.Sym) {
     const Offsets &O = A.pattern(PS);
     uint64_t Size = DL.getTypeStoreSize(T);
     bool Contiguous = Size == DL.getTypeAllocSize(T);
@@ -1352,7 +1652,7 @@ Value *Emitter::emitVarGeneric(Instruction &I, Value *Mask) {
     if (!Idx || Idx->getZExtValue() >= VT->getNumElements())
       return scalarise(I, Mask);
     unsigned N = VT->getNumElements(), E = unsigned(Idx->getZExtValue());
-    SmallVector<int, Lanes> Sel;
+    SmallVector<int, 32> Sel;
     for (unsigned L = 0; L < Lanes; ++L)
       Sel.push_back(int(L * N + E));
     return B.CreateShuffleVector(vec(EE->getVectorOperand()), Sel);
@@ -1488,7 +1788,7 @@ Error Emitter::emitInst(Instruction &I, Value *Mask) {
     define(&I, B.CreateAdd(uni(I.getOperand(0)), uni(I.getOperand(1)), I.getName()));
     return Error::success();
   }
-  if (auto *Z = dyn_cast<ZExtInst>(&I); Z && X.K == Shape::Aff) {
+  if (auto *Z = dyn_cast<ZExtInst>(&I); Z && X.K == Shape::Aff && !X.Sym) {
     // An unsigned 32-bit index (shared addresses above all) may wrap below
     // zero in lanes the mask turns off, lane 0 included (`S[i - d]` with
     // i < d): when lane 0 plus the largest offset passes the top of the
@@ -1523,6 +1823,58 @@ Error Emitter::emitInst(Instruction &I, Value *Mask) {
   if (R)
     define(&I, R);
   return Error::success();
+}
+
+/// Warp collectives of a group function: each warp (32-lane segment) of the
+/// group on its own; member masks are uniform (Analysis checks).
+Error Emitter::emitGroupCollective(CallInst &CI, Value *Mask) {
+  StringRef N = CI.getCalledFunction()->getName();
+  Type *I32 = B.getInt32Ty();
+  unsigned G = Lanes / 32;
+  auto *GV = FixedVectorType::get(I32, G);
+  auto Def = [&](Value *V) {
+    define(&CI, V);
+    return Error::success();
+  };
+  if (N == "ferry.activemask")
+    return Def(spreadWarps(warpBits(Mask)));
+  Value *Act = B.CreateAnd(Mask, maskOf(uni(CI.getArgOperand(0))));
+  Value *In = vec(CI.getArgOperand(1));
+  if (N.starts_with("ferry.vote.")) {
+    Value *Yes = warpBits(B.CreateAnd(Act, In));
+    Value *All = warpBits(Act);
+    Value *Zero = Constant::getNullValue(GV);
+    if (N == "ferry.vote.ballot")
+      return Def(spreadWarps(Yes));
+    if (N == "ferry.vote.all")
+      return Def(spreadWarps(B.CreateICmpEQ(Yes, All)));
+    if (N == "ferry.vote.any")
+      return Def(spreadWarps(B.CreateICmpNE(Yes, Zero)));
+    return Def(spreadWarps(B.CreateOr(B.CreateICmpEQ(Yes, All), B.CreateICmpEQ(Yes, Zero))));
+  }
+  StringRef K = N.drop_front(strlen("ferry.redux."));
+  uint32_t Identity = K == "add" || K == "or" || K == "xor" || K == "umax" ? 0u
+                      : K == "umin" || K == "and"                          ? ~0u
+                      : K == "smin"                                        ? 0x7fffffffu
+                                                                           : 0x80000000u;
+  Value *V = B.CreateSelect(Act, In, splat(B.getInt32(Identity), I32));
+  Value *R = PoisonValue::get(GV);
+  for (unsigned Wp = 0; Wp < G; ++Wp) {
+    SmallVector<int, 32> Idx;
+    for (unsigned L = 0; L < 32; ++L)
+      Idx.push_back(int(Wp * 32 + L));
+    Value *P = B.CreateShuffleVector(V, Idx);
+    Value *X = K == "add"    ? B.CreateAddReduce(P)
+               : K == "and"  ? B.CreateAndReduce(P)
+               : K == "or"   ? B.CreateOrReduce(P)
+               : K == "xor"  ? B.CreateXorReduce(P)
+               : K == "umin" ? B.CreateIntMinReduce(P, false)
+               : K == "umax" ? B.CreateIntMaxReduce(P, false)
+               : K == "smin" ? B.CreateIntMinReduce(P, true)
+                             : B.CreateIntMaxReduce(P, true);
+    R = B.CreateInsertElement(R, X, Wp);
+  }
+  return Def(spreadWarps(R));
 }
 
 Error Emitter::emitCall(CallInst &CI, Value *Mask) {
@@ -1576,6 +1928,8 @@ Error Emitter::emitCall(CallInst &CI, Value *Mask) {
   }
   if (N == "ferry.laneid")
     return Def(B.getInt32(0));
+  if (Lanes > 32 && (N == "ferry.activemask" || N.starts_with("ferry.vote.") || N.starts_with("ferry.redux.")))
+    return emitGroupCollective(CI, Mask);
   if (N == "ferry.ntid.x") return Geo(offsetof(BlockCtx, Ntid[0]), I32);
   if (N == "ferry.ntid.y") return Geo(offsetof(BlockCtx, Ntid[1]), I32);
   if (N == "ferry.ntid.z") return Geo(offsetof(BlockCtx, Ntid[2]), I32);
@@ -1631,8 +1985,8 @@ Error Emitter::emitCall(CallInst &CI, Value *Mask) {
                                            : BarOp::RedOr;
     Value *Popc = B.getInt32(0);
     if (CI.arg_size() > 2)
-      Popc = B.CreateIntrinsic(Intrinsic::ctpop, {I32}, {bits(B.CreateAnd(Mask, vec(Arg(2))))});
-    Value *Active = B.CreateIntrinsic(Intrinsic::ctpop, {I32}, {bits(Mask)});
+      Popc = popcount(B.CreateAnd(Mask, vec(Arg(2))));
+    Value *Active = popcount(Mask);
     Value *R = B.CreateCall(rt("ferry_rt_wbar", I64, {Ptr, I32, I32, I32, I32, I32}),
                             {Ctx, B.getInt32(uint32_t(Op)), uniformish(Arg(0), Mask),
                              uniformish(Arg(1), Mask), Popc, Active});
@@ -1725,9 +2079,11 @@ Error Emitter::emitCall(CallInst &CI, Value *Mask) {
     if (KB && KC) {
       int32_t BV = int32_t(KB->getZExtValue() & 31), CV = int32_t(KC->getZExtValue() & 31),
               Seg = int32_t((KC->getZExtValue() >> 8) & 31);
-      SmallVector<int, Lanes> Src;
-      SmallVector<Constant *, Lanes> Ps;
-      for (int32_t L = 0; L < int32_t(Lanes); ++L) {
+      SmallVector<int, 32> Src;
+      SmallVector<Constant *, 32> Ps;
+      for (int32_t GL = 0; GL < int32_t(Lanes); ++GL) {
+        // Lane L of the warp whose lane 0 is function lane Base.
+        int32_t L = GL % 32, Base = GL - L;
         int32_t MaxLane = (L & Seg) | (CV & ~Seg), MinLane = L & Seg, J;
         bool P;
         switch (Md) {
@@ -1738,13 +2094,18 @@ Error Emitter::emitCall(CallInst &CI, Value *Mask) {
         }
         if (!P || J < 0 || J > 31)
           J = L;
-        Src.push_back(J);
+        Src.push_back(Base + J);
         Ps.push_back(B.getInt1(P));
       }
       Out = B.CreateShuffleVector(Val, Src);
       Pred = ConstantVector::get(Ps);
     } else {
-      Value *Lane = iota();
+      Offsets InWarp{}, WarpBase{};
+      for (unsigned L = 0; L < Lanes; ++L) {
+        InWarp[L] = L % 32;
+        WarpBase[L] = L - L % 32;
+      }
+      Value *Lane = lanesConst(I32, InWarp);
       Value *BV = B.CreateAnd(vec(Arg(3)), splat(B.getInt32(31), I32));
       Value *Cw = vec(Arg(4));
       Value *CV = B.CreateAnd(Cw, splat(B.getInt32(31), I32));
@@ -1766,7 +2127,7 @@ Error Emitter::emitCall(CallInst &CI, Value *Mask) {
       J = B.CreateSelect(B.CreateAnd(Pred, InRange), J, Lane);
       AllocaInst *Tmp = entryAlloca(wide(I32), "shfl.tmp", Align(64));
       B.CreateStore(Val, Tmp);
-      Value *Ptrs = B.CreateGEP(I32, B.CreateVectorSplat(Lanes, Tmp), J);
+      Value *Ptrs = B.CreateGEP(I32, B.CreateVectorSplat(Lanes, Tmp), B.CreateAdd(J, lanesConst(I32, WarpBase)));
       Out = B.CreateMaskedGather(wide(I32), Ptrs, Align(4), Constant::getAllOnesValue(maskTy()),
                                  PoisonValue::get(wide(I32)));
     }
@@ -1941,7 +2302,7 @@ void addStridePrefetches(Module &M) {
   }
 }
 
-Expected<Function *> vectorizeKernel(Function &K, unsigned XWidth, bool &Yields) {
+Expected<Function *> vectorizeKernel(Function &K, unsigned XWidth, unsigned Lanes, bool &Yields) {
   Expected<Function *> Prepared = prepare(K);
   if (!Prepared)
     return Prepared.takeError();
@@ -1966,7 +2327,28 @@ Expected<Function *> vectorizeKernel(Function &K, unsigned XWidth, bool &Yields)
   }
   DominatorTree DT(*S);
   LoopInfo LI(DT);
-  Analysis A(*S, XWidth, DT, LI);
+  if (Lanes > 32 && LI.empty())
+    return Fail(refuse("group function not needed: no loop"));
+  // A group function costs several times a warp function's compile time;
+  // hot loops worth it (reductions, tiles, stencils) are small kernels.
+  if (Lanes > 32 && S->getInstructionCount() > GroupMaxInstructions)
+    return Fail(refuse("group function not built: " + Twine(S->getInstructionCount()) + " instructions"));
+  if (Lanes > 32) {
+    // Warps of a group run in lockstep, so a warp that waits in a loop for
+    // another warp of its group (a flag, an mbarrier, a lock) would wait
+    // forever: loops with atomics, volatile loads or sleeps keep the
+    // kernel on warp functions, whose warps are separate fibers.
+    for (Loop *L : LI.getLoopsInPreorder())
+      for (BasicBlock *BB : L->blocks())
+        for (Instruction &I : *BB) {
+          auto *CI = dyn_cast<CallInst>(&I);
+          bool Sleeps = CI && CI->getCalledFunction() && CI->getCalledFunction()->getName() == "ferry.nanosleep";
+          auto *Ld = dyn_cast<LoadInst>(&I);
+          if (I.isAtomic() || (Ld && Ld->isVolatile()) || Sleeps)
+            return Fail(refuse("group function: a loop may wait for another warp"));
+        }
+  }
+  Analysis A(*S, XWidth, Lanes, DT, LI);
   if (Error E = A.run())
     return Fail(std::move(E));
   std::vector<Item> Order = orderRegion(*S, LI, nullptr);
@@ -1989,7 +2371,7 @@ Expected<Function *> vectorizeKernel(Function &K, unsigned XWidth, bool &Yields)
   Type *I32 = Type::getInt32Ty(C), *Ptr = PointerType::get(C, 0);
   auto *FT = FunctionType::get(Type::getVoidTy(C), {Ptr, Ptr, I32, I32, I32, I32}, false);
   Function *W = Function::Create(FT, GlobalValue::ExternalLinkage,
-                                 K.getName() + ".ferry.warp" + Twine(XWidth), M);
+                                 K.getName() + (Lanes > 32 ? ".ferry.group" : ".ferry.warp") + Twine(XWidth), M);
   W->addParamAttr(0, Attribute::NoAlias);
   W->addParamAttr(0, Attribute::ReadOnly);
   W->addParamAttr(0, Attribute::NoCapture);
@@ -2004,7 +2386,7 @@ Expected<Function *> vectorizeKernel(Function &K, unsigned XWidth, bool &Yields)
   W->getArg(3)->setName("y0");
   W->getArg(4)->setName("z0");
   W->getArg(5)->setName("mask");
-  Emitter E(*S, W, A, LI, XWidth);
+  Emitter E(*S, W, A, LI, XWidth, Lanes);
   if (Error Err = E.run(Order)) {
     W->eraseFromParent();
     return Fail(std::move(Err));

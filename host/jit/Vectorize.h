@@ -36,7 +36,10 @@ namespace ferry::host::detail {
 /// blockDim.x equals it (threadIdx.x = lane % XWidth, threadIdx.y = Y0 +
 /// lane / XWidth). Sets Yields when the warp function calls the executor's
 /// barrier or yield entries.
-llvm::Expected<llvm::Function *> vectorizeKernel(llvm::Function &K, unsigned XWidth, bool &Yields);
+/// Lanes is 32 (a warp function, `.ferry.warpN`) or 128 (a group function
+/// of four consecutive warps, `.ferry.groupN`: run only for whole groups,
+/// its Mask argument unused; built only for kernels with loops).
+llvm::Expected<llvm::Function *> vectorizeKernel(llvm::Function &K, unsigned XWidth, unsigned Lanes, bool &Yields);
 
 /// Adds software prefetches to the optimised warp functions of M: a vector
 /// load in a loop whose address advances by a large constant stride each

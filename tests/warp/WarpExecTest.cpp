@@ -11,6 +11,7 @@
 ///   collectives included (the lanes a GPU has active on each side of a
 ///   branch). A path that differs is named in the failure message.
 /// FERRY_LOG=jit:debug says why the vectorizer refused a kernel.
+#include "host/exec/ExecInternal.h"
 #include "host/exec/HostExecutor.h"
 #include "ptx/lower/Lower.h"
 
@@ -234,12 +235,12 @@ protected:
     return K;
   }
 
-  /// The warp layout WarpRunner picks for Block, 0 where none fits.
+  /// The 32-lane warp layout WarpRunner picks for Block, 0 where none fits.
   static uint32_t warpWidth(Dim3 Block) {
     if (Block.X % 32 == 0 || (Block.Y == 1 && Block.Z == 1))
       return 32;
-    for (unsigned V = 1; V < WarpLayoutsBuilt; ++V)
-      if (Block.X == WarpWidths[V] && (Block.Z == 1 || (Block.X * Block.Y) % 32 == 0))
+    for (const WarpLayout &Lay : WarpLayouts)
+      if (Lay.Built && Lay.Lanes == 32 && Block.X == Lay.X && (Block.Z == 1 || (Block.X * Block.Y) % 32 == 0))
         return Block.X;
     return 0;
   }
@@ -262,9 +263,20 @@ protected:
                        << " (the vectorizer refused it; FERRY_LOG=jit:debug says why)";
     }
     std::vector<Result> Out;
-    for (uint32_t Flags : {0u, uint32_t(LaunchNoWarp)}) {
+    // Where a group function (128 lanes) takes the block, the 32-lane warp
+    // function runs too (LaunchNoGroup).
+    uint32_t B3[3] = {Block.X, Block.Y, Block.Z};
+    const HostKernel::WarpEntry *Chosen = WarpRunner::choose(*K, B3, true);
+    std::vector<uint32_t> Paths = {0u, uint32_t(LaunchNoWarp)};
+    if (Chosen && Chosen->Lanes > 32)
+      Paths.push_back(LaunchNoGroup);
+    for (uint32_t Flags : Paths) {
       Result R;
-      R.Where = std::string(Name) + (Flags ? " on the per-thread path" : " on the warp path") +
+      R.Where = std::string(Name) +
+                (Flags == LaunchNoWarp    ? " on the per-thread path"
+                 : Flags == LaunchNoGroup ? " on the 32-lane warp path"
+                 : Chosen                 ? " on the " + std::to_string(Chosen->Lanes) + "-lane warp path"
+                                          : " on the warp path (none fits)") +
                 ", grid " + Grid.str() + ", block " + Block.str();
       R.PerThread = Flags & LaunchNoWarp;
       R.Bufs = A.Bufs;
@@ -698,6 +710,50 @@ TEST_F(WarpExec, MatchAnyAll) {
   }
   for (const Result &R : both("matches", {2}, {64}, Args().buf(In).buf(Out)))
     EXPECT_TRUE(same(R, 1, Ref, 5, "out", fiberUnchecked(R, 1u << 3)));
+}
+
+TEST_F(WarpExec, CollectivesInLoopOnGroups) {
+  const int Nt = 256, Blocks = 3, N = Nt * Blocks, Iters = 9;
+  std::vector<int32_t> In = randomInts<int32_t>(N, 0, 100, 21), Out(7 * N, -7), Ref = Out;
+  for (int W = 0; W < N; W += 32) {
+    int32_t Sh[32] = {}, Var[32] = {}, Act[32] = {};
+    int32_t Any = 0, All = 0, Red = 0;
+    uint32_t Bal = 0;
+    for (int K = 0; K < Iters; ++K) {
+      int32_t V[32];
+      for (int L = 0; L < 32; ++L)
+        V[L] = In[(W + L + K * 37) % N];
+      int Bd = 1 + K % 3;
+      uint32_t Odd = lanesWhere(Full, [&](unsigned L) { return V[L] & 1; });
+      for (int L = 0; L < 32; ++L) {
+        Sh[L] += (L + Bd <= 31 ? V[L + Bd] : V[L]) + V[L ^ 4];
+        Var[L] += V[(L * 7 + K) & 31];
+        if (V[L] & 1)
+          Act[L] ^= int32_t(Odd);
+      }
+      Bal ^= lanesWhere(Full, [&](unsigned L) { return (V[L] + K) & 1; });
+      Any += lanesWhere(Full, [&](unsigned L) { return V[L] > 90 + K; }) != 0;
+      All += lanesWhere(Full, [&](unsigned L) { return V[L] > K; }) == Full;
+      for (int L = 0; L < 32; ++L)
+        Red += V[L];
+    }
+    for (int L = 0; L < 32; ++L) {
+      int32_t *O = &Ref[7 * (W + L)];
+      O[0] = Sh[L], O[1] = Var[L], O[2] = int32_t(Bal), O[3] = Any, O[4] = All, O[5] = Red, O[6] = Act[L];
+    }
+  }
+  const HostKernel *K = nullptr;
+  {
+    std::string Error;
+    K = kernel("loop_collectives", Error);
+    ASSERT_TRUE(K) << Error;
+  }
+  bool HasGroup = false;
+  for (const HostKernel::WarpEntry &E : K->Warps)
+    HasGroup |= E.Fn && E.Lanes == GroupLanes && E.X == 32;
+  EXPECT_TRUE(HasGroup) << "loop_collectives: no 128-lane group function (FERRY_LOG=jit:debug says why)";
+  for (const Result &R : both("loop_collectives", {Blocks}, {Nt}, Args().buf(In).buf(Out).i32(Iters)))
+    EXPECT_TRUE(same(R, 1, Ref, 7, "out", fiberUnchecked(R, 1u << 6)));
 }
 
 TEST_F(WarpExec, ReduxInBranches) {

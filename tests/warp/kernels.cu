@@ -476,3 +476,28 @@ extern "C" __global__ void shared_scan(const int *In, int *Out, int N) {
   if (T < N)
     Out[T] = T ? S[T - 1] : 0;
 }
+
+// Warp collectives inside a loop, in 256-thread blocks: the kernel gets a
+// 128-lane group function, whose collectives work per 32-lane warp.
+// Shuffles with a constant, a uniform variable and a per-lane source;
+// ballot, any, all and redux over full warps; activemask in a branch.
+extern "C" __global__ void loop_collectives(const int *In, int *Out, int Iters) {
+  int I = gid();
+  int Total = gridDim.x * blockDim.x;
+  unsigned Lane = threadIdx.x & 31;
+  int Sh = 0, Var = 0, Any = 0, All = 0, Red = 0;
+  unsigned Bal = 0, Act = 0;
+  for (int K = 0; K < Iters; ++K) {
+    int V = In[(I + K * 37) % Total];
+    Sh += __shfl_down_sync(FULL, V, 1 + K % 3) + __shfl_xor_sync(FULL, V, 4);
+    Var += __shfl_sync(FULL, V, (Lane * 7 + K) & 31);
+    Bal ^= __ballot_sync(FULL, (V + K) & 1);
+    Any += __any_sync(FULL, V > 90 + K);
+    All += __all_sync(FULL, V > K);
+    Red += __reduce_add_sync(FULL, V);
+    if (V & 1)
+      Act ^= __activemask();
+  }
+  int *O = Out + 7 * I;
+  O[0] = Sh, O[1] = Var, O[2] = int(Bal), O[3] = Any, O[4] = All, O[5] = Red, O[6] = int(Act);
+}
