@@ -225,6 +225,9 @@ private:
   static void fiberMain(void *Arg);
   void checkBarrier(uint32_t Id);
   void suspend(WarpFiber &F) { ferry_fiber_switch(&F.Sp, SchedSp); }
+  /// Suspends F (the current fiber) in favour of the next ready one,
+  /// switching to it directly; to the scheduler when none is ready.
+  void switchAway(WarpFiber &F);
 
   struct Barrier {
     uint32_t Arrived = 0, Count = 0, Popc = 0, Active = 0;

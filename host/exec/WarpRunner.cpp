@@ -159,8 +159,25 @@ uint64_t WarpRunner::barrier(BarOp Op, uint32_t Id, uint32_t Count, uint32_t Pop
   F.BarId = static_cast<uint8_t>(Id);
   checkBarrier(Id);
   if (F.St == WState::Bar)
-    suspend(F);
+    switchAway(F);
   return F.Result;
+}
+
+void WarpRunner::switchAway(WarpFiber &F) {
+  // A barrier of a block of several warps (or groups) costs one switch per
+  // waiting warp this way, not two and a pass of the scheduler.
+  uint32_t N = static_cast<uint32_t>(Warps.size());
+  for (uint32_t K = 1; K < N; ++K) {
+    uint32_t I = (Current + K) % N;
+    WarpFiber &Next = Warps[I];
+    if (Next.St != WState::Ready)
+      continue;
+    Current = I;
+    W->CurStack = &Next.Stack;
+    ferry_fiber_switch(&F.Sp, Next.Sp);
+    return;
+  }
+  suspend(F);
 }
 
 void WarpRunner::checkBarrier(uint32_t Id) {

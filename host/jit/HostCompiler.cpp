@@ -16,6 +16,9 @@
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/ExecutionEngine/Orc/MapperJITLinkMemoryManager.h"
+#include "llvm/ExecutionEngine/Orc/MemoryMapper.h"
+#include "llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h"
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -246,6 +249,18 @@ Expected<std::unique_ptr<HostCompiler>> HostCompiler::create(std::vector<Runtime
                      return std::make_unique<NoIRCompiler>();
                    })
                .setPlatformSetUp(orc::setUpInactivePlatform)
+               // Linked code is carved out of large reservations rather than
+               // mapped object by object: a module is several objects (its
+               // compile partitions) and each mapping costs system calls
+               // and faults in a cached load.
+               .setObjectLinkingLayerCreator(
+                   [](orc::ExecutionSession &ES, const Triple &) -> llvm::Expected<std::unique_ptr<orc::ObjectLayer>> {
+                     auto MM = orc::MapperJITLinkMemoryManager::CreateWithMapper<orc::InProcessMemoryMapper>(
+                         size_t(8) << 20);
+                     if (!MM)
+                       return MM.takeError();
+                     return std::make_unique<orc::ObjectLinkingLayer>(ES, std::move(*MM));
+                   })
                .create();
   if (!J)
     return makeError(CUDA_ERROR_UNKNOWN, "LLJIT: " + errText(J.takeError()));
@@ -564,14 +579,17 @@ Expected<std::unique_ptr<CompiledModule>> HostCompiler::link(const ObjectTables 
                                                             const std::vector<std::string> &Objects) {
   std::lock_guard<std::recursive_mutex> Lock(P->M);
   orc::LLJIT &J = *P->J;
-  auto JD = J.createJITDylib("ferry.module." + std::to_string(P->Counter++));
-  if (!JD)
-    return makeError(CUDA_ERROR_UNKNOWN, "JITDylib: " + errText(JD.takeError()));
+  // The module's symbols resolve against the runtime first, then the
+  // process (libm and libc calls the code generator emits): looking the
+  // runtime's names up in the process first costs a dlsym miss each.
+  orc::JITDylib *JD = &J.getExecutionSession().createBareJITDylib("ferry.module." + std::to_string(P->Counter++));
   JD->addToLinkOrder(*P->Runtime);
+  if (orc::JITDylibSP Process = J.getProcessSymbolsJITDylib())
+    JD->addToLinkOrder(*Process);
   auto Out = std::unique_ptr<CompiledModule>(new CompiledModule());
   Out->P = std::make_unique<CompiledModule::Impl>();
   Out->P->Owner = P;
-  Out->P->JD = &*JD;
+  Out->P->JD = JD;
 
   std::string &S = Out->Serialized;
   S.append(SerialMagic.data(), SerialMagic.size());

@@ -1091,6 +1091,7 @@ private:
   }
 
   Error emitBlock(BasicBlock *BB);
+  Value *fastLatchTest(BasicBlock *BB, BranchInst *Br);
   Error emitLoop(const Item &It);
   Error emitItems(const std::vector<Item> &Items);
   Error emitInst(Instruction &I, Value *Mask);
@@ -1208,6 +1209,41 @@ void Emitter::recordEdge(BasicBlock *P, BasicBlock *S, Value *E) {
   }
 }
 
+/// For the latch of a loop's fast copy whose branch compares an affine
+/// value (constant offsets) with a uniform one, one backedge and one exit
+/// (a grid-stride loop's `i < n`): a scalar that is true when every lane
+/// takes the backedge, judged by the lane with the extreme offset (no wrap
+/// assumed, as for all affine arithmetic). Null otherwise.
+Value *Emitter::fastLatchTest(BasicBlock *BB, BranchInst *Br) {
+  Loop *L = LI.getLoopFor(BB);
+  if (!L || !FastLoops.contains(L) || L->getLoopLatch() != BB)
+    return nullptr;
+  auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition());
+  if (!Cmp || !Cmp->getOperand(0)->getType()->isIntegerTy())
+    return nullptr;
+  bool BackIsTrue = isBackedge(BB, Br->getSuccessor(0));
+  if (!BackIsTrue && !isBackedge(BB, Br->getSuccessor(1)))
+    return nullptr;
+  if (!isExit(BB, Br->getSuccessor(BackIsTrue ? 1 : 0)))
+    return nullptr;
+  Value *X = Cmp->getOperand(0), *Y = Cmp->getOperand(1);
+  CmpInst::Predicate P = BackIsTrue ? Cmp->getPredicate() : Cmp->getInversePredicate();
+  Shape SX = A.shape(X), SY = A.shape(Y);
+  if (SY.K == Shape::Aff && SX.K == Shape::Uni) {
+    std::swap(X, Y);
+    std::swap(SX, SY);
+    P = CmpInst::getSwappedPredicate(P);
+  }
+  if (SX.K != Shape::Aff || SX.Sym || SY.K != Shape::Uni || CmpInst::isEquality(P))
+    return nullptr;
+  const Offsets &O = A.pattern(SX);
+  int64_t Lo = *std::min_element(O.begin(), O.begin() + Lanes), Hi = *std::max_element(O.begin(), O.begin() + Lanes);
+  bool Below = P == CmpInst::ICMP_SLT || P == CmpInst::ICMP_SLE || P == CmpInst::ICMP_ULT || P == CmpInst::ICMP_ULE;
+  Value *Base = uni(X);
+  Value *Extreme = B.CreateAdd(Base, ConstantInt::get(Base->getType(), Below ? Hi : Lo, true));
+  return B.CreateICmp(P, Extreme, uni(Y));
+}
+
 Error Emitter::emitBlock(BasicBlock *BB) {
   Local.clear();
   Value *Mask = blockMask(BB);
@@ -1285,6 +1321,22 @@ Error Emitter::emitBlock(BasicBlock *BB) {
     } else {
       Value *Cond = Br->getCondition();
       Value *ET, *EF;
+      BasicBlock *Joined = nullptr;
+      if (Value *Stay = fastLatchTest(BB, Br)) {
+        // The fast copy's latch: when every lane goes round again (one
+        // scalar comparison), no lane leaves and nothing is recorded for
+        // the exit; otherwise the lanes' comparison as usual.
+        BasicBlock *AllIn = BasicBlock::Create(C, BB->getName() + ".allin", W);
+        BasicBlock *Mixed = BasicBlock::Create(C, BB->getName() + ".mixed", W);
+        Joined = BasicBlock::Create(C, BB->getName() + ".latched", W);
+        B.CreateCondBr(Stay, AllIn, Mixed);
+        B.SetInsertPoint(AllIn);
+        bool BackIsTrue = isBackedge(BB, Br->getSuccessor(0));
+        recordEdge(BB, Br->getSuccessor(0), BackIsTrue ? Mask : zeroMask());
+        recordEdge(BB, Br->getSuccessor(1), BackIsTrue ? zeroMask() : Mask);
+        B.CreateBr(Joined);
+        B.SetInsertPoint(Mixed);
+      }
       if (A.shape(Cond).K == Shape::Uni) {
         Value *Cs = uni(Cond);
         ET = B.CreateSelect(Cs, Mask, zeroMask());
@@ -1296,6 +1348,10 @@ Error Emitter::emitBlock(BasicBlock *BB) {
       }
       recordEdge(BB, Br->getSuccessor(0), ET);
       recordEdge(BB, Br->getSuccessor(1), EF);
+      if (Joined) {
+        B.CreateBr(Joined);
+        B.SetInsertPoint(Joined);
+      }
     }
   } else if (auto *Sw = dyn_cast<SwitchInst>(T)) {
     Value *Cv = vec(Sw->getCondition());
