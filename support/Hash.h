@@ -20,6 +20,9 @@ public:
   Digest finish();
   static Digest of(std::string_view S);
   static std::string hex(const Digest &D);
+  /// Whether blocks use the x86 SHA extensions where the CPU has them (on
+  /// by default; tests turn it off to check the portable code as well).
+  static void useCpuExtensions(bool On);
 
 private:
   void block(const uint8_t *P);

@@ -72,18 +72,25 @@ TEST(Log, ConfigureAcceptsCategoriesAndRejectsGarbage) {
 }
 
 TEST(Hash, Sha256KnownVectors) {
-  EXPECT_EQ(Sha256::hex(Sha256::of("")),
-            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
-  EXPECT_EQ(Sha256::hex(Sha256::of("abc")),
-            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-  std::string Million(1000000, 'a');
-  EXPECT_EQ(Sha256::hex(Sha256::of(Million)),
-            "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
-  // Incremental updates agree with one-shot hashing across block boundaries.
-  Sha256 Inc;
-  for (size_t I = 0; I < Million.size(); I += 999)
-    Inc.update(Million.data() + I, std::min<size_t>(999, Million.size() - I));
-  EXPECT_EQ(Sha256::hex(Inc.finish()), Sha256::hex(Sha256::of(Million)));
+  // Both the SHA-extension blocks (where the CPU has them) and the
+  // portable ones.
+  for (bool Ext : {true, false}) {
+    SCOPED_TRACE(Ext ? "cpu extensions" : "portable");
+    Sha256::useCpuExtensions(Ext);
+    EXPECT_EQ(Sha256::hex(Sha256::of("")),
+              "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    EXPECT_EQ(Sha256::hex(Sha256::of("abc")),
+              "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    std::string Million(1000000, 'a');
+    EXPECT_EQ(Sha256::hex(Sha256::of(Million)),
+              "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+    // Incremental updates agree with one-shot hashing across block boundaries.
+    Sha256 Inc;
+    for (size_t I = 0; I < Million.size(); I += 999)
+      Inc.update(Million.data() + I, std::min<size_t>(999, Million.size() - I));
+    EXPECT_EQ(Sha256::hex(Inc.finish()), Sha256::hex(Sha256::of(Million)));
+  }
+  Sha256::useCpuExtensions(true);
 }
 
 TEST(Hash, Fnv1a) {
