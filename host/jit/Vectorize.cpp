@@ -81,6 +81,10 @@ int64_t normalise(int64_t V, unsigned Bits) {
   return static_cast<int64_t>(static_cast<uint64_t>(V) << (64 - Bits)) >> (64 - Bits);
 }
 
+/// Offset arithmetic wraps (two's complement), as the IR it models does.
+int64_t wrapAdd(int64_t A, int64_t B) { return int64_t(uint64_t(A) + uint64_t(B)); }
+int64_t wrapMul(int64_t A, int64_t B) { return int64_t(uint64_t(A) * uint64_t(B)); }
+
 unsigned bitsOf(Type *T) { return T->isPointerTy() ? 64 : T->getScalarSizeInBits(); }
 
 //===----------------------------------------------------------------------===//
@@ -459,8 +463,8 @@ Expected<Shape> Analysis::transfer(Instruction &I) {
       if (!sameSym(Sum, R, Ix))
         return Shape{Shape::Var};
       for (unsigned L = 0; L < Lanes; ++L) {
-        R.O[L] += Ix.O[L] * Stride;
-        R.C[L] += Ix.C[L] * Stride;
+        R.O[L] = wrapAdd(R.O[L], wrapMul(Ix.O[L], Stride));
+        R.C[L] = wrapAdd(R.C[L], wrapMul(Ix.C[L], Stride));
       }
       R.Sym = Sum.Sym;
       R.Zext = Sum.Zext;
@@ -489,16 +493,16 @@ Expected<Shape> Analysis::transfer(Instruction &I) {
       if (!sameSym(R, LA, LB))
         return Shape{Shape::Var};
       for (unsigned L = 0; L < Lanes; ++L) {
-        R.O[L] = normalise(LA.O[L] + Sign * LB.O[L], Bits);
-        R.C[L] = normalise(LA.C[L] + Sign * LB.C[L], Bits);
+        R.O[L] = normalise(wrapAdd(LA.O[L], wrapMul(Sign, LB.O[L])), Bits);
+        R.C[L] = normalise(wrapAdd(LA.C[L], wrapMul(Sign, LB.C[L])), Bits);
       }
       return make(R);
     };
     auto Scale = [&](const Lin &X, int64_t K) {
       R = X;
       for (unsigned L = 0; L < Lanes; ++L) {
-        R.O[L] = normalise(X.O[L] * K, Bits);
-        R.C[L] = normalise(X.C[L] * K, Bits);
+        R.O[L] = normalise(wrapMul(X.O[L], K), Bits);
+        R.C[L] = normalise(wrapMul(X.C[L], K), Bits);
       }
       return make(R);
     };
@@ -1488,7 +1492,7 @@ Value *Emitter::emitLoad(LoadInst &L, Value *Mask) {
     uint64_t Size = DL.getTypeStoreSize(T), Alloc = DL.getTypeAllocSize(T);
     bool Contiguous = Size == Alloc;
     for (unsigned I = 0; I < Lanes && Contiguous; ++I)
-      Contiguous = O[I] == O[0] + int64_t(I * Size);
+      Contiguous = O[I] == wrapAdd(O[0], int64_t(I * Size));
     if (Contiguous) {
       Value *P = B.CreateGEP(B.getInt8Ty(), uni(Ptr), B.getInt64(O[0]));
       return fullOrMasked(Mask, wide(T), [&](bool Full) -> Value * {
@@ -1502,8 +1506,8 @@ Value *Emitter::emitLoad(LoadInst &L, Value *Mask) {
             Hi = *std::max_element(O.begin(), O.begin() + Lanes);
     bool Even = Size == Alloc && !T->isVectorTy();
     for (unsigned L = 0; L < Lanes; ++L)
-      Even &= (O[L] - Lo) % int64_t(Size) == 0;
-    if (A.sharedPointer(Ptr) && Even && Hi - Lo + int64_t(Size) <= 256) {
+      Even &= (uint64_t(O[L]) - uint64_t(Lo)) % Size == 0;
+    if (A.sharedPointer(Ptr) && Even && uint64_t(Hi) - uint64_t(Lo) + Size <= 256) {
       unsigned K = unsigned((Hi - Lo) / int64_t(Size)) + 1;
       Value *P = B.CreateGEP(B.getInt8Ty(), uni(Ptr), B.getInt64(Lo));
       Value *Span = B.CreateAlignedLoad(FixedVectorType::get(T, K), P, commonAlignment(Al, Lo));
@@ -1520,7 +1524,7 @@ Value *Emitter::emitLoad(LoadInst &L, Value *Mask) {
     for (unsigned L = 0; L < Lanes && Distinct.size() <= 16; ++L)
       if (!is_contained(Distinct, O[L]))
         Distinct.push_back(O[L]);
-    if (A.sharedPointer(Ptr) && !T->isVectorTy() && Distinct.size() <= 16 && Hi - Lo <= 2048) {
+    if (A.sharedPointer(Ptr) && !T->isVectorTy() && Distinct.size() <= 16 && uint64_t(Hi) - uint64_t(Lo) <= 2048) {
       Value *Base = uni(Ptr);
       Value *Vals = PoisonValue::get(FixedVectorType::get(T, Distinct.size()));
       for (unsigned D = 0; D < Distinct.size(); ++D) {
@@ -1554,12 +1558,12 @@ Value *Emitter::symbolicRows(Value *Ptr, Type *T, Align Al, Value *Mask, Value *
   if (Size != DL.getTypeAllocSize(T))
     return nullptr;
   unsigned Run = 1;
-  while (Run < Lanes && Co[Run] == Co[0] && O[Run] == O[0] + int64_t(Run * Size))
+  while (Run < Lanes && Co[Run] == Co[0] && O[Run] == wrapAdd(O[0], int64_t(Run * Size)))
     ++Run;
   if (Lanes % Run != 0 || Lanes / Run > 16)
     return nullptr;
   for (unsigned L = 0; L < Lanes; ++L)
-    if (Co[L] != Co[L - L % Run] || O[L] != O[L - L % Run] + int64_t((L % Run) * Size))
+    if (Co[L] != Co[L - L % Run] || O[L] != wrapAdd(O[L - L % Run], int64_t((L % Run) * Size)))
       return nullptr;
   Value *Base = uni(Ptr);
   Value *Sym = symValue(PS, B.getInt64Ty());
@@ -1678,7 +1682,7 @@ void Emitter::emitStore(StoreInst &S, Value *Mask) {
     uint64_t Size = DL.getTypeStoreSize(T);
     bool Contiguous = Size == DL.getTypeAllocSize(T);
     for (unsigned I = 0; I < Lanes && Contiguous; ++I)
-      Contiguous = O[I] == O[0] + int64_t(I * Size);
+      Contiguous = O[I] == wrapAdd(O[0], int64_t(I * Size));
     if (Contiguous) {
       Value *P = B.CreateGEP(B.getInt8Ty(), uni(Ptr), B.getInt64(O[0]));
       Value *V = vec(Val);
