@@ -174,12 +174,6 @@ public:
   }
   const Offsets &pattern(const Shape &X) const { return Pats[X.Pat]; }
   const Offsets &coefficients(const Shape &X) const { return Pats[X.Coef]; }
-  Offsets offsets(const Value *V) const {
-    Shape X = shape(V);
-    if (X.K == Shape::Aff)
-      return Pats[X.Pat];
-    return Offsets{};
-  }
   /// A non-varying value's per-lane parts: offsets, coefficients, symbol.
   struct Lin {
     Offsets O{}, C{};
@@ -1067,6 +1061,28 @@ private:
                        B.CreateTrunc(B.CreateIntrinsic(Intrinsic::ctlz, {maskInt()}, {bits(Mask), B.getTrue()}),
                                      B.getInt32Ty()));
   }
+  /// The smallest and largest of the function's lanes' offsets.
+  std::pair<int64_t, int64_t> extent(const Offsets &O) const {
+    return {*std::min_element(O.begin(), O.begin() + Lanes), *std::max_element(O.begin(), O.begin() + Lanes)};
+  }
+  /// redux.sync's identity for operation K ("add", "umin", ...).
+  static uint32_t reduxIdentity(StringRef K) {
+    return K == "add" || K == "or" || K == "xor" || K == "umax" ? 0u
+           : K == "umin" || K == "and"                          ? ~0u
+           : K == "smin"                                        ? 0x7fffffffu
+                                                                : 0x80000000u;
+  }
+  /// Operation K of redux.sync over every element of V.
+  Value *reduxReduce(StringRef K, Value *V) {
+    return K == "add"    ? B.CreateAddReduce(V)
+           : K == "and"  ? B.CreateAndReduce(V)
+           : K == "or"   ? B.CreateOrReduce(V)
+           : K == "xor"  ? B.CreateXorReduce(V)
+           : K == "umin" ? B.CreateIntMinReduce(V, false)
+           : K == "umax" ? B.CreateIntMaxReduce(V, false)
+           : K == "smin" ? B.CreateIntMinReduce(V, true)
+                         : B.CreateIntMaxReduce(V, true);
+  }
   Value *popcount(Value *Mask) {
     return B.CreateTrunc(B.CreateIntrinsic(Intrinsic::ctpop, {maskInt()}, {bits(Mask)}), B.getInt32Ty());
   }
@@ -1240,8 +1256,7 @@ Value *Emitter::fastLatchTest(BasicBlock *BB, BranchInst *Br) {
   }
   if (SX.K != Shape::Aff || SX.Sym || SY.K != Shape::Uni || CmpInst::isEquality(P))
     return nullptr;
-  const Offsets &O = A.pattern(SX);
-  int64_t Lo = *std::min_element(O.begin(), O.begin() + Lanes), Hi = *std::max_element(O.begin(), O.begin() + Lanes);
+  auto [Lo, Hi] = extent(A.pattern(SX));
   bool Below = P == CmpInst::ICMP_SLT || P == CmpInst::ICMP_SLE || P == CmpInst::ICMP_ULT || P == CmpInst::ICMP_ULE;
   Value *Base = uni(X);
   Value *Extreme = B.CreateAdd(Base, ConstantInt::get(Base->getType(), Below ? Hi : Lo, true));
@@ -1502,8 +1517,7 @@ Value *Emitter::emitLoad(LoadInst &L, Value *Mask) {
     }
     // Shared memory: the arena has a guard zone on both sides, so one load
     // over the lanes' span is safe whatever the mask.
-    int64_t Lo = *std::min_element(O.begin(), O.begin() + Lanes),
-            Hi = *std::max_element(O.begin(), O.begin() + Lanes);
+    auto [Lo, Hi] = extent(O);
     bool Even = Size == Alloc && !T->isVectorTy();
     for (unsigned L = 0; L < Lanes; ++L)
       Even &= (uint64_t(O[L]) - uint64_t(Lo)) % Size == 0;
@@ -1856,8 +1870,7 @@ Error Emitter::emitInst(Instruction &I, Value *Mask) {
     // base is taken as lane 0's value minus 2^width.
     Value *Src = uni(Z->getOperand(0));
     unsigned W = Src->getType()->getIntegerBitWidth();
-    const Offsets &O = A.pattern(A.shape(Z->getOperand(0)));
-    int64_t Max = *std::max_element(O.begin(), O.end());
+    int64_t Max = extent(A.pattern(A.shape(Z->getOperand(0)))).second;
     Value *Wide = B.CreateZExt(Src, I.getType(), I.getName());
     if (Max > 0 && W < 64) {
       APInt Lim = APInt::getMaxValue(W) - uint64_t(Max);
@@ -1913,26 +1926,13 @@ Error Emitter::emitGroupCollective(CallInst &CI, Value *Mask) {
     return Def(spreadWarps(B.CreateOr(B.CreateICmpEQ(Yes, All), B.CreateICmpEQ(Yes, Zero))));
   }
   StringRef K = N.drop_front(strlen("ferry.redux."));
-  uint32_t Identity = K == "add" || K == "or" || K == "xor" || K == "umax" ? 0u
-                      : K == "umin" || K == "and"                          ? ~0u
-                      : K == "smin"                                        ? 0x7fffffffu
-                                                                           : 0x80000000u;
-  Value *V = B.CreateSelect(Act, In, splat(B.getInt32(Identity), I32));
+  Value *V = B.CreateSelect(Act, In, splat(B.getInt32(reduxIdentity(K)), I32));
   Value *R = PoisonValue::get(GV);
   for (unsigned Wp = 0; Wp < G; ++Wp) {
     SmallVector<int, 32> Idx;
     for (unsigned L = 0; L < 32; ++L)
       Idx.push_back(int(Wp * 32 + L));
-    Value *P = B.CreateShuffleVector(V, Idx);
-    Value *X = K == "add"    ? B.CreateAddReduce(P)
-               : K == "and"  ? B.CreateAndReduce(P)
-               : K == "or"   ? B.CreateOrReduce(P)
-               : K == "xor"  ? B.CreateXorReduce(P)
-               : K == "umin" ? B.CreateIntMinReduce(P, false)
-               : K == "umax" ? B.CreateIntMaxReduce(P, false)
-               : K == "smin" ? B.CreateIntMinReduce(P, true)
-                             : B.CreateIntMaxReduce(P, true);
-    R = B.CreateInsertElement(R, X, Wp);
+    R = B.CreateInsertElement(R, reduxReduce(K, B.CreateShuffleVector(V, Idx)), Wp);
   }
   return Def(spreadWarps(R));
 }
@@ -2084,20 +2084,8 @@ Error Emitter::emitCall(CallInst &CI, Value *Mask) {
   if (N.starts_with("ferry.redux.")) {
     Value *Act = Members(Arg(0));
     StringRef K = N.drop_front(strlen("ferry.redux."));
-    uint32_t Identity = K == "add" || K == "or" || K == "xor" || K == "umax" ? 0u
-                        : K == "umin" || K == "and"                          ? ~0u
-                        : K == "smin"                                        ? 0x7fffffffu
-                                                                             : 0x80000000u;
-    Value *V = B.CreateSelect(Act, vec(Arg(1)), splat(B.getInt32(Identity), I32));
-    Value *R = K == "add"    ? B.CreateAddReduce(V)
-               : K == "and"  ? B.CreateAndReduce(V)
-               : K == "or"   ? B.CreateOrReduce(V)
-               : K == "xor"  ? B.CreateXorReduce(V)
-               : K == "umin" ? B.CreateIntMinReduce(V, false)
-               : K == "umax" ? B.CreateIntMaxReduce(V, false)
-               : K == "smin" ? B.CreateIntMinReduce(V, true)
-                             : B.CreateIntMaxReduce(V, true);
-    return Def(R);
+    Value *V = B.CreateSelect(Act, vec(Arg(1)), splat(B.getInt32(reduxIdentity(K)), I32));
+    return Def(reduxReduce(K, V));
   }
   if (N == "ferry.elect.sync") {
     Value *Act = Members(Arg(0));
