@@ -4,7 +4,9 @@
 /// ferry's libcuda.so.1 (cuModuleLoadData, cuLaunchKernel, as any driver-API
 /// program does) and times each launch with std::chrono around
 /// cuCtxSynchronize. Modes:
-///   run DIR             bandwidth, reduction, SGEMM and launch latency
+///   run DIR [FIGURE]    bandwidth, reduction, SGEMM and launch latency;
+///                       FIGURE (stream, reduce, sgemm, launch) runs one
+///                       alone, for a profiler
 ///   load FILE KERNEL [WARM.ptx]
 ///                       one module load + first launch, timed; the driver
 ///                       runs it against a fresh CUDA_CACHE_PATH (cold) and
@@ -220,13 +222,18 @@ void loadFigure(const std::string &File, const char *Kernel, const char *WarmFil
 
 int main(int Argc, char **Argv) {
   std::string Mode = Argc > 1 ? Argv[1] : "";
-  if (Mode == "run" && Argc == 3) {
+  if (Mode == "run" && (Argc == 3 || Argc == 4)) {
     setUp();
-    std::string Dir = Argv[2];
-    streamFigures(Dir);
-    reduceFigure(Dir);
-    sgemmFigure(Dir);
-    launchFigure(Dir);
+    std::string Dir = Argv[2], Only = Argc == 4 ? Argv[3] : "";
+    auto Wanted = [&](const char *Figure) { return Only.empty() || Only == Figure; };
+    if (Wanted("stream"))
+      streamFigures(Dir);
+    if (Wanted("reduce"))
+      reduceFigure(Dir);
+    if (Wanted("sgemm"))
+      sgemmFigure(Dir);
+    if (Wanted("launch"))
+      launchFigure(Dir);
     return 0;
   }
   if (Mode == "load" && (Argc == 4 || Argc == 5)) {
@@ -234,6 +241,6 @@ int main(int Argc, char **Argv) {
     loadFigure(Argv[2], Argv[3], Argc == 5 ? Argv[4] : nullptr);
     return 0;
   }
-  std::fprintf(stderr, "usage: ferry-bench-cuda run PTXDIR | load FILE.ptx KERNEL [WARM.ptx]\n");
+  std::fprintf(stderr, "usage: ferry-bench-cuda run PTXDIR [FIGURE] | load FILE.ptx KERNEL [WARM.ptx]\n");
   return 2;
 }

@@ -27,6 +27,7 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
@@ -38,6 +39,10 @@
 #include "llvm/Bitcode/BitcodeReader.h"
 
 #include <atomic>
+#include <cstdio>
+#include <mutex>
+
+#include <unistd.h>
 #include <chrono>
 #include <cstring>
 #include <mutex>
@@ -179,6 +184,44 @@ void writeFile(const std::string &Path, StringRef Text) {
   log::jit().info("wrote {}", Path);
 }
 
+/// FERRY_DUMP=perfmap: names every function the JIT links in
+/// /tmp/perf-<pid>.map, the file Linux perf reads to attribute samples in
+/// code that no ELF file on disk describes (kernels show up in `perf
+/// report` as sgemm_tiled.ferry.group16 rather than raw addresses).
+class PerfMapPlugin : public orc::ObjectLinkingLayer::Plugin {
+public:
+  void modifyPassConfig(orc::MaterializationResponsibility &, jitlink::LinkGraph &,
+                        jitlink::PassConfiguration &Config) override {
+    Config.PostFixupPasses.push_back([this](jitlink::LinkGraph &G) {
+      std::string Lines;
+      for (jitlink::Symbol *Sym : G.defined_symbols())
+        if (Sym->hasName() && Sym->isCallable() && Sym->getSize() > 0)
+          Lines += formatv("{0:x} {1:x} {2}\n", Sym->getAddress().getValue(), Sym->getSize(),
+                           Sym->getName())
+                       .str();
+      std::lock_guard<std::mutex> Lock(M);
+      if (!Out) {
+        std::string Path = "/tmp/perf-" + std::to_string(::getpid()) + ".map";
+        Out = std::fopen(Path.c_str(), "a");
+        if (!Out) {
+          log::jit().warn("cannot write {}", Path);
+          return llvm::Error::success();
+        }
+      }
+      std::fputs(Lines.c_str(), Out);
+      std::fflush(Out);
+      return llvm::Error::success();
+    });
+  }
+  llvm::Error notifyFailed(orc::MaterializationResponsibility &) override { return llvm::Error::success(); }
+  llvm::Error notifyRemovingResources(orc::JITDylib &, orc::ResourceKey) override { return llvm::Error::success(); }
+  void notifyTransferringResources(orc::JITDylib &, orc::ResourceKey, orc::ResourceKey) override {}
+
+private:
+  std::mutex M;
+  std::FILE *Out = nullptr;
+};
+
 void optimise(Module &M, TargetMachine &TM, unsigned Level, bool SLP = true) {
   LoopAnalysisManager LAM;
   FunctionAnalysisManager FAM;
@@ -259,7 +302,10 @@ Expected<std::unique_ptr<HostCompiler>> HostCompiler::create(std::vector<Runtime
                          size_t(8) << 20);
                      if (!MM)
                        return MM.takeError();
-                     return std::make_unique<orc::ObjectLinkingLayer>(ES, std::move(*MM));
+                     auto Layer = std::make_unique<orc::ObjectLinkingLayer>(ES, std::move(*MM));
+                     if (dumpWanted("perfmap"))
+                       Layer->addPlugin(std::make_unique<PerfMapPlugin>());
+                     return Layer;
                    })
                .create();
   if (!J)
