@@ -37,7 +37,7 @@ inline constexpr int kTile = 16;
 /// Timed repetitions of each bandwidth or compute measurement; the best one
 /// is reported, as STREAM does. A slow measurement stops repeating once it
 /// has used kRepBudget seconds, so one slow figure cannot stretch the run.
-inline constexpr int kReps = 5;
+inline constexpr int kReps = 20;
 inline constexpr double kRepBudget = 3.0;
 
 using Clock = std::chrono::steady_clock;

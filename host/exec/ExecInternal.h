@@ -208,8 +208,8 @@ public:
   WarpRunner(LaunchState &L, Worker &W);
   ~WarpRunner();
   /// The warp function of K made for the launch's block layout, if any.
-  /// Group functions (128 lanes) only when Groups is set and the block is
-  /// made of whole groups.
+  /// Group functions (128 or 256 lanes) only when Groups is set and the
+  /// block is made of whole groups.
   static const HostKernel::WarpEntry *choose(const HostKernel &K, const uint32_t Block[3], bool Groups);
   /// Sets up block B; false when stacks ran out.
   bool start(uint64_t B, char *Smem);

@@ -49,7 +49,7 @@ enum LaunchFlags : uint32_t {
   LaunchNoWarp = 1u << 1,      ///< Run each thread on its own even where a
                                ///< warp function exists (tests compare both).
   LaunchNoGroup = 1u << 2,     ///< Use 32-lane warp functions only, not the
-                               ///< 128-lane group functions (tests compare).
+                               ///< group functions (tests compare).
 };
 
 struct HostExecutorOptions {

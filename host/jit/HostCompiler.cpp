@@ -230,7 +230,8 @@ void optimise(Module &M, TargetMachine &TM, unsigned Level, bool SLP = true) {
   PipelineTuningOptions PTO;
   PTO.LoopVectorization = Level >= 2;
   PTO.SLPVectorization = Level >= 2 && SLP;
-  PassBuilder PB(&TM, PTO);
+  PassInstrumentationCallbacks PIC;
+  PassBuilder PB(&TM, PTO, std::nullopt, &PIC);
   PB.registerModuleAnalyses(MAM);
   PB.registerCGSCCAnalyses(CGAM);
   PB.registerFunctionAnalyses(FAM);
@@ -241,6 +242,25 @@ void optimise(Module &M, TargetMachine &TM, unsigned Level, bool SLP = true) {
                         : Level == 2 ? OptimizationLevel::O2
                                      : OptimizationLevel::O3;
   ModulePassManager MPM = Level == 0 ? PB.buildO0DefaultPipeline(L) : PB.buildPerModuleDefaultPipeline(L);
+  if (!SLP && Level >= 2) {
+    // Vector-only code: the default pipeline with GVN's load elimination
+    // off. Its memory dependence queries over a group function's unrolled
+    // tile loop (hundreds of loads after masked stores) took half of the
+    // function's optimisation time; early CSE (on MemorySSA) and
+    // instcombine still remove the redundant loads that matter.
+    std::string Text;
+    raw_string_ostream OS(Text);
+    MPM.printPipeline(OS, [&](StringRef Class) { return PIC.getPassNameForClassName(Class); });
+    size_t At = Text.find("gvn<>");
+    if (At != std::string::npos) {
+      Text.replace(At, 5, "gvn<no-memdep>");
+      ModulePassManager Light;
+      if (llvm::Error E = PB.parsePassPipeline(Light, Text))
+        log::jit().warn("pipeline: {}", errText(std::move(E)));
+      else
+        MPM = std::move(Light);
+    }
+  }
   MPM.run(M, MAM);
 }
 
@@ -465,10 +485,11 @@ HostCompiler::compile(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> 
           // warn on every partition; the JIT never uses it.
           StripDebugInfo(*Part);
           // The cost guess orders the work (largest first): group
-          // functions' 128-lane vectors cost code generation about four
-          // times what their instruction count suggests. A partition of
-          // warp and group functions only is vector code already: the SLP
-          // vectorizer has nothing to do there.
+          // functions' 128- and 256-lane vectors cost code generation about
+          // four times what their instruction count suggests. A partition
+          // of warp and group functions only is vector code already: the
+          // SLP vectorizer has nothing to do there, and GVN runs without
+          // memory dependence analysis (below).
           uint64_t Cost = 0;
           bool OnlyWarps = true;
           for (Function &F : *Part)
@@ -507,8 +528,10 @@ HostCompiler::compile(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> 
           Errors[I] = errText(PartTM.takeError());
           return;
         }
-        optimise(**Part, **PartTM, Level, /*SLP=*/!VectorOnly[I]);
+        auto P0 = std::chrono::steady_clock::now();
+        optimise(**Part, **PartTM, VectorOnly[I] ? 2 : Level, /*SLP=*/!VectorOnly[I]);
         detail::addStridePrefetches(**Part);
+        auto P1 = std::chrono::steady_clock::now();
         SmallVector<char, 0> Obj;
         raw_svector_ostream OS(Obj);
         legacy::PassManager PM;
@@ -518,6 +541,15 @@ HostCompiler::compile(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> 
         }
         PM.run(**Part);
         Objects[I].assign(Obj.data(), Obj.size());
+        if (log::jit().should_log(spdlog::level::debug)) {
+          std::string Names;
+          for (Function &F : **Part)
+            if (!F.isDeclaration())
+              Names += (Names.empty() ? "" : " ") + F.getName().str();
+          auto Ms = [](auto A, auto B) { return std::chrono::duration<double, std::milli>(B - A).count(); };
+          log::jit().debug("partition {} (cost {}): optimise {:.1f} ms, code generation {:.1f} ms: {}", I,
+                           Costs[I], Ms(P0, P1), Ms(P1, std::chrono::steady_clock::now()), Names);
+        }
     };
     // One worker per core, each taking the next partition, largest first.
     size_t NumWorkers = std::min<size_t>(Threads, Bitcode.size());

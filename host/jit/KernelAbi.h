@@ -62,12 +62,16 @@ using WarpFn = void (*)(const void *Params, BlockCtx *Ctx, uint32_t X0, uint32_t
 /// The variants warp functions can be built in (Vectorize.h), in the order
 /// of HostKernel::Warps, which is the order the executor prefers them: a
 /// thread layout (X: x-contiguous lanes, or blockDim.x = 16 or 8) and a lane
-/// count. 128-lane *group* functions run four warps at once (their vectors
-/// interleave four warps' work: independent FMA chains, 512 contiguous
-/// bytes per access); they are built for kernels with loops and run only
-/// blocks that are whole groups. The compiler builds the variants with
-/// Built set: each costs about as much compile time as the 32-lane one,
-/// and 8-wide blocks are rarer.
+/// count. *Group* functions run several warps at once (their vectors
+/// interleave the warps' work: independent FMA chains, 512 contiguous bytes
+/// per access); they are built for kernels with loops and run only blocks
+/// that are whole groups. The 16-wide group has 256 lanes, a whole 16x16
+/// block: the block is then one fiber, its __syncthreads() costs nothing
+/// and a tiled loop keeps sixteen accumulators in registers (16x8 blocks
+/// take the 32-lane function). The compiler builds the variants with Built
+/// set: a 32-lane one costs about as much compile time as the scalar
+/// kernel, a group function two to four times that, and 8-wide blocks are
+/// rarer.
 struct WarpLayout {
   uint32_t X;
   uint32_t Lanes;
@@ -75,8 +79,7 @@ struct WarpLayout {
 };
 inline constexpr unsigned NumWarpLayouts = 5;
 inline constexpr WarpLayout WarpLayouts[NumWarpLayouts] = {
-    {32, 128, true}, {16, 128, true}, {32, 32, true}, {16, 32, true}, {8, 32, false}};
-inline constexpr uint32_t GroupLanes = 128;
+    {32, 128, true}, {16, 256, true}, {32, 32, true}, {16, 32, true}, {8, 32, false}};
 
 /// Operation codes of ferry_rt_warp.
 enum class WarpOp : uint32_t {

@@ -2,9 +2,9 @@
 /// The warp vectorizer (see Vectorize.h for the method). Terms used below:
 /// the *source* is the prepared scalar copy of the kernel (one thread's
 /// view); the *warp function* is what is built from it. A *shape* says how a
-/// source value varies over the lanes (32 for a warp function, 128 for a
-/// group function of four warps: lane L is lane L % 32 of warp L / 32, and
-/// warp collectives work on each 32-lane segment).
+/// source value varies over the lanes (32 for a warp function, 128 or 256
+/// for a group function of four or eight warps: lane L is lane L % 32 of
+/// warp L / 32, and warp collectives work on each 32-lane segment).
 #include "host/jit/Vectorize.h"
 
 #include "host/jit/KernelAbi.h"
@@ -50,7 +50,7 @@ namespace {
 /// The most lanes a function has (group functions, KernelAbi.h); a
 /// function's own count is Lanes in Analysis and Emitter. Offsets past it
 /// stay zero.
-constexpr unsigned MaxLanes = 128;
+constexpr unsigned MaxLanes = 256;
 /// The largest kernel (instructions after inlining) given a group function.
 constexpr unsigned GroupMaxInstructions = 600;
 using Offsets = std::array<int64_t, MaxLanes>;
@@ -2047,10 +2047,31 @@ Error Emitter::emitCall(CallInst &CI, Value *Mask) {
     if (CI.arg_size() > 2)
       Popc = popcount(B.CreateAnd(Mask, vec(Arg(2))));
     Value *Active = popcount(Mask);
+    Value *Id = uniformish(Arg(0), Mask), *Count = uniformish(Arg(1), Mask);
+    BasicBlock *Join = nullptr;
+    if (Op == BarOp::Sync) {
+      // A function that runs the whole block (a group of 256 lanes for a
+      // 16x16 block, a warp for a block of 32) is the block's only fiber:
+      // the runtime would count its lanes, find the barrier complete and
+      // return. Skipping the call keeps the FMA accumulators of a tiled
+      // loop in registers across __syncthreads().
+      Value *Nx = field(offsetof(BlockCtx, Ntid[0]), I32), *Ny = field(offsetof(BlockCtx, Ntid[1]), I32);
+      Value *Nz = field(offsetof(BlockCtx, Ntid[2]), I32);
+      Value *Alone = B.CreateICmpEQ(B.CreateMul(B.CreateMul(Nx, Ny), Nz), B.getInt32(Lanes));
+      Value *Counted = B.CreateICmpULE(Count, B.getInt32(Lanes));
+      BasicBlock *Call = BasicBlock::Create(C, "bar.call", W);
+      Join = BasicBlock::Create(C, "bar.done", W);
+      B.CreateCondBr(B.CreateAnd(Alone, Counted), Join, Call);
+      B.SetInsertPoint(Call);
+    }
     Value *R = B.CreateCall(rt("ferry_rt_wbar", I64, {Ptr, I32, I32, I32, I32, I32}),
-                            {Ctx, B.getInt32(uint32_t(Op)), uniformish(Arg(0), Mask),
-                             uniformish(Arg(1), Mask), Popc, Active});
+                            {Ctx, B.getInt32(uint32_t(Op)), Id, Count, Popc, Active});
     Yields = true;
+    if (Join) {
+      B.CreateBr(Join);
+      B.SetInsertPoint(Join);
+      return Error::success();
+    }
     if (Op == BarOp::RedPopc)
       return Def(B.CreateTrunc(R, I32));
     if (Op == BarOp::RedAnd)

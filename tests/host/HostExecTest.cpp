@@ -206,6 +206,9 @@ TEST_F(HostExec, DeadlockFailsInsteadOfHanging) {
   Status S = launch(kernel("barriers.ll", "deadlock"), {1, 1, 1}, {64, 1, 1}, P);
   EXPECT_EQ(S.code(), CUDA_ERROR_LAUNCH_FAILED);
   EXPECT_NE(S.message().find("deadlock"), std::string::npos) << S.message();
+  Status Over = launch(kernel("barriers.ll", "overcount"), {1, 1, 1}, {32, 1, 1}, P);
+  EXPECT_EQ(Over.code(), CUDA_ERROR_LAUNCH_FAILED);
+  EXPECT_NE(Over.message().find("deadlock"), std::string::npos) << Over.message();
 }
 
 TEST_F(HostExec, WarpShufflesWithDivergence) {

@@ -263,7 +263,7 @@ protected:
                        << " (the vectorizer refused it; FERRY_LOG=jit:debug says why)";
     }
     std::vector<Result> Out;
-    // Where a group function (128 lanes) takes the block, the 32-lane warp
+    // Where a group function (128 or 256 lanes) takes the block, the 32-lane warp
     // function runs too (LaunchNoGroup).
     uint32_t B3[3] = {Block.X, Block.Y, Block.Z};
     const HostKernel::WarpEntry *Chosen = WarpRunner::choose(*K, B3, true);
@@ -750,7 +750,7 @@ TEST_F(WarpExec, CollectivesInLoopOnGroups) {
   }
   bool HasGroup = false;
   for (const HostKernel::WarpEntry &E : K->Warps)
-    HasGroup |= E.Fn && E.Lanes == GroupLanes && E.X == 32;
+    HasGroup |= E.Fn && E.Lanes == 128 && E.X == 32;
   EXPECT_TRUE(HasGroup) << "loop_collectives: no 128-lane group function (FERRY_LOG=jit:debug says why)";
   for (const Result &R : both("loop_collectives", {Blocks}, {Nt}, Args().buf(In).buf(Out).i32(Iters)))
     EXPECT_TRUE(same(R, 1, Ref, 7, "out", fiberUnchecked(R, 1u << 6)));
@@ -852,6 +852,42 @@ TEST_F(WarpExec, TiledMatmulSharedBarriers) {
          both("tiled_matmul", Gr, Bl, Args().buf(A).buf(B).buf(C).i32(M).i32(N).i32(K)))
       EXPECT_TRUE(same(R, 2, Ref, 1, "C"));
   }
+}
+
+TEST_F(WarpExec, WholeBlockGroupSkipsBarriers) {
+  // A 16x16 block is one 256-lane group function, the block's only fiber:
+  // its barriers are skipped. Same results on the group, 32-lane warp and
+  // per-thread paths.
+  std::string Error;
+  const HostKernel *K = kernel("tile16_matmul", Error);
+  ASSERT_TRUE(K) << Error;
+  uint32_t Whole[3] = {16, 16, 1};
+  const HostKernel::WarpEntry *Group = WarpRunner::choose(*K, Whole, true);
+  EXPECT_TRUE(Group && Group->Lanes == 256 && Group->X == 16)
+      << "tile16_matmul: no 256-lane group function for 16x16 blocks (FERRY_LOG=jit:debug says why)";
+  const int M = 64, N = 48, Kd = 80;
+  Rng G(21);
+  std::vector<float> A(M * Kd), B(Kd * N), C(M * N, -1.0f), Ref(M * N, 0.0f);
+  for (float &X : A)
+    X = float(G.range(-4, 4));
+  for (float &X : B)
+    X = float(G.range(-4, 4));
+  for (int R = 0; R < M; ++R)
+    for (int Cc = 0; Cc < N; ++Cc) {
+      float Acc = 0; // small integers: exact in any order
+      for (int K0 = 0; K0 < Kd; K0 += 16) {
+        float ColSum = 0;
+        for (int Kk = K0; Kk < K0 + 16; ++Kk) {
+          Acc += A[R * Kd + Kk] * B[Kk * N + Cc];
+          ColSum += B[Kk * N + Cc];
+        }
+        Acc += ColSum;
+      }
+      Ref[R * N + Cc] = Acc;
+    }
+  for (const Result &R :
+       both("tile16_matmul", {N / 16, M / 16}, {16, 16}, Args().buf(A).buf(B).buf(C).i32(N).i32(Kd)))
+    EXPECT_TRUE(same(R, 2, Ref, 1, "C"));
 }
 
 TEST_F(WarpExec, TiledTransposeSharedBarriers) {

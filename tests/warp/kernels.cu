@@ -342,6 +342,34 @@ extern "C" __global__ void tiled_matmul(const float *A, const float *B, float *C
     C[Row * N + Col] = Acc;
 }
 
+// The textbook 16x16-tiled SGEMM (M, N, K multiples of 16), small enough
+// for a group function: a 16x16 block is then one 256-lane function whose
+// __syncthreads() are skipped. Each step ends with a column sum of the B
+// tile, halving over threadIdx.y between barriers (divergent lanes in the
+// same function as the barriers), added in as well.
+extern "C" __global__ void tile16_matmul(const float *A, const float *B, float *C, int N, int K) {
+  __shared__ float As[16][16], Bs[16][16];
+  int Tx = threadIdx.x, Ty = threadIdx.y;
+  int Row = blockIdx.y * 16 + Ty, Col = blockIdx.x * 16 + Tx;
+  float Acc = 0.0f;
+  for (int K0 = 0; K0 < K; K0 += 16) {
+    As[Ty][Tx] = A[Row * K + K0 + Tx];
+    Bs[Ty][Tx] = B[(K0 + Ty) * N + Col];
+    __syncthreads();
+    for (int Kk = 0; Kk < 16; ++Kk)
+      Acc += As[Ty][Kk] * Bs[Kk][Tx];
+    __syncthreads();
+    for (int S = 8; S > 0; S >>= 1) {
+      if (Ty < S)
+        Bs[Ty][Tx] += Bs[Ty + S][Tx];
+      __syncthreads();
+    }
+    Acc += Bs[0][Tx];
+    __syncthreads();
+  }
+  C[Row * N + Col] = Acc;
+}
+
 // Out = In^T through a shared tile of blockDim.y x blockDim.x; the tile is
 // written back in a different thread order (rectangular tiles too).
 extern "C" __global__ void tiled_transpose(const int *In, int *Out, int Rows, int Cols) {

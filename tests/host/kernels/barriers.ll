@@ -6,6 +6,9 @@
 ; @deadlock: warp 0 waits at barrier 1, warp 1 at barrier 2: neither can
 ;   complete, which must fail the launch instead of hanging (per-thread or
 ;   per-warp barrier semantics alike).
+; @overcount: bar.sync 0, 64 in a block of 32 threads: a barrier the block
+;   alone cannot complete, even where its one warp function is the whole
+;   block (and barriers are otherwise skipped).
 declare i32 @ferry.tid.x()
 declare void @ferry.bar.sync(i32, i32)
 declare void @ferry.bar.arrive(i32, i32)
@@ -77,7 +80,14 @@ b:
   ret void
 }
 
-!ferry.kernels = !{!0, !1, !2}
+define void @overcount(ptr noalias %params) {
+entry:
+  call void @ferry.bar.sync(i32 0, i32 64)
+  ret void
+}
+
+!ferry.kernels = !{!0, !1, !2, !3}
 !0 = !{ptr @barred}
 !1 = !{ptr @named}
 !2 = !{ptr @deadlock}
+!3 = !{ptr @overcount}
