@@ -613,7 +613,7 @@ struct Reader {
     return S;
   }
 };
-constexpr StringLiteral SerialMagic = "FERRY-HOST-OBJ-4";
+constexpr StringLiteral SerialMagic = "FERRY-HOST-OBJ-5";
 } // namespace
 
 Expected<std::unique_ptr<CompiledModule>> HostCompiler::load(std::string_view Bytes) {
