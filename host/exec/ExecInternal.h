@@ -31,6 +31,7 @@ struct LaunchState {
   uint64_t GridId = 0;
   uint32_t NumWorkers = 1;
   uint64_t GridWorkspace = 0; ///< BlockCtx::GridWorkspace.
+  uint32_t StreamMin = UINT32_MAX; ///< BlockCtx::StreamMin.
   /// The warp function for the block layout, when it is to be used.
   const HostKernel::WarpEntry *Warp = nullptr;
   std::atomic<uint64_t> Next{0};

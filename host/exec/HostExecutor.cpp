@@ -40,6 +40,31 @@ struct HostExecutor::Impl {
 
 namespace {
 
+/// The largest CPU cache (the last level, shared by the cores), from sysfs;
+/// 32 MiB where it cannot be read.
+uint64_t lastLevelCacheBytes() {
+  uint64_t Best = 0;
+  for (int I = 0; I < 8; ++I) {
+    std::string Path = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(I) + "/size";
+    std::FILE *F = std::fopen(Path.c_str(), "r");
+    if (!F)
+      continue;
+    unsigned long long N = 0;
+    char Unit = 0;
+    int Got = std::fscanf(F, "%llu%c", &N, &Unit);
+    std::fclose(F);
+    if (Got < 1)
+      continue;
+    uint64_t Bytes = N * (Unit == 'K' ? 1024ull : Unit == 'M' ? 1024ull * 1024 : Unit == 'G' ? 1ull << 30 : 1);
+    Best = std::max(Best, Bytes);
+  }
+  return Best ? Best : uint64_t(32) << 20;
+}
+
+/// Non-temporal stores (BlockCtx::StreamMin) are weakly ordered: each
+/// thread that ran blocks fences them before it reports the launch done.
+inline void fenceStreamingStores() { __builtin_ia32_sfence(); }
+
 /// The block-loop path: one fiber per worker runs whole chunks of blocks.
 struct FastRun : RunnerBase {
   static void main(void *Arg) {
@@ -70,6 +95,7 @@ void fillCtx(BlockCtx &Ctx, const LaunchState &L, Worker &W, char *Smem, void *R
   Ctx.TotalSmemBytes = L.ArenaBytes;
   Ctx.DynSmemOffset = L.DynOffset;
   Ctx.GridWorkspace = L.GridWorkspace;
+  Ctx.StreamMin = L.StreamMin;
   Ctx.Runner = Runner;
 }
 
@@ -183,6 +209,7 @@ void runCooperativeBlock(LaunchState &L, uint64_t B, size_t StackBytes) {
       }
     }
   }
+  fenceStreamingStores();
   setCurrentWorker(nullptr);
 }
 
@@ -202,6 +229,7 @@ void HostExecutor::Impl::poolMain(unsigned Index) {
     LaunchState *L = Job;
     Lock.unlock();
     runLaunch(W, *L);
+    fenceStreamingStores();
     Lock.lock();
     if (--Running == 0)
       DoneCv.notify_all();
@@ -301,6 +329,13 @@ Status HostExecutor::launch(const HostKernel &K, std::array<uint32_t, 3> Grid,
   L.NumWorkers = P->NumThreads;
   L.GridId = P->GridIds.fetch_add(1);
   L.Chunk = std::clamp<uint64_t>(L.Blocks / (uint64_t(P->NumThreads) * 8), 1, 1024);
+  // Stores of StreamMin bytes or more per thread write more than the
+  // last-level cache holds over the launch: those go around the caches.
+  static const uint64_t Llc = lastLevelCacheBytes();
+  uint64_t Stream = P->Opts.StreamBytes ? P->Opts.StreamBytes : Llc;
+  uint64_t AllThreads = L.Blocks * Threads;
+  if (AllThreads > 0)
+    L.StreamMin = static_cast<uint32_t>(std::min<uint64_t>((Stream + AllThreads - 1) / AllThreads, UINT32_MAX));
   static const bool WarpWanted = Settings::get().getBool(SettingKey::HostWarp);
   if (WarpWanted && !(Flags & (LaunchCooperative | LaunchNoWarp)))
     L.Warp = WarpRunner::choose(K, L.Block, !(Flags & LaunchNoGroup));
@@ -342,6 +377,7 @@ Status HostExecutor::launch(const HostKernel &K, std::array<uint32_t, 3> Grid,
     if (Helpers)
       P->Cv.notify_all();
     runLaunch(Me, L);
+    fenceStreamingStores();
     if (Helpers) {
       std::unique_lock<std::mutex> Lock(P->M);
       // Helpers that have not started yet would only find no work left.

@@ -57,6 +57,9 @@ struct HostExecutorOptions {
   size_t StackBytes = 64 * 1024;   ///< Usable bytes of each fiber stack.
   size_t MaxSharedBytes = 100 * 1024; ///< Static + dynamic shared per block.
   unsigned MaxCooperativeBlocks = 256; ///< One OS thread each.
+  /// Bytes a launch must write to get streaming stores (BlockCtx::StreamMin);
+  /// 0: the last-level cache's size.
+  uint64_t StreamBytes = 0;
 };
 
 class HostExecutor {

@@ -66,6 +66,7 @@ bool BlockRunner::start(uint64_t B, char *Smem) {
   Ctx.TotalSmemBytes = S.ArenaBytes;
   Ctx.DynSmemOffset = S.DynOffset;
   Ctx.GridWorkspace = S.GridWorkspace;
+  Ctx.StreamMin = S.StreamMin;
   Ctx.Runner = static_cast<RunnerBase *>(this);
   while (Stacked < N) {
     FiberStack St = W->Stacks.acquire();

@@ -89,6 +89,7 @@ static void fillBlock(BlockCtx &Ctx, const LaunchState &S, const Worker &W, uint
   Ctx.TotalSmemBytes = S.ArenaBytes;
   Ctx.DynSmemOffset = S.DynOffset;
   Ctx.GridWorkspace = S.GridWorkspace;
+  Ctx.StreamMin = S.StreamMin;
   Ctx.Runner = Runner;
 }
 

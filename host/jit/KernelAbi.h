@@ -29,6 +29,12 @@ struct BlockCtx {
   uint32_t DynSmemOffset; ///< Where dynamic shared memory starts in Smem.
   void *Runner;         ///< The executor's scheduler state (opaque here).
   uint64_t GridWorkspace; ///< Cooperative launches: zeroed grid-barrier memory.
+  /// Whole-line global stores of warp functions of at least this many bytes
+  /// per thread go around the caches (non-temporal): the launch's threads
+  /// then write more than the last-level cache holds, and a streaming
+  /// store skips the read of each line it overwrites. UINT32_MAX: never.
+  uint32_t StreamMin;
+  uint32_t Reserved;
 };
 static_assert(offsetof(BlockCtx, Ntid) == 0);
 static_assert(offsetof(BlockCtx, Nctaid) == 12);
@@ -42,6 +48,7 @@ static_assert(offsetof(BlockCtx, TotalSmemBytes) == 64);
 static_assert(offsetof(BlockCtx, DynSmemOffset) == 68);
 static_assert(offsetof(BlockCtx, Runner) == 72);
 static_assert(offsetof(BlockCtx, GridWorkspace) == 80);
+static_assert(offsetof(BlockCtx, StreamMin) == 88);
 
 /// The thread function of a kernel: one CUDA thread, run on a fiber.
 using ThreadFn = void (*)(const void *Params, BlockCtx *Ctx, uint32_t Tx, uint32_t Ty,

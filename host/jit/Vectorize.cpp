@@ -20,6 +20,7 @@
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Analysis/VectorUtils.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/GetElementPtrTypeIterator.h"
@@ -1035,6 +1036,45 @@ private:
     Phi->addIncoming(Bv, PartEnd);
     return Phi;
   }
+  /// A store of every lane's value to consecutive addresses. Where the
+  /// kernel allows streaming stores (Streams), the store goes to global
+  /// memory (Size bytes per lane, else 0), covers whole cache lines and
+  /// the launch writes more than the last-level cache holds
+  /// (BlockCtx::StreamMin), a 64-byte aligned address gets a non-temporal
+  /// store: it does not read the lines it overwrites.
+  void storeWhole(Value *V, Value *P, Align Al, uint64_t Size) {
+    if (!Streams || Size == 0 || (Lanes * Size) % 64 != 0) {
+      B.CreateAlignedStore(V, P, Al);
+      return;
+    }
+    Value *Want = B.CreateICmpUGE(B.getInt32(uint32_t(Size)), field(offsetof(BlockCtx, StreamMin), B.getInt32Ty()));
+    Value *Line = B.CreateICmpEQ(B.CreateAnd(B.CreatePtrToInt(P, B.getInt64Ty()), B.getInt64(63)), B.getInt64(0));
+    BasicBlock *Nt = BasicBlock::Create(C, "store.stream", W);
+    BasicBlock *Plain = BasicBlock::Create(C, "store.plain", W);
+    BasicBlock *Join = BasicBlock::Create(C, "store.done", W);
+    B.CreateCondBr(B.CreateAnd(Want, Line), Nt, Plain);
+    B.SetInsertPoint(Nt);
+    StoreInst *St = B.CreateAlignedStore(V, P, Align(64));
+    St->setMetadata(LLVMContext::MD_nontemporal, MDNode::get(C, ConstantAsMetadata::get(B.getInt32(1))));
+    B.CreateBr(Join);
+    B.SetInsertPoint(Plain);
+    B.CreateAlignedStore(V, P, Al);
+    B.CreateBr(Join);
+    B.SetInsertPoint(Join);
+  }
+  /// Whether a source pointer may be global memory rather than the block's
+  /// shared arena or a thread's local variables (address spaces are gone
+  /// by now: LowerHost.cpp). A streaming store to shared memory would
+  /// still be right, only slow: a core sees its own streaming stores.
+  static bool outsideBlock(const Value *Ptr) {
+    const Value *U = getUnderlyingObject(Ptr);
+    if (isa<AllocaInst>(U))
+      return false;
+    if (auto *CI = dyn_cast<CallInst>(U))
+      if (const Function *F = CI->getCalledFunction())
+        return !F->getName().starts_with("ferry.host.") && F->getName() != "ferry.dynamic_smem";
+    return true;
+  }
   /// The instruction run lane by lane.
   Value *scalarise(Instruction &I, Value *Mask) {
     return perLane(Mask, I.getType(), [&](Value *L) -> Value * {
@@ -1178,6 +1218,8 @@ private:
   LLVMContext &C;
   const DataLayout &DL;
   IRBuilder<> B;
+  /// The kernel may use streaming (non-temporal) stores (run()).
+  bool Streams = false;
   DenseMap<const Value *, Value *> Local;
   DenseMap<const Value *, AllocaInst *> Slots;
   DenseMap<std::pair<BasicBlock *, BasicBlock *>, AllocaInst *> EdgeSlots, AccSlots;
@@ -1481,6 +1523,17 @@ Error Emitter::emitItems(const std::vector<Item> &Items) {
 }
 
 Error Emitter::run(const std::vector<Item> &Order) {
+  // Streaming stores are weakly ordered on x86: a kernel that orders its
+  // memory operations for other threads (atomics, fences, volatile
+  // accesses, grid sync, calls into unknown code) keeps plain stores
+  // throughout. Barriers order only the block, whose warps share a core.
+  Streams = true;
+  for (Instruction &I : instructions(Src)) {
+    auto *CI = dyn_cast<CallInst>(&I);
+    Function *F = CI ? CI->getCalledFunction() : nullptr;
+    StringRef N = F ? F->getName() : "";
+    Streams &= !I.isAtomic() && !I.isVolatile() && !(CI && !F) && N != "ferry.fence" && N != "ferry.grid.sync";
+  }
   BasicBlock *Entry = BasicBlock::Create(C, "entry", W);
   BasicBlock *Start = BasicBlock::Create(C, "start", W);
   B.SetInsertPoint(Entry);
@@ -1702,7 +1755,7 @@ void Emitter::emitStore(StoreInst &S, Value *Mask) {
       Value *V = vec(Val);
       fullOrMasked(Mask, nullptr, [&](bool Full) -> Value * {
         if (Full)
-          B.CreateAlignedStore(V, P, S.getAlign());
+          storeWhole(V, P, S.getAlign(), outsideBlock(Ptr) ? Size : 0);
         else
           B.CreateMaskedStore(V, P, S.getAlign(), expandMask(Mask, T));
         return nullptr;

@@ -68,6 +68,21 @@ template <typename T> std::vector<T> randomInts(size_t N, int Lo, int Hi, uint64
   return V;
 }
 
+/// Device memory as cudaMalloc hands it out: 256-byte aligned (streaming
+/// stores need 64-byte aligned warp accesses).
+template <typename T> struct DeviceAllocator {
+  using value_type = T;
+  DeviceAllocator() = default;
+  template <typename U> DeviceAllocator(const DeviceAllocator<U> &) {}
+  T *allocate(size_t N) {
+    void *P = ::operator new(N * sizeof(T) + 1, std::align_val_t(256));
+    return static_cast<T *>(P);
+  }
+  void deallocate(T *P, size_t) { ::operator delete(P, std::align_val_t(256)); }
+  bool operator==(const DeviceAllocator &) const { return true; }
+};
+using Buffer = std::vector<char, DeviceAllocator<char>>;
+
 /// Launch arguments in kernel parameter order, packed as CUDA packs
 /// kernelParams. Buffers are copied for every run so that both paths start
 /// from the same contents.
@@ -95,7 +110,7 @@ public:
     int32_t Value;
   };
   std::vector<Item> Items;
-  std::vector<std::vector<char>> Bufs;
+  std::vector<Buffer> Bufs;
   bool Capture = false;
 };
 
@@ -104,7 +119,7 @@ struct Result {
   std::string Where;      ///< "kernel on the warp path, grid (4,1,1), block (16,16,1)".
   bool PerThread = false; ///< Run with LaunchNoWarp.
   std::string Error;      ///< Why the launch failed; empty when it ran.
-  std::vector<std::vector<char>> Bufs;
+  std::vector<Buffer> Bufs;
   std::string Stdout;
 
   template <typename T> std::vector<T> get(size_t Buf) const {
@@ -168,6 +183,10 @@ protected:
   static void SetUpTestSuite() {
     HostExecutorOptions O;
     O.Threads = 2;
+    // Launches that write 4 KiB or more take streaming stores where the
+    // kernel allows them (BlockCtx::StreamMin), so the comparisons below
+    // cover that path, not only the cached one.
+    O.StreamBytes = 4096;
     Exec = new HostExecutor(O);
     std::ifstream In(std::string(FERRY_SOURCE_DIR) + "/tests/warp/kernels.ptx");
     std::stringstream S;
