@@ -28,6 +28,7 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/IR/Verifier.h"
@@ -764,7 +765,15 @@ private:
   /// The mask as an integer of Lanes bits (bit L: lane L).
   IntegerType *maskInt() { return B.getIntNTy(Lanes); }
   Value *bits(Value *Mask) { return B.CreateBitCast(Mask, maskInt()); }
-  Value *full(Value *Mask) { return B.CreateICmpEQ(bits(Mask), ConstantInt::getAllOnesValue(maskInt())); }
+  Value *full(Value *Mask) {
+    if (Lanes <= 64)
+      return B.CreateICmpEQ(bits(Mask), ConstantInt::getAllOnesValue(maskInt()));
+    // As 64-bit words: an i128/i256 compare of the mask's bits made the
+    // code generator move the mask out byte by byte (two hundred
+    // instructions per test in a 256-lane group).
+    Value *Words = B.CreateBitCast(Mask, FixedVectorType::get(B.getInt64Ty(), Lanes / 64));
+    return B.CreateICmpEQ(B.CreateAndReduce(Words), B.getInt64(~uint64_t(0)));
+  }
   /// A warp's 32-bit mask as a lane mask: every warp of a group gets it.
   Value *maskOf(Value *Bits32) {
     if (Lanes == 32)
@@ -2114,7 +2123,10 @@ Error Emitter::emitCall(CallInst &CI, Value *Mask) {
       Value *Counted = B.CreateICmpULE(Count, B.getInt32(Lanes));
       BasicBlock *Call = BasicBlock::Create(C, "bar.call", W);
       Join = BasicBlock::Create(C, "bar.done", W);
-      B.CreateCondBr(B.CreateAnd(Alone, Counted), Join, Call);
+      // The call weighs as unlikely, so that the register allocator puts
+      // the spills around it (sixteen accumulators of a tile loop) on the
+      // call's own path: where the call is taken it needs them anyway.
+      B.CreateCondBr(B.CreateAnd(Alone, Counted), Join, Call, MDBuilder(C).createLikelyBranchWeights());
       B.SetInsertPoint(Call);
     }
     Value *R = B.CreateCall(rt("ferry_rt_wbar", I64, {Ptr, I32, I32, I32, I32, I32}),
