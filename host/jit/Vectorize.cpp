@@ -2354,7 +2354,7 @@ Error Emitter::emitCall(CallInst &CI, Value *Mask) {
 
 void addStridePrefetches(Module &M) {
   for (Function &F : M) {
-    if (F.isDeclaration() || !F.getName().contains(".ferry.warp"))
+    if (F.isDeclaration() || !(F.getName().contains(".ferry.warp") || F.getName().contains(".ferry.group")))
       continue;
     DominatorTree DT(F);
     LoopInfo LI(DT);
@@ -2423,7 +2423,8 @@ void addStridePrefetches(Module &M) {
       BasicBlock *Pre = L->getLoopPreheader();
       if (!Pre || !Exp.isSafeToExpandAt(Step, Pre->getTerminator()))
         continue;
-      // Eight iterations ahead; a 128-byte warp access spans two lines.
+      // Sixteen iterations ahead, every line of the access (two for a
+      // warp's 128 bytes, eight for a group's 512).
       Value *Ahead = Exp.expandCodeFor(SE.getMulExpr(Step, SE.getConstant(Step->getType(), 16)),
                                        Type::getInt64Ty(M.getContext()), Pre->getTerminator());
       IRBuilder<> B(I);

@@ -36,13 +36,14 @@ namespace ferry::host::detail {
 /// blockDim.x equals it (threadIdx.x = lane % XWidth, threadIdx.y = Y0 +
 /// lane / XWidth). Sets Yields when the warp function calls the executor's
 /// barrier or yield entries.
-/// Lanes is 32 (a warp function, `.ferry.warpN`) or 128 (a group function
-/// of four consecutive warps, `.ferry.groupN`: run only for whole groups,
-/// its Mask argument unused; built only for kernels with loops).
+/// Lanes is 32 (a warp function, `.ferry.warpN`) or 128 or 256 (a group
+/// function of four or eight consecutive warps, `.ferry.groupN`: run only
+/// for whole groups, its Mask argument unused; built only for kernels with
+/// loops).
 llvm::Expected<llvm::Function *> vectorizeKernel(llvm::Function &K, unsigned XWidth, unsigned Lanes, bool &Yields);
 
-/// Adds software prefetches to the optimised warp functions of M: a vector
-/// load in a loop whose address advances by a large constant stride each
+/// Adds software prefetches to the optimised warp and group functions of M:
+/// a vector load in a loop whose address advances by a large stride each
 /// iteration (a grid-stride loop: the hardware prefetchers do not follow
 /// strides beyond a page) prefetches the lines a few iterations ahead.
 void addStridePrefetches(llvm::Module &M);
