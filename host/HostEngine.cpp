@@ -164,6 +164,7 @@ public:
 
   /// Bytes from HostCodeObject::serialize().
   Expected<std::unique_ptr<CodeObject>> deserialize(std::span<const std::byte> Bytes) override;
+  void prepare() override { HostExecutor::instance().prepareCompiler(); }
 };
 
 /// Little-endian fields of the serialized code object.

@@ -6,6 +6,7 @@
 /// and link it into a code object v5 (CodeObject.cpp).
 #include "hsa/Lowering.h"
 
+#include "support/LlvmTargets.h"
 #include "support/Log.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -43,6 +44,7 @@ namespace ferry::hsa {
 void initializeAMDGPUTarget() {
   static std::once_flag Once;
   std::call_once(Once, [] {
+    std::lock_guard<std::mutex> Lock(llvmTargetRegistryMutex());
     LLVMInitializeAMDGPUTargetInfo();
     LLVMInitializeAMDGPUTarget();
     LLVMInitializeAMDGPUTargetMC();

@@ -12,6 +12,7 @@
 #include <condition_variable>
 #include <cstddef>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <sched.h>
@@ -265,6 +266,23 @@ HostExecutor &HostExecutor::instance() {
   static HostExecutor *E = new HostExecutor(); // Never destroyed: kernels may
                                                // run from atexit handlers.
   return *E;
+}
+
+namespace {
+std::thread *Preparer = nullptr;
+void joinPreparer() {
+  if (Preparer && Preparer->joinable())
+    Preparer->join();
+}
+} // namespace
+
+void HostExecutor::prepareCompiler() {
+  static std::once_flag Once;
+  std::call_once(Once, [this] {
+    Preparer = new std::thread([this] { (void)compiler(); });
+    // A process that exits at once must not tear LLVM down under it.
+    std::atexit(&joinPreparer);
+  });
 }
 
 unsigned HostExecutor::threads() const { return P->NumThreads; }

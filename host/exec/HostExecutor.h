@@ -77,6 +77,9 @@ public:
 
   /// A compiler wired to this executor's runtime, made on first use.
   Expected<HostCompiler *> compiler();
+  /// Makes the compiler (compiler()) on a background thread, once; a
+  /// compiler() call meanwhile waits for it. Joined at exit.
+  void prepareCompiler();
 
   /// Runs K over Grid × Block threads and returns when it has finished.
   /// Params is the kernel's parameter buffer, laid out as CUDA lays out

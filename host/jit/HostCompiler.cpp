@@ -8,6 +8,7 @@
 
 #include "host/jit/LowerHost.h"
 #include "host/jit/Vectorize.h"
+#include "support/LlvmTargets.h"
 #include "support/Log.h"
 #include "support/Settings.h"
 
@@ -130,6 +131,7 @@ ferry::Error compileError(llvm::Error E, std::string_view What) {
 void initialiseTargets() {
   static std::once_flag Once;
   std::call_once(Once, [] {
+    std::lock_guard<std::mutex> Lock(llvmTargetRegistryMutex());
     InitializeNativeTarget();
     InitializeNativeTargetAsmPrinter();
     InitializeNativeTargetAsmParser();

@@ -31,17 +31,28 @@ static constexpr std::array<size_t, 10> DefaultLimits = {
 Context::Context(DeviceEntry &Dev, bool Primary, unsigned Flags)
     : Object(Kind::Context), Dev(Dev), Primary(Primary), Id(NextContextId++), Flags(Flags),
       Limits(DefaultLimits) {
-  if (!Primary)
+  if (!Primary) {
     Active = true;
+    prepareCompiler();
+  }
+}
+
+void Context::prepareCompiler() {
+  if (Dev.Family)
+    if (CompilerBackend *C = Dev.Family->compiler())
+      C->prepare();
 }
 
 Context::~Context() = default;
 
 void Context::retain() {
-  std::lock_guard<std::mutex> L(M);
-  ++Retains;
-  Active = true;
-  Destroyed = false;
+  {
+    std::lock_guard<std::mutex> L(M);
+    ++Retains;
+    Active = true;
+    Destroyed = false;
+  }
+  prepareCompiler();
 }
 
 Expected<unsigned> Context::release() {

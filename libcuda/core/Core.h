@@ -84,6 +84,8 @@ public:
 
   /// Primary-context reference counting (cuDevicePrimaryCtxRetain/Release).
   void retain();
+  /// CompilerBackend::prepare for the context's device.
+  void prepareCompiler();
   /// Returns the new count; at zero the context's resources are released.
   Expected<unsigned> release();
   unsigned retainCount() const;
