@@ -38,6 +38,10 @@ inline constexpr int kTile = 16;
 /// is reported, as STREAM does. A slow measurement stops repeating once it
 /// has used kRepBudget seconds, so one slow figure cannot stretch the run.
 inline constexpr int kReps = 20;
+
+/// How many times ferry-bench runs the C references and ferry's kernels,
+/// alternately, keeping each figure's best.
+inline constexpr int kRounds = 4;
 inline constexpr double kRepBudget = 3.0;
 
 using Clock = std::chrono::steady_clock;

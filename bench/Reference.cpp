@@ -104,6 +104,41 @@ void streamFigures() {
       Partial[Id * 16] += Sum[J];
   });
   report("ref.read_gbs", streamBytes(1, N) / Read / 1e9);
+
+  // The same sum in the order the CUDA reduction reads (bench/kernels/
+  // reduce.cu): block b's thread t reads b*256 + t + k*stride for k = 0, 1,
+  // ... with stride = all threads of the grid (1 MiB of floats), so one
+  // block reads 1 KiB from each of 128 places 1 MiB apart. Each core takes
+  // its share of blocks in order and reads a whole block per step (16
+  // vectors), prefetching 16 steps ahead as ferry does: what a hand-written
+  // loop gets from that order, so the table can tell the order's cost from
+  // ferry's.
+  const long Stride = long(kReduceBlocks) * kReduceThreads;
+  double Grid = parallelBest(N, [&](unsigned Id, long, long) {
+    typedef float V16 __attribute__((vector_size(64)));
+    constexpr int Vecs = kReduceThreads / 16;
+    unsigned T = threadCount();
+    long FirstBlock = long(kReduceBlocks) * Id / T, EndBlock = long(kReduceBlocks) * (Id + 1) / T;
+    V16 Total = {};
+    for (long Blk = FirstBlock; Blk < EndBlock; ++Blk) {
+      V16 Acc[Vecs] = {};
+      for (long I = Blk * kReduceThreads; I + kReduceThreads <= N; I += Stride) {
+        for (int V = 0; V < Vecs; ++V)
+          __builtin_prefetch(B + I + 16 * Stride + V * 16);
+        for (int V = 0; V < Vecs; ++V) {
+          V16 X;
+          std::memcpy(&X, B + I + V * 16, 64);
+          Acc[V] += X;
+        }
+      }
+      for (int V = 0; V < Vecs; ++V)
+        Total += Acc[V];
+    }
+    Partial[Id * 16] = 0;
+    for (int J = 0; J < 16; ++J)
+      Partial[Id * 16] += Total[J];
+  });
+  report("ref.grid_read_gbs", streamBytes(1, N) / Grid / 1e9);
   std::free(A);
   std::free(B);
   std::free(C);
