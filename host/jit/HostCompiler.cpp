@@ -615,7 +615,7 @@ struct Reader {
     return S;
   }
 };
-constexpr StringLiteral SerialMagic = "FERRY-HOST-OBJ-5";
+constexpr StringLiteral SerialMagic = "FERRY-HOST-OBJ-6";
 } // namespace
 
 Expected<std::unique_ptr<CompiledModule>> HostCompiler::load(std::string_view Bytes) {

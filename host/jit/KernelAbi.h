@@ -75,7 +75,11 @@ using WarpFn = void (*)(const void *Params, BlockCtx *Ctx, uint32_t X0, uint32_t
 /// that are whole groups. The 16-wide group has 256 lanes, a whole 16x16
 /// block: the block is then one fiber, its __syncthreads() costs nothing
 /// and a tiled loop keeps sixteen accumulators in registers (16x8 blocks
-/// take the 32-lane function). The compiler builds the variants with Built
+/// take the 32-lane function). x-contiguous groups come in 256 lanes (a
+/// 256-thread block, or half a 512-thread one, in one call: a grid-stride
+/// loop reads a whole block's 1 KiB per step; built for small kernels
+/// only, Vectorize.cpp) and 128 (128- and 384-thread blocks, and kernels
+/// too big for 256). The compiler builds the variants with Built
 /// set: a 32-lane one costs about as much compile time as the scalar
 /// kernel, a group function two to four times that, and 8-wide blocks are
 /// rarer.
@@ -84,9 +88,9 @@ struct WarpLayout {
   uint32_t Lanes;
   bool Built;
 };
-inline constexpr unsigned NumWarpLayouts = 5;
+inline constexpr unsigned NumWarpLayouts = 6;
 inline constexpr WarpLayout WarpLayouts[NumWarpLayouts] = {
-    {32, 128, true}, {16, 256, true}, {32, 32, true}, {16, 32, true}, {8, 32, false}};
+    {32, 256, true}, {32, 128, true}, {16, 256, true}, {32, 32, true}, {16, 32, true}, {8, 32, false}};
 
 /// Operation codes of ferry_rt_warp.
 enum class WarpOp : uint32_t {

@@ -55,6 +55,12 @@ namespace {
 constexpr unsigned MaxLanes = 256;
 /// The largest kernel (instructions after inlining) given a group function.
 constexpr unsigned GroupMaxInstructions = 600;
+/// The same for the 256-lane x-contiguous group, whose code generation
+/// grows much faster with the kernel (a 464-instruction b1 mma kernel took
+/// 77 s, its 128-lane group seconds; the ldmatrix and stmatrix tests, 300
+/// and 350 instructions, added 70% to their module's compile time).
+/// Grid-stride loops, reductions and stencils are well under it.
+constexpr unsigned WideGroupMaxInstructions = 250;
 using Offsets = std::array<int64_t, MaxLanes>;
 
 Error refuse(const Twine &Msg) { return createStringError(inconvertibleErrorCode(), "warp: " + Msg); }
@@ -1238,6 +1244,9 @@ private:
   /// the function runs (emitLoop's fast copy): the header mask is a
   /// constant, so the masks of the body fold away.
   DenseSet<const Loop *> FastLoops;
+  /// Where the fast copy's latch keeps its scalar test (fastLatchTest):
+  /// true when every lane goes round again; false where it was not run.
+  DenseMap<const Loop *, AllocaInst *> FastStay;
   DenseMap<const Value *, Value *> Privates; // alloca → warp copy
 };
 
@@ -1399,6 +1408,7 @@ Error Emitter::emitBlock(BasicBlock *BB) {
         BasicBlock *AllIn = BasicBlock::Create(C, BB->getName() + ".allin", W);
         BasicBlock *Mixed = BasicBlock::Create(C, BB->getName() + ".mixed", W);
         Joined = BasicBlock::Create(C, BB->getName() + ".latched", W);
+        B.CreateStore(Stay, FastStay.lookup(LI.getLoopFor(BB)));
         B.CreateCondBr(Stay, AllIn, Mixed);
         B.SetInsertPoint(AllIn);
         bool BackIsTrue = isBackedge(BB, Br->getSuccessor(0));
@@ -1494,7 +1504,16 @@ Error Emitter::emitLoop(const Item &It) {
       B.CreateStore(V, slot(Phi));
     B.CreateStore(Cont, loopSlot(HeadMasks, L, "headmask"));
     if (Again == Fast) {
+      // Where the latch's scalar test said every lane stays, the fast
+      // copy goes round again without looking at the lanes' mask.
       BasicBlock *Some = BasicBlock::Create(C, H->getName() + ".some", W);
+      if (AllocaInst *StaySlot = FastStay.lookup(L)) {
+        Value *Stay = B.CreateLoad(B.getInt1Ty(), StaySlot);
+        B.CreateStore(B.getFalse(), StaySlot);
+        BasicBlock *Look = BasicBlock::Create(C, H->getName() + ".look", W);
+        B.CreateCondBr(Stay, Fast, Look);
+        B.SetInsertPoint(Look);
+      }
       B.CreateCondBr(full(Cont), Fast, Some);
       B.SetInsertPoint(Some);
     }
@@ -1504,6 +1523,9 @@ Error Emitter::emitLoop(const Item &It) {
     BasicBlock *Check = BasicBlock::Create(C, H->getName() + ".check", W);
     B.CreateCondBr(any(Entry), Check, After);
     B.SetInsertPoint(Check);
+    AllocaInst *StaySlot = entryAlloca(B.getInt1Ty(), "stay");
+    FastStay[L] = StaySlot;
+    B.CreateStore(B.getFalse(), StaySlot);
     B.CreateCondBr(full(Entry), Fast, Top);
     B.SetInsertPoint(Fast);
     FastLoops.insert(L);
@@ -2420,7 +2442,11 @@ void addStridePrefetches(Module &M) {
       if (auto *K = dyn_cast<SCEVConstant>(Step); K && K->getAPInt().abs().ult(4096))
         continue; // The hardware prefetcher follows this.
       Step = SE.getTruncateOrSignExtend(Step, Type::getInt64Ty(M.getContext()));
-      BasicBlock *Pre = L->getLoopPreheader();
+      // The warp function's fast copy of a loop (every lane in it) is
+      // entered from a block that also branches to the general copy: no
+      // preheader, but one predecessor outside, where the distance can be
+      // computed as well.
+      BasicBlock *Pre = L->getLoopPredecessor();
       if (!Pre || !Exp.isSafeToExpandAt(Step, Pre->getTerminator()))
         continue;
       // Sixteen iterations ahead, every line of the access (two for a
@@ -2466,7 +2492,8 @@ Expected<Function *> vectorizeKernel(Function &K, unsigned XWidth, unsigned Lane
     return Fail(refuse("group function not needed: no loop"));
   // A group function costs several times a warp function's compile time;
   // hot loops worth it (reductions, tiles, stencils) are small kernels.
-  if (Lanes > 32 && S->getInstructionCount() > GroupMaxInstructions)
+  if (Lanes > 32 &&
+      S->getInstructionCount() > (Lanes > 128 && XWidth == 32 ? WideGroupMaxInstructions : GroupMaxInstructions))
     return Fail(refuse("group function not built: " + Twine(S->getInstructionCount()) + " instructions"));
   if (Lanes > 32) {
     // Warps of a group run in lockstep, so a warp that waits in a loop for
@@ -2506,7 +2533,9 @@ Expected<Function *> vectorizeKernel(Function &K, unsigned XWidth, unsigned Lane
   Type *I32 = Type::getInt32Ty(C), *Ptr = PointerType::get(C, 0);
   auto *FT = FunctionType::get(Type::getVoidTy(C), {Ptr, Ptr, I32, I32, I32, I32}, false);
   Function *W = Function::Create(FT, GlobalValue::ExternalLinkage,
-                                 K.getName() + (Lanes > 32 ? ".ferry.group" : ".ferry.warp") + Twine(XWidth), M);
+                                 K.getName() + (Lanes > 32 ? ".ferry.group" : ".ferry.warp") + Twine(XWidth) +
+                                     (XWidth == 32 && Lanes == 256 ? "x256" : ""),
+                                 M);
   W->addParamAttr(0, Attribute::NoAlias);
   W->addParamAttr(0, Attribute::ReadOnly);
   W->addParamAttr(0, Attribute::NoCapture);

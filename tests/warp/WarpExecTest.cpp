@@ -14,6 +14,7 @@
 #include "host/exec/ExecInternal.h"
 #include "host/exec/HostExecutor.h"
 #include "ptx/lower/Lower.h"
+#include "support/Settings.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/LLVMContext.h"
@@ -27,6 +28,7 @@
 #include <climits>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -557,6 +559,93 @@ TEST_F(WarpExec, GridStrideLoop) {
     EXPECT_TRUE(same(R, 2, Ref));
 }
 
+/// The benchmark's reduction: a grid-stride sum, shuffles, one atomicAdd
+/// per warp; on both x-contiguous groups (256- and 128-thread blocks). The
+/// inputs are small integers, so the float sum is exact in any order.
+TEST_F(WarpExec, GridStrideSum) {
+  const int N = 100003;
+  Rng G(11);
+  std::vector<float> In(N);
+  float Sum = 0;
+  for (int I = 0; I < N; ++I) {
+    In[I] = float(G.range(-8, 8));
+    Sum += In[I];
+  }
+  std::vector<float> Ref = {Sum}, Out = {0.0f};
+  std::string Error;
+  const HostKernel *K = kernel("grid_stride_sum", Error);
+  ASSERT_TRUE(K) << Error;
+  for (uint32_t Lanes : {256u, 128u}) {
+    uint32_t Block[3] = {Lanes, 1, 1};
+    const HostKernel::WarpEntry *Chosen = WarpRunner::choose(*K, Block, true);
+    EXPECT_TRUE(Chosen && Chosen->Lanes == Lanes && Chosen->X == 32)
+        << "a " << Lanes << "-thread block takes the " << (Chosen ? Chosen->Lanes : 0)
+        << "-lane function (FERRY_LOG=jit:debug says why)";
+  }
+  for (uint32_t Nt : {256u, 128u})
+    for (const Result &R : both("grid_stride_sum", {7}, {Nt}, Args().buf(In).buf(Out).i32(N)))
+      EXPECT_TRUE(same(R, 1, Ref));
+}
+
+/// The copy of a grid-stride loop that runs while every lane is in it is
+/// entered from a test that also leads to the general copy (no preheader);
+/// it must get the software prefetches too, or a strided loop waits on
+/// memory at every step (the hardware prefetchers do not follow 1 MiB
+/// strides).
+TEST_F(WarpExec, GridStrideFastLoopPrefetches) {
+  std::string Dir = (std::filesystem::temp_directory_path() / "ferry-warp-prefetch-test").string();
+  std::filesystem::remove_all(Dir);
+  setenv("FERRY_DUMP", "ir", 1);
+  setenv("FERRY_DUMP_DIR", Dir.c_str(), 1);
+  Settings::reload();
+  Modules.erase("grid_stride_sum");
+  std::string Error;
+  const HostKernel *K = kernel("grid_stride_sum", Error);
+  unsetenv("FERRY_DUMP");
+  unsetenv("FERRY_DUMP_DIR");
+  Settings::reload();
+  ASSERT_TRUE(K) << Error;
+  std::string Ir;
+  for (const auto &E : std::filesystem::directory_iterator(Dir))
+    if (E.path().extension() == ".ll") {
+      std::ifstream In(E.path());
+      std::stringstream S;
+      S << In.rdbuf();
+      Ir += S.str();
+    }
+  for (const char *Fn : {"@grid_stride_sum.ferry.group32(", "@grid_stride_sum.ferry.group32x256("}) {
+    size_t Begin = Ir.find(std::string("define void ") + Fn);
+    if (Begin == std::string::npos)
+      Begin = Ir.find(Fn);
+    ASSERT_NE(Begin, std::string::npos) << "no " << Fn << " in the dump (" << Dir << ")";
+    std::string Body = Ir.substr(Begin, Ir.find("\n}\n", Begin) - Begin);
+    // The fast copy's blocks: labels with ".fast" up to the next label.
+    unsigned FastBlocks = 0, WithPrefetch = 0;
+    std::istringstream Lines(Body);
+    bool InFast = false, Seen = false;
+    for (std::string Line; std::getline(Lines, Line);) {
+      bool Label = !Line.empty() && Line[0] != ' ' && Line.find(':') != std::string::npos &&
+                   Line.find("define") != 0;
+      if (Label) {
+        if (InFast)
+          WithPrefetch += Seen;
+        InFast = Line.find(".fast") != std::string::npos;
+        FastBlocks += InFast;
+        Seen = false;
+      } else if (InFast && Line.find("@llvm.prefetch") != std::string::npos) {
+        Seen = true;
+      }
+    }
+    if (InFast)
+      WithPrefetch += Seen;
+    EXPECT_GT(FastBlocks, 0u) << Fn << ": no fast copy of the loop (" << Dir << ")";
+    EXPECT_GT(WithPrefetch, 0u) << Fn << ": the fast copy of the grid-stride loop has no prefetch (" << Dir
+                                << ")";
+  }
+  if (!HasFailure())
+    std::filesystem::remove_all(Dir);
+}
+
 TEST_F(WarpExec, ReturnFromInsideLoop) {
   const int N = 900, Len = 50;
   std::vector<int32_t> In = randomInts<int32_t>(N, 0, 120, 20),
@@ -771,8 +860,10 @@ TEST_F(WarpExec, CollectivesInLoopOnGroups) {
   for (const HostKernel::WarpEntry &E : K->Warps)
     HasGroup |= E.Fn && E.Lanes == 128 && E.X == 32;
   EXPECT_TRUE(HasGroup) << "loop_collectives: no 128-lane group function (FERRY_LOG=jit:debug says why)";
-  for (const Result &R : both("loop_collectives", {Blocks}, {Nt}, Args().buf(In).buf(Out).i32(Iters)))
-    EXPECT_TRUE(same(R, 1, Ref, 7, "out", fiberUnchecked(R, 1u << 6)));
+  // The same threads as 256- and as 128-thread blocks.
+  for (uint32_t Nb : {256u, 128u})
+    for (const Result &R : both("loop_collectives", {uint32_t(N) / Nb}, {Nb}, Args().buf(In).buf(Out).i32(Iters)))
+      EXPECT_TRUE(same(R, 1, Ref, 7, "out", fiberUnchecked(R, 1u << 6)));
 }
 
 TEST_F(WarpExec, ReduxInBranches) {

@@ -163,6 +163,18 @@ extern "C" __global__ void grid_stride(const float *A, const float *B, float *Ou
     Out[I] = A[I] * 2.0f + B[I];
 }
 
+// A grid-stride sum reduced with shuffles, one atomicAdd per warp (the
+// benchmark's reduction): its loop's value lives out of the loop.
+extern "C" __global__ void grid_stride_sum(const float *In, float *Out, int N) {
+  float Sum = 0.0f;
+  for (int I = gid(); I < N; I += blockDim.x * gridDim.x)
+    Sum += In[I];
+  for (int Off = 16; Off > 0; Off /= 2)
+    Sum += __shfl_down_sync(FULL, Sum, Off);
+  if ((threadIdx.x & 31) == 0)
+    atomicAdd(Out, Sum);
+}
+
 // Shuffles with constant offsets and widths (int, float and double).
 extern "C" __global__ void shfl_const(const int *In, int *Out, double *OutD) {
   int I = gid();
