@@ -41,7 +41,7 @@ inline constexpr int kReps = 20;
 
 /// How many times ferry-bench runs the C references and ferry's kernels,
 /// alternately, keeping each figure's best.
-inline constexpr int kRounds = 4;
+inline constexpr int kRounds = 6;
 inline constexpr double kRepBudget = 3.0;
 
 using Clock = std::chrono::steady_clock;
