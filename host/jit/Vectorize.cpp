@@ -1508,6 +1508,8 @@ Error Emitter::emitLoop(const Item &It) {
       // copy goes round again without looking at the lanes' mask.
       BasicBlock *Some = BasicBlock::Create(C, H->getName() + ".some", W);
       if (AllocaInst *StaySlot = FastStay.lookup(L)) {
+        // Cleared for the next step: a step in which no lane reaches the
+        // latch (all left by a break) must not reuse this one's answer.
         Value *Stay = B.CreateLoad(B.getInt1Ty(), StaySlot);
         B.CreateStore(B.getFalse(), StaySlot);
         BasicBlock *Look = BasicBlock::Create(C, H->getName() + ".look", W);
@@ -2492,8 +2494,8 @@ Expected<Function *> vectorizeKernel(Function &K, unsigned XWidth, unsigned Lane
     return Fail(refuse("group function not needed: no loop"));
   // A group function costs several times a warp function's compile time;
   // hot loops worth it (reductions, tiles, stencils) are small kernels.
-  if (Lanes > 32 &&
-      S->getInstructionCount() > (Lanes > 128 && XWidth == 32 ? WideGroupMaxInstructions : GroupMaxInstructions))
+  bool WideX = XWidth == 32 && Lanes > 128; // the 256-lane x-contiguous group
+  if (Lanes > 32 && S->getInstructionCount() > (WideX ? WideGroupMaxInstructions : GroupMaxInstructions))
     return Fail(refuse("group function not built: " + Twine(S->getInstructionCount()) + " instructions"));
   if (Lanes > 32) {
     // Warps of a group run in lockstep, so a warp that waits in a loop for
@@ -2534,7 +2536,7 @@ Expected<Function *> vectorizeKernel(Function &K, unsigned XWidth, unsigned Lane
   auto *FT = FunctionType::get(Type::getVoidTy(C), {Ptr, Ptr, I32, I32, I32, I32}, false);
   Function *W = Function::Create(FT, GlobalValue::ExternalLinkage,
                                  K.getName() + (Lanes > 32 ? ".ferry.group" : ".ferry.warp") + Twine(XWidth) +
-                                     (XWidth == 32 && Lanes == 256 ? "x256" : ""),
+                                     (WideX ? "x256" : ""),
                                  M);
   W->addParamAttr(0, Attribute::NoAlias);
   W->addParamAttr(0, Attribute::ReadOnly);
