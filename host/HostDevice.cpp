@@ -4,6 +4,8 @@
 /// The kernel executor plugs in through HostDevice::installExecutor.
 #include "host/HostDevice.h"
 
+#include "libcuda/DeviceProfile.h"
+
 #include "support/Hash.h"
 #include "support/Log.h"
 #include "support/Settings.h"
@@ -296,6 +298,21 @@ DeviceProperties hostDeviceProperties() {
   P.PageableMemoryAccess = true;
   P.HostNativeAtomics = true;
   P.AsyncEngineCount = 1;
+  // A profile (FERRY_DEVICE_PROFILE) replaces the sizes and limits with a
+  // GPU's; FERRY_HOST_MEMORY, when given, still says how much memory.
+  if (std::string Id = S.getString(SettingKey::DeviceProfile); !Id.empty()) {
+    if (const DeviceProfile *Pr = findDeviceProfile(Id)) {
+      applyDeviceProfile(*Pr, P);
+      if (Forced > 0)
+        P.TotalMemory = uint64_t(Forced);
+      else if (P.TotalMemory > Phys)
+        log::host().info("FERRY_DEVICE_PROFILE={} reports {} bytes of memory; this host has {}", Id,
+                         P.TotalMemory, Phys);
+    } else {
+      log::host().warn("FERRY_DEVICE_PROFILE={} is not a known profile ({}); reporting the host as it is", Id,
+                       deviceProfileNames());
+    }
+  }
   return P;
 }
 

@@ -42,6 +42,7 @@ class Module;
 namespace ferry {
 
 class CompilerBackend;
+struct DeviceProfile;
 
 //===----------------------------------------------------------------------===//
 // Device backend
@@ -82,6 +83,27 @@ struct DeviceProperties {
   bool PageableMemoryAccess = false;      ///< Device may touch malloc'ed memory.
   bool HostNativeAtomics = false;
   bool CooperativeLaunch = true;
+  /// L2 persistence (cudaLimitPersistingL2CacheSize, access-policy
+  /// windows) is a hint no backend acts on, so honouring the API costs
+  /// nothing: the limit is kept in units of L2CacheSize / 16 up to this
+  /// maximum, windows up to MaxAccessPolicyWindowSize bytes are accepted.
+  /// The defaults are an H100's proportions (10/16 of the L2, 128 MiB).
+  int MaxPersistingL2CacheSize = -1; ///< -1: 10/16 of L2CacheSize.
+  int MaxAccessPolicyWindowSize = 128 << 20;
+  /// Occupancy rules: registers are allocated per warp in units of
+  /// RegisterAllocUnit and shared memory per block in units of
+  /// SharedAllocUnit (0: exact); a multiprocessor's shared memory is one of
+  /// CarveoutKiB (ascending; empty: all of SharedMemPerMultiprocessor).
+  int RegisterAllocUnit = 0;
+  int SharedAllocUnit = 0;
+  std::vector<int> CarveoutKiB;
+  /// The FERRY_DEVICE_PROFILE this device reports (DeviceProfile.h), or
+  /// null for the device as it is.
+  const DeviceProfile *Profile = nullptr;
+
+  int maxPersistingL2() const {
+    return MaxPersistingL2CacheSize >= 0 ? MaxPersistingL2CacheSize : L2CacheSize / 16 * 10;
+  }
 };
 
 /// Where an allocation lives. Device memory is only promised to the device;

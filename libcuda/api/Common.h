@@ -6,6 +6,7 @@
 #pragma once
 
 #include "ferry/cuda.h"
+#include "libcuda/Occupancy.h"
 #include "libcuda/core/Core.h"
 #include "support/Log.h"
 

@@ -1,7 +1,9 @@
 /// \file
 /// Device queries: count, handles, name, UUID, PCI identity, memory, and
-/// every CUdevice_attribute, answered from the backend's DeviceProperties.
+/// every CUdevice_attribute, answered from the backend's DeviceProperties
+/// (and from its device profile, FERRY_DEVICE_PROFILE, where it has one).
 #include "libcuda/api/Common.h"
+#include "libcuda/DeviceProfile.h"
 
 #include <cstdio>
 #include <cstring>
@@ -190,9 +192,12 @@ static std::optional<int> attributeValue(const DeviceProperties &P, int A) {
   case CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_HANDLE_SUPPORTED: return 0;
   case CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_KMT_HANDLE_SUPPORTED: return 0;
   case CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR: return P.MaxBlocksPerMultiprocessor;
-  case CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED: return 0;
-  case CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE: return 0;
-  case CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE: return 0;
+  // Compression and L2 persistence are hints a program cannot observe
+  // except through timing: ferry accepts them and reads them back (Vmm.cpp,
+  // StreamAttributes.cpp, Context.cpp), so programs keep their GPU path.
+  case CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED: return 1;
+  case CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE: return P.maxPersistingL2();
+  case CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE: return P.MaxAccessPolicyWindowSize;
   case CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED: return 0;
   case CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK: return Clamp(P.ReservedSharedMemPerBlock);
   case CU_DEVICE_ATTRIBUTE_SPARSE_CUDA_ARRAY_SUPPORTED: return 0;
@@ -250,6 +255,11 @@ FERRY_EXPORT CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, C
   if (attrib == CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED ||
       attrib == CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED)
     V = int(HostMemory);
+  // A device profile answers with the recorded GPU's value, but never
+  // claims a feature ferry lacks (DeviceProfile.h).
+  if (const DeviceProfile *Pr = (*D)->Backend->properties().Profile)
+    if (auto PV = Pr->attribute(int(attrib)))
+      V = isFeatureAttribute(int(attrib)) ? std::min(*PV, V.value_or(0)) : *PV;
   *pi = *V;
   return CUDA_SUCCESS;
 }

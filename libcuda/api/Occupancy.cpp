@@ -55,23 +55,15 @@ uint32_t kernelMaxThreads(const Bound &B) {
 /// Resident blocks of BlockSize threads with DynSmem bytes of dynamic shared
 /// memory on one multiprocessor; 0 when such a block cannot run at all.
 int activeBlocks(const Bound &B, int BlockSize, size_t DynSmem) {
-  const DeviceProperties &P = *B.P;
-  if (BlockSize <= 0 || uint32_t(BlockSize) > kernelMaxThreads(B))
+  if (BlockSize <= 0)
     return 0;
-  int Warp = std::max(P.WarpSize, 1);
-  int Warps = (BlockSize + Warp - 1) / Warp;
-  int ByThreads = P.MaxThreadsPerMultiprocessor / (Warps * Warp);
-  int Result = std::min(ByThreads, P.MaxBlocksPerMultiprocessor);
-  size_t Smem = size_t(B.Info->StaticSharedBytes) + DynSmem + P.ReservedSharedMemPerBlock;
-  if (size_t(B.Info->StaticSharedBytes) + DynSmem > sharedLimit(P, *B.K))
-    return 0;
-  if (Smem)
-    Result = std::min<int>(Result, int(P.SharedMemPerMultiprocessor / Smem));
-  uint32_t Regs = B.Info->Registers ? B.Info->Registers : 32;
-  uint64_t RegsPerBlock = uint64_t(Regs) * Warps * Warp;
-  if (RegsPerBlock)
-    Result = std::min<int>(Result, int(uint64_t(P.RegistersPerMultiprocessor) / RegsPerBlock));
-  return std::max(Result, 0);
+  OccupancyInput In;
+  In.Registers = B.Info->Registers ? B.Info->Registers : 32;
+  In.StaticShared = B.Info->StaticSharedBytes;
+  int Set = B.K->MaxDynamicShared.load();
+  In.DynamicSharedLimit = Set ? size_t(Set) : sharedLimit(*B.P, *B.K) - std::min<size_t>(In.StaticShared, sharedLimit(*B.P, *B.K));
+  In.CarveoutPercent = B.K->PreferredCarveout.load();
+  return occupancyBlocks(*B.P, In, BlockSize, DynSmem);
 }
 
 // CU_OCCUPANCY_DEFAULT (0) and CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE (1).

@@ -75,9 +75,16 @@ CUresult setAttr(const char *Fn, CUstream H, CUstreamAttrID Attr, const CUstream
   if (!settable(int(Attr)))
     return fail(Fn, CUDA_ERROR_INVALID_VALUE, "attribute " + std::to_string(int(Attr)) + " cannot be set on a stream");
   if (Attr == CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW) {
+    // What an H100 refuses (a refused window leaves the previous one).
     const CUaccessPolicyWindow &W = In->accessPolicyWindow;
-    if (W.hitRatio < 0.0f || W.hitRatio > 1.0f)
+    if (!(W.hitRatio >= 0.0f && W.hitRatio <= 1.0f))
       return fail(Fn, CUDA_ERROR_INVALID_VALUE, "hitRatio must be in [0, 1]");
+    size_t MaxWindow = size_t((*S)->context().device().Backend->properties().MaxAccessPolicyWindowSize);
+    if (W.num_bytes > MaxWindow)
+      return fail(Fn, CUDA_ERROR_INVALID_VALUE, "an access policy window of " + std::to_string(W.num_bytes) +
+                                                    " bytes exceeds the device's maximum of " + std::to_string(MaxWindow));
+    if (W.missProp == CU_ACCESS_PROPERTY_PERSISTING)
+      return fail(Fn, CUDA_ERROR_INVALID_VALUE, "missProp cannot be persisting");
   }
   std::lock_guard<std::mutex> L(AttrM);
   attrTable()[(*S)->id()][int(Attr)] = *In;

@@ -98,6 +98,10 @@ Status checkProp(const CUmemAllocationProp *P) {
   unsigned Types = unsigned(P->requestedHandleTypes);
   if (Types & ~unsigned(CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR))
     return makeError(CUDA_ERROR_NOT_SUPPORTED, "only POSIX file descriptor handles can be requested");
+  if (P->allocFlags.compressionType != CU_MEM_ALLOCATION_COMP_NONE &&
+      P->allocFlags.compressionType != CU_MEM_ALLOCATION_COMP_GENERIC)
+    return makeError(CUDA_ERROR_INVALID_VALUE,
+                     "unknown compression type " + std::to_string(int(P->allocFlags.compressionType)));
   auto D = vmmDevice(P->location);
   if (!D)
     return D.takeError();
@@ -284,8 +288,10 @@ FERRY_EXPORT CUresult cuMemCreate(CUmemGenericAllocationHandle *handle, size_t s
     return fail(__func__, CUDA_ERROR_OUT_OF_MEMORY, std::string("ftruncate: ") + strerror(errno));
   P->Size = size;
   P->Prop = *prop;
-  // Compression is not available; the properties say what was granted.
-  P->Prop.allocFlags.compressionType = CU_MEM_ALLOCATION_COMP_NONE;
+  // Generic compression is granted as asked (the device attribute says it
+  // is supported): on a GPU it changes only how the bytes are stored, which
+  // a program cannot observe, so plain memory honours it. Any other value is
+  // a type CUDA does not define.
   Tables &T = tables();
   std::lock_guard<std::mutex> L(T.M);
   CUmemGenericAllocationHandle H = T.NextHandle++;

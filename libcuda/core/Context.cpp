@@ -4,6 +4,7 @@
 /// stream's implicit synchronisation, and the per-thread context stack.
 #include "libcuda/core/Core.h"
 #include "libcuda/core/MemPool.h"
+#include "libcuda/DeviceProfile.h"
 
 #include "support/Log.h"
 
@@ -28,9 +29,22 @@ static constexpr std::array<size_t, 10> DefaultLimits = {
     0,              // CU_LIMIT_CIG_SHMEM_FALLBACK_ENABLED
 };
 
+// CUlimit values (the core does not see the CUDA ABI).
+enum : int { LimitStack = 0, LimitPrintfFifo = 1, LimitMallocHeap = 2, LimitPendingLaunch = 4, LimitL2Fetch = 5,
+             LimitPersistingL2 = 6 };
+
 Context::Context(DeviceEntry &Dev, bool Primary, unsigned Flags)
     : Object(Kind::Context), Dev(Dev), Primary(Primary), Id(NextContextId++), Flags(Flags),
       Limits(DefaultLimits) {
+  // A device profile's contexts start with the limits its GPU's do.
+  if (const DeviceProfile *Pr = Dev.Backend->properties().Profile) {
+    Limits[LimitStack] = Pr->StackSize;
+    Limits[LimitPrintfFifo] = Pr->PrintfFifoSize;
+    Limits[LimitMallocHeap] = Pr->MallocHeapSize;
+    Limits[LimitPendingLaunch] = Pr->PendingLaunchCount;
+    Limits[LimitL2Fetch] = Pr->MaxL2FetchGranularity;
+    Limits[LimitPersistingL2] = Pr->PersistingL2CacheSize;
+  }
   if (!Primary) {
     Active = true;
     prepareCompiler();
@@ -268,6 +282,20 @@ Expected<size_t> Context::getLimit(int Limit) const {
 Status Context::setLimit(int Limit, size_t Value) {
   if (Limit < 0 || size_t(Limit) >= DefaultLimits.size())
     return makeError(CUDA_ERROR_INVALID_VALUE, "unknown limit " + std::to_string(Limit));
+  const DeviceProperties &P = Dev.Backend->properties();
+  // As an H100 answers: the fetch granularity is a byte count up to 128;
+  // the persisting L2 size is rounded up to sixteenths of the L2, up to the
+  // device's maximum (nothing is set aside: no backend has L2 to steer).
+  if (Limit == LimitL2Fetch && Value > 128)
+    return makeError(CUDA_ERROR_INVALID_VALUE, "the L2 fetch granularity is at most 128 bytes");
+  if (Limit == LimitPersistingL2) {
+    size_t Max = size_t(std::max(P.maxPersistingL2(), 0));
+    if (Value > Max)
+      return makeError(CUDA_ERROR_INVALID_VALUE, "persisting L2 size " + std::to_string(Value) +
+                                                     " exceeds the device's maximum of " + std::to_string(Max));
+    size_t Unit = size_t(std::max(P.L2CacheSize / 16, 1));
+    Value = std::min((Value + Unit - 1) / Unit * Unit, Max);
+  }
   std::lock_guard<std::mutex> L(M);
   Limits[size_t(Limit)] = Value;
   return Status::ok();
