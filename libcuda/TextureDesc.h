@@ -62,6 +62,9 @@ struct TextureDesc {
   /// or [-1,1] (signed): the driver's default, CU_TRSF_READ_AS_INTEGER off.
   bool ReadNormalized = false;
   bool Srgb = false; ///< sRGB → linear on the colour channels of 8-bit unorm data.
+  /// A cubemap texture (Layered, Depth: 6 faces per cube, face + 6 * cube):
+  /// fetches pick the face from a direction (host/exec/Texture.cpp).
+  bool Cubemap = false;
   float Border[4] = {0, 0, 0, 0};
 
   unsigned elementBytes() const { return texelTypeBytes(Type) * Channels; }

@@ -38,7 +38,9 @@ Axes axesOf(uint32_t Mode) {
   case GA1d: return {1, 1};
   case GA2d:
   case GA2dms: return {2, 2};
-  default: return {2, 2, false}; // Cubemaps: not sampled here.
+  case GCube: return {3, -1};
+  case GACube: return {3, 3};
+  default: return {2, 2, false};
   }
 }
 
@@ -169,11 +171,50 @@ uint32_t texelChannel(const TextureDesc &D, int64_t I, int64_t J, int64_t K, uns
   return 0;
 }
 
+/// A cubemap fetch's face and texel coordinates: the face of the
+/// direction's major axis and the face's (s, t) by the CUDA programming
+/// guide's cubemap table, scaled to texels. Ties go to x, then y (as on an
+/// H100: RecordedFetch).
+static void cubeCoordinates(const TextureDesc &D, const float Dir[3], float U[2], int64_t &Face) {
+  float X = Dir[0], Y = Dir[1], Z = Dir[2];
+  float AX = std::fabs(X), AY = std::fabs(Y), AZ = std::fabs(Z), M, S, T;
+  if (AX >= AY && AX >= AZ) {
+    Face = X >= 0 ? 0 : 1, M = AX, S = X >= 0 ? -Z : Z, T = -Y;
+  } else if (AY >= AZ) {
+    Face = Y >= 0 ? 2 : 3, M = AY, S = X, T = Y >= 0 ? Z : -Z;
+  } else {
+    Face = Z >= 0 ? 4 : 5, M = AZ, S = Z >= 0 ? X : -X, T = -Y;
+  }
+  U[0] = (S / M + 1.f) * 0.5f * float(D.Width);
+  U[1] = (T / M + 1.f) * 0.5f * float(D.Height);
+}
+
 void fetch(const TextureDesc &D, uint32_t Mode, const uint32_t Coords[4], uint32_t Out[4]) {
   Axes A = axesOf(Mode);
   std::fill(Out, Out + 4, 0u);
   if (!A.Supported)
     return;
+  bool Cube = (Mode & 15) == GCube || (Mode & 15) == GACube;
+  if (Cube) {
+    // Sampled as the 2D face (a layer of the array), clamped to its edges.
+    if (!D.Cubemap)
+      return;
+    float Dir[3], U[2];
+    for (unsigned Ax = 0; Ax < 3; ++Ax)
+      Dir[Ax] = std::bit_cast<float>(Coords[Ax]);
+    int64_t Face;
+    cubeCoordinates(D, Dir, U, Face);
+    int64_t Cubes = std::max<int64_t>(int64_t(D.Depth) / 6, 1);
+    int64_t L = (Mode & 15) == GACube ? std::clamp<int64_t>(int32_t(Coords[3]), 0, Cubes - 1) : 0;
+    TextureDesc F = D;
+    F.Address[0] = F.Address[1] = TexAddress::Clamp;
+    F.NormalizedCoords = false;
+    F.Cubemap = false;
+    F.Layered = true;
+    uint32_t C2[4] = {std::bit_cast<uint32_t>(U[0]), std::bit_cast<uint32_t>(U[1]), uint32_t(Face + 6 * L), 0};
+    fetch(F, GA2d, C2, Out);
+    return;
+  }
   int64_t Layer = layerOf(D, A, Coords);
   bool IntCoords = Mode & (1u << 4);
   if (IntCoords) {
@@ -241,8 +282,8 @@ void fetch(const TextureDesc &D, uint32_t Mode, const uint32_t Coords[4], uint32
 void gather(const TextureDesc &D, uint32_t Mode, const uint32_t Coords[4], uint32_t Out[4]) {
   Axes A = axesOf(Mode);
   std::fill(Out, Out + 4, 0u);
-  if (!A.Supported)
-    return;
+  if (!A.Supported || A.Count != 2)
+    return; // tld4 of cubemaps is refused where the texture is lowered.
   int64_t Layer = layerOf(D, A, Coords);
   unsigned Comp = (Mode >> 8) & 3;
   int64_t I[2], J[2];

@@ -151,15 +151,15 @@ static Status describeResource(const CUDA_RESOURCE_DESC &R, bool Surface, core::
     const core::ArrayShape &S = (*A)->shape();
     if (Surface && !(S.Flags & CUDA_ARRAY3D_SURFACE_LDST))
       return makeError(CUDA_ERROR_INVALID_VALUE, "the array was not created with CUDA_ARRAY3D_SURFACE_LDST");
-    bool Cube = S.Flags & CUDA_ARRAY3D_CUBEMAP;
-    if (Cube && !Surface)
-      return makeError(CUDA_ERROR_NOT_SUPPORTED, "cubemap textures are not supported");
     O.Arr = *A;
     D.Type = (*A)->type();
     D.Channels = uint8_t(S.Channels);
     D.ReadNormalized = (*A)->alwaysNormalized();
     D.Base = (*A)->data();
+    // A cubemap is a layered 2D array of 6 faces per cube; texture fetches
+    // pick the face from a direction, surface accesses name the layer.
     D.Layered = (S.Flags & (CUDA_ARRAY3D_LAYERED | CUDA_ARRAY3D_CUBEMAP)) != 0;
+    D.Cubemap = (S.Flags & CUDA_ARRAY3D_CUBEMAP) != 0 && !Surface;
     D.Dims = D.Layered ? (S.Height ? 2 : 1) : S.Depth ? 3 : S.Height ? 2 : 1;
     D.Width = S.Width;
     D.Height = (*A)->rows();

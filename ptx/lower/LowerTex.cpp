@@ -133,6 +133,9 @@ Error FunctionLowering::lowerTex(const Instruction &I) {
     return Error::success();
   }
 
+  // Cubemap gathers have no sampler of their own on the host yet.
+  if (I.Op == Opcode::Tld4 && (Geom == 5 || Geom == 6))
+    return notLowered(I, "cubemap geometry");
   // tex / tld4: result element type is the first type.
   ScalarType DT = *I.firstType();
   bool FloatRes = isFloat(DT);
