@@ -96,7 +96,7 @@ TEST_F(Profile, IdentityAndMemory) {
   ASSERT_EQ(cuDeviceGetName(Name, sizeof Name, 0), CUDA_SUCCESS);
   EXPECT_EQ(std::string(Name), R.Name);
   size_t Total = 0;
-  ASSERT_EQ(cuDeviceTotalMem(&Total, 0), CUDA_SUCCESS);
+  ASSERT_EQ(cuDeviceTotalMem_v2(&Total, 0), CUDA_SUCCESS);
   EXPECT_EQ(Total, R.TotalMem);
   int Major = 0, Minor = 0;
   ASSERT_EQ(cuDeviceComputeCapability(&Major, &Minor, 0), CUDA_SUCCESS);
@@ -178,7 +178,7 @@ TEST_F(Profile, AccessPolicyWindowsCheckedAndReadBack) {
   EXPECT_EQ(Got.accessPolicyWindow.hitRatio, 0.6f);
   EXPECT_EQ(Got.accessPolicyWindow.hitProp, CU_ACCESS_PROPERTY_PERSISTING);
   EXPECT_EQ(Got.accessPolicyWindow.missProp, CU_ACCESS_PROPERTY_STREAMING);
-  EXPECT_EQ(cuStreamDestroy(S), CUDA_SUCCESS);
+  EXPECT_EQ(cuStreamDestroy_v2(S), CUDA_SUCCESS);
 }
 
 TEST_F(Profile, CompressibleMemoryIsGrantedAndReported) {
