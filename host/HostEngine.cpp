@@ -273,8 +273,11 @@ Status launchHostKernel(HostDevice &, const LaunchRequest &R) {
   if (!L || R.KernelIndex >= L->Kernels.size())
     return makeError(CUDA_ERROR_INVALID_HANDLE, "host device: launch of a kernel that is not loaded here");
   uint32_t Flags = R.Cooperative ? uint32_t(LaunchCooperative) : 0u;
+  LaunchContext Context;
+  Context.PendingLaunchLimit = R.PendingLaunchLimit;
+  Context.Device = R.DeviceOrdinal;
   return HostExecutor::instance().launch(*L->Kernels[R.KernelIndex], R.Grid, R.Block,
-                                         R.DynamicSharedBytes, R.Args.data(), Flags);
+                                         R.DynamicSharedBytes, R.Args.data(), Flags, Context);
 }
 
 struct Install {

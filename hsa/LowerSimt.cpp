@@ -679,6 +679,10 @@ Error Lowerer::lower(CallInst *CI) {
     R = ConstantPointerNull::get(cast<PointerType>(CI->getType()));
   } else if (Name == "ferry.free") {
     // Only NULL can come from malloc above.
+  } else if (Name.starts_with("ferry.cdp.")) {
+    // compileEachKernel then drops only the kernels that use it.
+    return failure("NOT_SUPPORTED by the AMD backend: dynamic parallelism (device-side launches and "
+                   "the CUDA device runtime, " + Name + ") in " + Fn);
   } else {
     return failure("NOT_SUPPORTED by the AMD backend: " + Name + " (in " + Fn + ")");
   }

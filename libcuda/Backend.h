@@ -168,6 +168,11 @@ struct LaunchRequest {
   /// block must be resident at once (grid-wide sync).
   bool Cooperative = false;
   std::vector<std::byte> Args;
+  /// For the kernel's device-side launches (dynamic parallelism): the
+  /// context's cudaLimitDevRuntimePendingLaunchCount, and the device's
+  /// ordinal (cudaGetDevice in device code).
+  uint32_t PendingLaunchLimit = 2048;
+  int DeviceOrdinal = 0;
 };
 
 /// An in-order command queue; libcuda makes one per stream. Commands run in

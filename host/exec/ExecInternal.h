@@ -9,12 +9,53 @@
 #include "host/exec/HostExecutor.h"
 #include "host/jit/KernelAbi.h"
 
+#include <array>
 #include <atomic>
+#include <cstddef>
+#include <map>
+#include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
 namespace ferry::host {
+
+/// Work a grid enqueued from device code (dynamic parallelism): a child
+/// launch, or a memcpy/memset of cudaMemcpyAsync/cudaMemsetAsync. It runs
+/// once the grid has finished (DeviceRuntime.cpp).
+struct ChildWork {
+  enum class Kind : uint8_t { Launch, Copy, Fill };
+  Kind K = Kind::Launch;
+  bool Launched = false; ///< The parameter buffer went to cudaLaunchDeviceV2.
+  bool Tail = false;     ///< Launched into cudaStreamTailLaunch.
+  const HostKernel *Kernel = nullptr;
+  std::array<uint32_t, 3> Grid{1, 1, 1}, Block{1, 1, 1};
+  uint32_t DynSmem = 0;
+  std::vector<std::max_align_t> Params; ///< The parameter buffer (16-byte aligned).
+  void *Dst = nullptr;
+  const void *Src = nullptr;
+  size_t Bytes = 0;
+  int Value = 0;
+};
+
+/// The device runtime state a host launch shares with all its descendants.
+struct CdpTree {
+  LaunchContext Context;
+  std::atomic<uint64_t> Pending{0}; ///< Launched from the device, not started.
+};
+
+/// One grid's device runtime state: what its threads launched, the streams
+/// and events they made, and each thread's last error (only threads whose
+/// last error is not cudaSuccess have an entry).
+struct CdpGrid {
+  CdpTree *Tree = nullptr;
+  uint32_t Depth = 0;
+  std::mutex M;
+  std::vector<std::unique_ptr<ChildWork>> Work; ///< In the order made.
+  std::set<uint64_t> Streams, Events;
+  std::map<std::array<uint32_t, 6>, int> LastError; ///< By (blockIdx, threadIdx).
+};
 
 /// One launch in flight.
 struct LaunchState {
@@ -43,6 +84,8 @@ struct LaunchState {
 
   std::mutex PrintM;
   std::string Printed;
+
+  CdpGrid Cdp;
 
   // Cooperative launches: the grid barrier.
   bool Cooperative = false;
@@ -237,6 +280,21 @@ private:
   uint32_t Stacked = 0, AliveThreads = 0, Current = 0, Alive = 0;
   Barrier Bars[16];
 };
+
+} // namespace ferry::host
+
+// The device runtime's entry points (DeviceRuntime.cpp; Runtime.def rows).
+extern "C" {
+void *ferry_rt_cdp_parambuf(ferry::host::BlockCtx *Ctx, uint64_t Kernel, uint32_t Gx, uint32_t Gy, uint32_t Gz,
+                            uint32_t Bx, uint32_t By, uint32_t Bz, uint32_t Smem, uint32_t Tx, uint32_t Ty,
+                            uint32_t Tz);
+int32_t ferry_rt_cdp_launch(ferry::host::BlockCtx *Ctx, void *Buffer, uint64_t Stream, uint32_t Tx, uint32_t Ty,
+                            uint32_t Tz);
+int64_t ferry_rt_cdp_call(ferry::host::BlockCtx *Ctx, uint32_t Op, uint64_t A0, uint64_t A1, uint64_t A2,
+                          uint64_t A3, uint64_t A4, uint32_t Tx, uint32_t Ty, uint32_t Tz);
+}
+
+namespace ferry::host {
 
 /// Formats a device printf call (PTX vprintf ABI) and appends the text to
 /// Out. Returns the number of arguments consumed, or -1 for a null format.

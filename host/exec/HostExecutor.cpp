@@ -303,7 +303,15 @@ Expected<HostCompiler *> HostExecutor::compiler() {
 
 Status HostExecutor::launch(const HostKernel &K, std::array<uint32_t, 3> Grid,
                             std::array<uint32_t, 3> Block, uint32_t DynamicSharedBytes,
-                            const void *Params, uint32_t Flags) {
+                            const void *Params, uint32_t Flags, const LaunchContext &Context) {
+  CdpTree Tree;
+  Tree.Context = Context;
+  return runGrid(K, Grid, Block, DynamicSharedBytes, Params, Flags, Tree, 0);
+}
+
+Status HostExecutor::runGrid(const HostKernel &K, std::array<uint32_t, 3> Grid,
+                             std::array<uint32_t, 3> Block, uint32_t DynamicSharedBytes,
+                             const void *Params, uint32_t Flags, CdpTree &Tree, uint32_t Depth) {
   if (K.UsesFibers ? !K.Thread : !K.Block)
     return makeError(CUDA_ERROR_INVALID_VALUE, "launch: kernel '" + K.Name + "' has no code");
   for (unsigned I = 0; I < 3; ++I)
@@ -335,6 +343,8 @@ Status HostExecutor::launch(const HostKernel &K, std::array<uint32_t, 3> Grid,
   LaunchState L;
   L.K = &K;
   L.Params = Params;
+  L.Cdp.Tree = &Tree;
+  L.Cdp.Depth = Depth;
   for (unsigned I = 0; I < 3; ++I) {
     L.Grid[I] = Grid[I];
     L.Block[I] = Block[I];
@@ -414,6 +424,25 @@ Status HostExecutor::launch(const HostKernel &K, std::array<uint32_t, 3> Grid,
     log::host().error("kernel '{}' failed: {}", K.Name, L.FaultMessage);
     return makeError(L.Fault, L.FaultMessage);
   }
+  // The grid is complete once the work it launched is (CUDA's CDP2 rule);
+  // its tail launches come last, each after the one before and all that
+  // one launched.
+  for (bool Tail : {false, true})
+    for (const std::unique_ptr<ChildWork> &W : L.Cdp.Work) {
+      if (!W->Launched || W->Tail != Tail)
+        continue;
+      if (W->K == ChildWork::Kind::Copy) {
+        std::memmove(W->Dst, W->Src, W->Bytes);
+        continue;
+      }
+      if (W->K == ChildWork::Kind::Fill) {
+        std::memset(W->Dst, W->Value, W->Bytes);
+        continue;
+      }
+      Tree.Pending.fetch_sub(1, std::memory_order_relaxed);
+      if (Status S = runGrid(*W->Kernel, W->Grid, W->Block, W->DynSmem, W->Params.data(), 0, Tree, Depth + 1); !S)
+        return S;
+    }
   return Status::ok();
 }
 

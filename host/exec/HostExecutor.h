@@ -52,6 +52,17 @@ enum LaunchFlags : uint32_t {
                                ///< group functions (tests compare).
 };
 
+struct CdpTree;
+
+/// What a launch inherits from the context it was made in, for the device
+/// runtime (dynamic parallelism) of its kernels.
+struct LaunchContext {
+  /// cudaLimitDevRuntimePendingLaunchCount: device-side launches made but
+  /// not yet started, over the whole tree of a host launch.
+  uint32_t PendingLaunchLimit = 2048;
+  int Device = 0; ///< What cudaGetDevice answers in device code.
+};
+
 struct HostExecutorOptions {
   unsigned Threads = 0;            ///< 0: FERRY_HOST_THREADS, else the core count.
   size_t StackBytes = 64 * 1024;   ///< Usable bytes of each fiber stack.
@@ -89,8 +100,13 @@ public:
   /// kernel's maximum, blockDim over (1024,1024,64), gridDim.y/z over 65535,
   /// shared memory over the limit), CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE,
   /// or the fault the kernel raised (see the file comment).
+  ///
+  /// Dynamic parallelism: grids the kernel launches from device code run
+  /// after it, each with its own descendants, before this call returns
+  /// (host/exec/DeviceRuntime.cpp); a fault in any of them is the launch's.
   Status launch(const HostKernel &K, std::array<uint32_t, 3> Grid, std::array<uint32_t, 3> Block,
-                uint32_t DynamicSharedBytes, const void *Params, uint32_t Flags = 0);
+                uint32_t DynamicSharedBytes, const void *Params, uint32_t Flags = 0,
+                const LaunchContext &Context = {});
 
   unsigned threads() const;
   const HostExecutorOptions &options() const;
@@ -98,6 +114,11 @@ public:
   struct Impl;
 
 private:
+  /// One grid of a launch tree at nesting depth Depth (0: launched by the
+  /// host), then the work it launched from the device.
+  Status runGrid(const HostKernel &K, std::array<uint32_t, 3> Grid, std::array<uint32_t, 3> Block,
+                 uint32_t DynamicSharedBytes, const void *Params, uint32_t Flags,
+                 CdpTree &Tree, uint32_t Depth);
   std::unique_ptr<Impl> P;
 };
 

@@ -727,6 +727,7 @@ Expected<std::unique_ptr<CompiledModule>> HostCompiler::link(const ObjectTables 
     }
     log::jit().debug("kernel {}: {} path, {} B static shared", K.Name,
                      K.UsesFibers ? "fiber" : "block-loop", K.StaticSharedBytes);
+    HK.Module = Out.get();
     Out->Kernels.push_back(std::move(HK));
   }
   for (const detail::LoweredGlobal &G : Globals) {
@@ -751,6 +752,14 @@ const HostKernel *CompiledModule::kernel(std::string_view Name) const {
   for (const HostKernel &K : Kernels)
     if (K.Name == Name)
       return &K;
+  return nullptr;
+}
+
+const HostKernel *CompiledModule::kernelByHandle(uint64_t Handle) const {
+  constexpr std::string_view Prefix = "ferry.entry.";
+  for (const auto &[N, G] : Globals)
+    if (reinterpret_cast<uintptr_t>(G.Address) == Handle && std::string_view(N).substr(0, Prefix.size()) == Prefix)
+      return kernel(std::string_view(N).substr(Prefix.size()));
   return nullptr;
 }
 

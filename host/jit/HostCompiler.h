@@ -53,6 +53,8 @@ class Module;
 
 namespace ferry::host {
 
+class CompiledModule;
+
 /// One compiled kernel.
 struct HostKernel {
   std::string Name;
@@ -76,6 +78,9 @@ struct HostKernel {
     bool Yields = false;
   };
   WarpEntry Warps[NumWarpLayouts];
+  /// The module the kernel belongs to: a device-side launch resolves the
+  /// kernels it names there (CompiledModule::kernelByHandle).
+  const CompiledModule *Module = nullptr;
 };
 
 /// A runtime entry point the compiled code may call (KernelAbi.h's
@@ -101,6 +106,10 @@ public:
   ~CompiledModule();
   std::span<const HostKernel> kernels() const { return Kernels; }
   const HostKernel *kernel(std::string_view Name) const;
+  /// The kernel whose launch handle (the address of the module variable
+  /// "ferry.entry.<name>", ptx/lower/DeviceRuntime.h) is Handle; null when
+  /// Handle is no kernel of this module.
+  const HostKernel *kernelByHandle(uint64_t Handle) const;
 
   struct Global {
     void *Address = nullptr;

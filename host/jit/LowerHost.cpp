@@ -950,6 +950,20 @@ private:
     case Intr::Suq:
       V = lowerTexture(B, Id, CI, Ctx);
       break;
+    // The device runtime (dynamic parallelism): the calling thread's index
+    // goes along, as the runtime keeps each thread's last error.
+    case Intr::CdpParamBuffer:
+      V = B.CreateCall(rt("ferry_rt_cdp_parambuf", Ptr, {Ptr, I64, I32, I32, I32, I32, I32, I32, I32, I32, I32, I32}),
+                       {Ctx, Arg(0), Arg(1), Arg(2), Arg(3), Arg(4), Arg(5), Arg(6), Arg(7), H + 1, H + 2, H + 3});
+      break;
+    case Intr::CdpLaunch:
+      V = B.CreateCall(rt("ferry_rt_cdp_launch", I32, {Ptr, Ptr, I64, I32, I32, I32}),
+                       {Ctx, Arg(0), Arg(1), H + 1, H + 2, H + 3});
+      break;
+    case Intr::CdpCall:
+      V = B.CreateCall(rt("ferry_rt_cdp_call", I64, {Ptr, I32, I64, I64, I64, I64, I64, I32, I32, I32}),
+                       {Ctx, Arg(0), Arg(1), Arg(2), Arg(3), Arg(4), Arg(5), H + 1, H + 2, H + 3});
+      break;
     default:
       return failure("unsupported: '" + CI->getCalledFunction()->getName() + "' on the host backend");
     }

@@ -471,6 +471,9 @@ static CUresult launch(const char *Fn, CUfunction f, const LaunchShape &Shape, C
   R.Block = {B[0], B[1], B[2]};
   R.DynamicSharedBytes = Shape.Shared;
   R.Cooperative = Shape.Cooperative;
+  if (auto Pending = (*S)->context().getLimit(CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT))
+    R.PendingLaunchLimit = uint32_t(std::min<size_t>(*Pending, UINT32_MAX));
+  R.DeviceOrdinal = Dev.Ordinal;
   if (Status St = packArgs(Info, params, extra, R.Args); !St)
     return done(Fn, std::move(St));
   Status St = core::capture::submitLaunch(**S, *K, R); // A node when the stream captures.

@@ -23,7 +23,8 @@ constexpr uint16_t LinkHeaderSize = 16 + sizeof(Marker);
 /// Functions the PTX lowering provides itself (the CUDA device runtime's
 /// syscalls nvcc declares `.extern`): no input has to define them.
 bool providedByRuntime(const std::string &Name) {
-  return Name == "vprintf" || Name == "malloc" || Name == "free" || Name == "__assertfail";
+  return Name == "vprintf" || Name == "malloc" || Name == "free" || Name == "__assertfail" ||
+         Name.rfind("__cudaCDP2", 0) == 0; // The device runtime (ptx/lower/LowerCdp.cpp).
 }
 
 void put(std::vector<uint8_t> &B, size_t At, uint64_t V, int Bytes) {

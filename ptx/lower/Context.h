@@ -76,8 +76,13 @@ public:
 
   /// The declaration of a ferry intrinsic.
   llvm::Function *intrinsic(Intr I);
-  /// Runtime externs nvcc declares (vprintf, malloc, free, __assertfail).
+  /// Runtime externs nvcc declares (vprintf, malloc, free, __assertfail,
+  /// the device runtime's __cudaCDP2* functions).
   static bool isRuntimeExtern(llvm::StringRef Name);
+  /// The launch handle of kernel Name: the constant global
+  /// "ferry.entry.<Name>" holding the name (SimtIR.md "Device runtime").
+  llvm::GlobalVariable *entryHandle(llvm::StringRef Name);
+  static constexpr llvm::StringLiteral EntryHandlePrefix = "ferry.entry.";
   /// Byte size and alignment of a declaration's storage.
   static uint64_t declSize(const VarDecl &D);
   static uint64_t declAlign(const VarDecl &D);
@@ -213,6 +218,9 @@ public:
   llvm::Error lowerAtom(const Instruction &I);       // LowerAtom.cpp
   llvm::Error lowerControl(const Instruction &I);    // LowerControl.cpp
   llvm::Error lowerCall(const Instruction &I);       // LowerControl.cpp
+  /// A call of a __cudaCDP2* device runtime function (LowerCdp.cpp).
+  llvm::Error lowerCdpCall(llvm::StringRef Name, llvm::ArrayRef<Operand> Args,
+                           llvm::ArrayRef<Operand> Rets);
   llvm::Error lowerWarp(const Instruction &I);       // LowerWarp.cpp
   llvm::Error lowerTex(const Instruction &I);        // LowerTex.cpp
   llvm::Error lowerMma(const Instruction &I);        // LowerMma.cpp

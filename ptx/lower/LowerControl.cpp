@@ -130,6 +130,8 @@ Error FunctionLowering::lowerCall(const Instruction &I) {
 
   StringRef Name = CS.Target->Name;
   bool Direct = !lookupReg(Name).D;
+  if (Direct && Name.starts_with("__cudaCDP2") && !ML.Funcs.count(Name))
+    return lowerCdpCall(Name, Args, Rets);
   if (Direct && ModuleLowering::isRuntimeExtern(Name) && !ML.Funcs.count(Name)) {
     Type *I64 = B.getInt64Ty(), *P0 = ptrTy(C, 0);
     auto Ptr = [&](unsigned K) -> Expected<Value *> {

@@ -55,7 +55,8 @@ public:
     if (GlobalVariable *G = ML.Globals.lookup(I.Name))
       Sym = G;
     else if (auto It = ML.Funcs.find(I.Name); It != ML.Funcs.end())
-      Sym = It->second.F;
+      Sym = It->second.Ptx && It->second.Ptx->IsEntry ? static_cast<Constant *>(ML.entryHandle(I.Name))
+                                                        : It->second.F;
     if (!Sym)
       return declError(ML.P, I.Loc, "initialiser of '" + D.Name + "' names unknown symbol '" + I.Name + "'");
     if (I.Generic && Sym->getType()->getPointerAddressSpace() != 0)
@@ -307,7 +308,7 @@ Error runLowerDecls(ModuleLowering &ML) {
   for (const Node *N : ML.P.items())
     if (auto *PF = dyn_cast<Function>(N)) {
       if (!PF->IsEntry && !PF->Body && ModuleLowering::isRuntimeExtern(PF->Name))
-        continue; // Calls become ferry.printf/malloc/free/assertfail.
+        continue; // Calls become ferry.printf/malloc/free/assertfail/cdp.*.
       if (ML.Funcs.count(PF->Name)) {
         // A prototype followed by the definition: keep one, the definition.
         if (PF->Body)

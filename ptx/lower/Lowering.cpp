@@ -109,7 +109,23 @@ llvm::Function *ModuleLowering::intrinsic(Intr I) {
 }
 
 bool ModuleLowering::isRuntimeExtern(StringRef Name) {
-  return Name == "vprintf" || Name == "malloc" || Name == "free" || Name == "__assertfail";
+  return Name == "vprintf" || Name == "malloc" || Name == "free" || Name == "__assertfail" ||
+         Name.starts_with("__cudaCDP2");
+}
+
+GlobalVariable *ModuleLowering::entryHandle(StringRef Name) {
+  std::string Sym = (EntryHandlePrefix + Name).str();
+  if (GlobalVariable *G = M.getNamedGlobal(Sym))
+    return G;
+  // The kernel's name, so a backend or a reader of the IR can tell which
+  // kernel a handle stands for without a side table.
+  Constant *Init = ConstantDataArray::getString(C, Name, true);
+  // linkonce_odr: every -rdc translation unit that launches the kernel makes
+  // the same handle, and linking them must leave one.
+  auto *G = new GlobalVariable(M, Init->getType(), true, GlobalValue::LinkOnceODRLinkage, Init, Sym,
+                               nullptr, GlobalValue::NotThreadLocal, addrSpaceOf(StateSpace::Global));
+  G->setAlignment(Align(1));
+  return G;
 }
 
 uint64_t ModuleLowering::declSize(const VarDecl &D) {
@@ -340,6 +356,12 @@ Expected<Value *> FunctionLowering::symbolPointer(StringRef Name, StateSpace *Sp
   }
   auto FI = ML.Funcs.find(Name);
   if (FI != ML.Funcs.end()) {
+    // A kernel's address is only ever a launch handle (device-side
+    // launches, cudaFuncGetAttributes): its handle global stands for it.
+    if (FI->second.Ptx && FI->second.Ptx->IsEntry) {
+      *Space = StateSpace::Global;
+      return ML.entryHandle(Name);
+    }
     *Space = StateSpace::None;
     return FI->second.F;
   }
