@@ -13,6 +13,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -63,14 +65,16 @@ std::string hex(uint32_t V) {
 
 } // namespace
 
-// DISABLED until the host sampler matches: 1,513 of the 5,248 recorded
-// fetches still differ (run with --gtest_also_run_disabled_tests for the
-// list per configuration). Point and linear fetches of float textures in
-// clamp/wrap/mirror match; the differences are linear filtering of uchar4
-// (unorm8) textures, the border colour of unorm8 textures, border-mode
-// linear filtering near the edges, out-of-range layers of layered arrays,
-// and about one cubemap fetch in nine (face ties or face-edge rounding).
-TEST(RecordedFetch, DISABLED_MatchesH100) {
+// Every recorded fetch must match bit for bit, with one documented class
+// of exceptions: trilinear filtering of 3D textures. Its eight corner
+// weights are integers out of 256 whose rounding the recording does not
+// pin down (the probe's texels are nearly linear in x, y and z, so most
+// fetches fit many weight sets): host/exec/Texture.cpp's rule (the (x, z)
+// pairs weighted as in 2D, each split by y) matches 423 of the 448 linear
+// 3D fetches; the others differ by one or two 1/256 steps of weight moved
+// between corners. Those are allowed, within that bound, and counted; any
+// other difference fails.
+TEST(RecordedFetch, MatchesH100) {
   std::ifstream In(std::string(FERRY_SOURCE_DIR) + "/tests/texture/data/h100-fetches.txt");
   ASSERT_TRUE(In) << "missing tests/texture/data/h100-fetches.txt";
   std::string Line;
@@ -78,7 +82,8 @@ TEST(RecordedFetch, DISABLED_MatchesH100) {
   std::vector<float> FloatTexels;
   std::vector<unsigned char> ByteTexels;
   TextureDesc Desc;
-  size_t Samples = 0, Mismatches = 0, Configs = 0;
+  size_t Samples = 0, Mismatches = 0, Configs = 0, Trilinear = 0;
+  float TexelMin = 0, TexelMax = 0; // Of the current texture, for the bound.
   std::map<std::string, size_t> PerConfig; // For the failure message.
   while (std::getline(In, Line)) {
     std::istringstream L(Line);
@@ -124,6 +129,8 @@ TEST(RecordedFetch, DISABLED_MatchesH100) {
       Desc.FilterLinear = C.Linear;
       Desc.NormalizedCoords = C.Norm;
       Desc.ReadNormalized = C.Uchar;
+      TexelMin = C.Uchar ? 0.f : *std::min_element(FloatTexels.begin(), FloatTexels.end());
+      TexelMax = C.Uchar ? 1.f : *std::max_element(FloatTexels.begin(), FloatTexels.end());
       const float Border[4] = {0.3f, 0.7f, -0.25f, 1.5f};
       std::memcpy(Desc.Border, Border, sizeof Border);
       ++Configs;
@@ -146,6 +153,20 @@ TEST(RecordedFetch, DISABLED_MatchesH100) {
     uint32_t Out[4];
     fetch(Desc, uint32_t(C.Geom), Coords, Out);
     ++Samples;
+    if (std::memcmp(Out, R.Result, sizeof Out) != 0 && C.Geom == 2 && C.Linear) {
+      // The documented class: two weight steps of the texels' range at most.
+      bool Near = true;
+      for (unsigned Ch = 0; Ch < 4; ++Ch) {
+        float Ours, Theirs;
+        std::memcpy(&Ours, &Out[Ch], 4);
+        std::memcpy(&Theirs, &R.Result[Ch], 4);
+        Near = Near && std::fabs(Ours - Theirs) <= 2.f / 256.f * (TexelMax - TexelMin);
+      }
+      if (Near) {
+        ++Trilinear;
+        continue;
+      }
+    }
     if (std::memcmp(Out, R.Result, sizeof Out) != 0) {
       ++PerConfig[C.Line.substr(C.Line.find("geom"))];
       if (++Mismatches <= 5)
@@ -159,4 +180,6 @@ TEST(RecordedFetch, DISABLED_MatchesH100) {
   for (auto &[Cfg, N] : PerConfig)
     Summary += "  " + std::to_string(N) + " in " + Cfg + "\n";
   EXPECT_EQ(Mismatches, 0u) << "of " << Samples << " recorded fetches:\n" << Summary;
+  // The documented class stays what it was when the rule was chosen.
+  EXPECT_LE(Trilinear, 25u) << "3D trilinear fetches off by a weight step";
 }
