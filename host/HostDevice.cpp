@@ -335,6 +335,19 @@ Expected<void *> HostDevice::allocate(MemoryKind Kind, size_t Bytes) {
   constexpr size_t Huge = size_t(2) << 20;
   size_t Align = Bytes >= Huge ? Huge : Bytes >= (1u << 20) ? 4096 : 256;
   size_t Rounded = (Bytes + Align - 1) / Align * Align;
+  if (Low.load(std::memory_order_acquire)) {
+    // Where 32-bit PTX addresses reach; page-aligned, so every alignment
+    // above holds except the 2 MiB one (huge pages are only a speed-up).
+    void *P = mmap(nullptr, Rounded, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
+    if (P == MAP_FAILED)
+      return makeError(CUDA_ERROR_OUT_OF_MEMORY, "host device: no room for " + std::to_string(Bytes) +
+                                                     " bytes below 2 GiB, where 32-bit PTX addresses reach");
+    std::lock_guard<std::mutex> L(LowM);
+    LowBlocks[P] = Rounded;
+    Used += Bytes;
+    (void)Kind;
+    return P;
+  }
   void *P = std::aligned_alloc(Align, Rounded);
   if (!P)
     return makeError(CUDA_ERROR_OUT_OF_MEMORY,
@@ -346,7 +359,22 @@ Expected<void *> HostDevice::allocate(MemoryKind Kind, size_t Bytes) {
   return P;
 }
 
+bool HostDevice::placeBelow4GiB() {
+  Low.store(true, std::memory_order_release);
+  return true;
+}
+
 Status HostDevice::release(MemoryKind Kind, void *Ptr, size_t Bytes) {
+  {
+    std::lock_guard<std::mutex> L(LowM);
+    if (auto It = LowBlocks.find(Ptr); It != LowBlocks.end()) {
+      munmap(Ptr, It->second);
+      LowBlocks.erase(It);
+      Used -= Bytes;
+      (void)Kind;
+      return Status::ok();
+    }
+  }
   std::free(Ptr);
   Used -= Bytes;
   (void)Kind;

@@ -12,6 +12,7 @@
 #include <condition_variable>
 #include <deque>
 #include <mutex>
+#include <map>
 #include <thread>
 
 namespace ferry::host {
@@ -83,6 +84,7 @@ public:
   const DeviceProperties &properties() const override { return Props; }
   Expected<void *> allocate(MemoryKind Kind, size_t Bytes) override;
   Status release(MemoryKind Kind, void *Ptr, size_t Bytes) override;
+  bool placeBelow4GiB() override;
   Expected<void *> registerHost(void *Ptr, size_t Bytes) override;
   Status unregisterHost(void *Ptr) override;
   MemoryInfo memoryInfo() const override;
@@ -110,6 +112,11 @@ public:
 private:
   DeviceProperties Props;
   std::atomic<uint64_t> Used{0};
+  /// placeBelow4GiB() was called: allocations are mmap'ed with MAP_32BIT
+  /// (the low 2 GiB) and remembered, as free() must not see them.
+  std::atomic<bool> Low{false};
+  std::mutex LowM;
+  std::map<void *, size_t> LowBlocks; ///< Base → mapped bytes.
   mutable std::mutex FaultM;
   std::atomic<bool> Faulted{false};
   CUresult FaultCode = CUDA_SUCCESS;

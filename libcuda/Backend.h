@@ -241,6 +241,10 @@ public:
   /// Frees what allocate returned with the same Kind and Bytes. The core has
   /// already waited for queued work that may touch it.
   virtual Status release(MemoryKind Kind, void *Ptr, size_t Bytes) = 0;
+  /// PTX with `.address_size 32` was loaded: later allocations go where its
+  /// 32-bit addresses reach (below 4 GiB). False when the device cannot
+  /// place memory there (its kernels then cannot run). Thread-safe.
+  virtual bool placeBelow4GiB() { return false; }
   /// Makes existing host memory reachable by the device (cuMemHostRegister)
   /// and returns its device address (the same pointer under UVA).
   virtual Expected<void *> registerHost(void *Ptr, size_t Bytes) = 0;

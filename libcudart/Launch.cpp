@@ -25,8 +25,10 @@ cudaError_t launch(const DriverTable &D, CUkernel Kernel, dim3 Grid, dim3 Block,
   Context C;
   if (cudaError_t E = enter(C))
     return E;
-  if (!Kernel)
-    return recordError(cudaErrorInvalidResourceHandle);
+  if (!Kernel) {
+    cudaError_t Why = takeGetKernelError();
+    return recordError(Why != cudaSuccess ? Why : cudaErrorInvalidResourceHandle);
+  }
   if (badConfig(Grid, Block))
     return recordError(cudaErrorInvalidValue);
   CUresult R = D.cuLaunchKernel(reinterpret_cast<CUfunction>(Kernel), Grid.x, Grid.y, Grid.z,

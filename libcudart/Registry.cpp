@@ -184,6 +184,14 @@ void resetDeviceState(int) {
   // looked up per call. Nothing is cached per device yet.
 }
 
+thread_local cudaError_t GetKernelError = cudaSuccess;
+
+cudaError_t takeGetKernelError() {
+  cudaError_t E = GetKernelError;
+  GetKernelError = cudaSuccess;
+  return E;
+}
+
 } // namespace ferry::cudart
 
 using namespace ferry::cudart;
@@ -324,8 +332,11 @@ cudaError_t __cudaGetKernel(cudaKernel_t *Kernel, const void *Entry) {
   if (!Kernel)
     return recordError(cudaErrorInvalidValue);
   CUkernel K = nullptr;
-  if (cudaError_t E = lookupKernel(Entry, K))
-    return recordError(E);
+  GetKernelError = lookupKernel(Entry, K);
+  if (GetKernelError != cudaSuccess) {
+    *Kernel = nullptr;
+    return recordError(GetKernelError);
+  }
   *Kernel = K;
   return cudaSuccess;
 }

@@ -70,6 +70,11 @@ cudaError_t primaryContext(int Dev, CUcontext &Out);
 /// The kernel registered for the host stub \p HostFn (loading its module on
 /// first use). cudaErrorInvalidResourceHandle when \p HostFn is unknown.
 cudaError_t lookupKernel(const void *HostFn, CUkernel &Out);
+/// Why the calling thread's last __cudaGetKernel failed (cudaSuccess when it
+/// did not), and forgets it. nvcc's launch stubs pass the null kernel of a
+/// failed lookup on to __cudaLaunchKernel, which reports this reason (a
+/// kernel whose image was refused, say) rather than a bad handle.
+cudaError_t takeGetKernelError();
 
 /// The device kernel name registered for \p HostFn (null when unknown).
 const char *lookupKernelName(const void *HostFn);

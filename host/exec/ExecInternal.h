@@ -87,6 +87,16 @@ struct LaunchState {
 
   CdpGrid Cdp;
 
+  /// A thread that failed a device assert; Block and Thread are linear
+  /// indices, which order the report.
+  struct AssertHit {
+    uint64_t Block;
+    uint32_t Thread;
+    std::string Text;
+  };
+  std::mutex AssertM;
+  std::vector<AssertHit> Asserts;
+
   // Cooperative launches: the grid barrier.
   bool Cooperative = false;
   std::mutex GridM;
@@ -96,6 +106,14 @@ struct LaunchState {
 
   /// Records the first fault and stops the launch.
   void fault(CUresult Code, std::string Message);
+  /// Records a failed assert. The launch goes on (the failing thread or lane
+  /// stops), so that every failing thread is reported, as NVIDIA reports
+  /// each one that reached the assert before the grid was torn down.
+  void assertFailed(uint64_t BlockLinear, uint32_t ThreadLinear, std::string Text);
+  /// After the launch: prints the recorded asserts in a fixed order (stderr,
+  /// where NVIDIA's driver prints them) and makes the launch's error
+  /// CUDA_ERROR_ASSERT unless another fault came first.
+  void reportAsserts();
   /// Takes up to Chunk block indices; false when none are left.
   bool grab(uint64_t &First, uint64_t &End) {
     if (Abort.load(std::memory_order_relaxed))

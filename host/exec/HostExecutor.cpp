@@ -420,6 +420,7 @@ Status HostExecutor::runGrid(const HostKernel &K, std::array<uint32_t, 3> Grid,
     std::fwrite(L.Printed.data(), 1, L.Printed.size(), stdout);
     std::fflush(stdout);
   }
+  L.reportAsserts();
   if (L.Fault != CUDA_SUCCESS) {
     log::host().error("kernel '{}' failed: {}", K.Name, L.FaultMessage);
     return makeError(L.Fault, L.FaultMessage);

@@ -7,6 +7,7 @@
 #include "host/exec/Texture.h"
 #include "support/Log.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -59,19 +60,26 @@ uint64_t ferry_rt_warp(BlockCtx *Ctx, uint32_t Op, uint32_t Mask, uint64_t A, ui
   R.abandon();
 }
 
-[[noreturn]] void ferry_rt_assert(BlockCtx *Ctx, const char *Msg, const char *File, uint32_t Line,
-                                  const char *Func, uint64_t CharSize, uint32_t Tx, uint32_t Ty,
-                                  uint32_t Tz) {
+void ferry_rt_assert_lane(BlockCtx *Ctx, const char *Msg, const char *File, uint32_t Line,
+                          const char *Func, uint64_t CharSize, uint32_t Tx, uint32_t Ty, uint32_t Tz) {
   RunnerBase &R = runner(Ctx);
   // CUDA's device-side assert message, byte for byte.
   std::string Text = std::string(File ? File : "?") + ":" + std::to_string(Line) + ": " +
                      (Func ? Func : "?") + ": " + where(Ctx, Tx, Ty, Tz) + " Assertion `" +
-                     (Msg ? Msg : "?") + "` failed.\n";
-  std::fputs(Text.c_str(), stderr);
-  std::fflush(stderr);
-  Text.pop_back();
-  R.L->fault(CUDA_ERROR_ASSERT, "device assert: " + Text);
-  R.abandon();
+                     (Msg ? Msg : "?") + "` failed.";
+  const LaunchState &L = *R.L;
+  uint64_t Block = Ctx->Ctaid[0] + uint64_t(L.Grid[0]) * (Ctx->Ctaid[1] + uint64_t(L.Grid[1]) * Ctx->Ctaid[2]);
+  uint32_t Thread = Tx + L.Block[0] * (Ty + L.Block[1] * Tz);
+  R.L->assertFailed(Block, Thread, std::move(Text));
+}
+
+[[noreturn]] void ferry_rt_assert(BlockCtx *Ctx, const char *Msg, const char *File, uint32_t Line,
+                                  const char *Func, uint64_t CharSize, uint32_t Tx, uint32_t Ty,
+                                  uint32_t Tz) {
+  ferry_rt_assert_lane(Ctx, Msg, File, Line, Func, CharSize, Tx, Ty, Tz);
+  // The failing thread stops here, as on the GPU; the others go on, so that
+  // every thread of the launch that fails an assert is reported.
+  fibers(Ctx).exitCurrent();
 }
 
 int32_t ferry_rt_printf(BlockCtx *Ctx, const char *Format, const char *Args) {
@@ -109,6 +117,35 @@ std::vector<RuntimeSymbol> HostExecutor::runtimeSymbols() {
 #include "host/jit/Runtime.def"
 #undef FERRY_RUNTIME
   };
+}
+
+void LaunchState::assertFailed(uint64_t BlockLinear, uint32_t ThreadLinear, std::string Text) {
+  std::lock_guard<std::mutex> Lock(AssertM);
+  Asserts.push_back({BlockLinear, ThreadLinear, std::move(Text)});
+}
+
+void LaunchState::reportAsserts() {
+  if (Asserts.empty())
+    return;
+  // Blocks run in any order on any worker: sort, so the report is the same
+  // from run to run (block-major, then thread, like a sequential launch).
+  std::stable_sort(Asserts.begin(), Asserts.end(), [](const AssertHit &A, const AssertHit &B) {
+    return A.Block != B.Block ? A.Block < B.Block : A.Thread < B.Thread;
+  });
+  std::string All;
+  for (const AssertHit &H : Asserts)
+    All += H.Text + "\n";
+  std::fputs(All.c_str(), stderr);
+  std::fflush(stderr);
+  std::lock_guard<std::mutex> Lock(FaultM);
+  // A fault of another kind (an illegal address in a thread that did not
+  // assert) keeps its code; otherwise the launch ends with the assert.
+  if (Fault == CUDA_SUCCESS) {
+    Fault = CUDA_ERROR_ASSERT;
+    FaultMessage = "device assert: " + Asserts.front().Text;
+    if (Asserts.size() > 1)
+      FaultMessage += " (and " + std::to_string(Asserts.size() - 1) + " more failing threads)";
+  }
 }
 
 void LaunchState::fault(CUresult Code, std::string Message) {

@@ -645,6 +645,12 @@ public:
       if (F.isDeclaration() && F.getName().starts_with("ferry."))
         Decls.push_back(&F);
     for (Function *F : Decls) {
+      // Declarations only the warp-function builder used (its scalar copy
+      // is gone by now) have nothing left to lower.
+      if (F->use_empty()) {
+        F->eraseFromParent();
+        continue;
+      }
       auto It = intrinsicTable().find(F->getName());
       if (It == intrinsicTable().end())
         return failure("unsupported: intrinsic '" + F->getName() + "' on the host backend");
@@ -917,6 +923,22 @@ private:
       V = B.CreateCall(rt("ferry_rt_printf", I32, {Ptr, Ptr, Ptr}), {Ctx, Arg(0), Arg(1)});
       break;
     case Intr::AssertFail:
+      if (Kernels.contains(F)) {
+        // The failure is recorded and the thread ends as by `exit`, so the
+        // block loop (or the fiber trampoline) goes on with the others and
+        // every failing thread is reported.
+        B.CreateCall(rt("ferry_rt_assert_lane", B.getVoidTy(), {Ptr, Ptr, Ptr, I32, Ptr, I64, I32, I32, I32}),
+                     {Ctx, Arg(0), Arg(1), Arg(2), Arg(3), Arg(4), H + 1, H + 2, H + 3});
+        BasicBlock *BB = CI->getParent();
+        BasicBlock *Dead = BB->splitBasicBlock(CI->getIterator());
+        BB->getTerminator()->eraseFromParent();
+        ReturnInst::Create(C, BB);
+        CI->eraseFromParent();
+        if (Dead->hasNPredecessors(0))
+          DeleteDeadBlock(Dead);
+        return Error::success();
+      }
+      // In a device function: the runtime ends the thread's fiber.
       B.CreateCall(
           rt("ferry_rt_assert", B.getVoidTy(), {Ptr, Ptr, Ptr, I32, Ptr, I64, I32, I32, I32}, true),
           {Ctx, Arg(0), Arg(1), Arg(2), Arg(3), Arg(4), H + 1, H + 2, H + 3});
@@ -983,7 +1005,7 @@ private:
 /// Functions that may call a runtime entry that switches fibers.
 SmallPtrSet<Function *, 16> yieldingFunctions(Module &NM) {
   static const char *Yielders[] = {"ferry_rt_bar", "ferry_rt_grid_sync", "ferry_rt_warp",
-                                   "ferry_rt_exit", "ferry_rt_nanosleep"};
+                                   "ferry_rt_exit", "ferry_rt_assert", "ferry_rt_nanosleep"};
   SmallPtrSet<Function *, 16> Yield;
   for (const char *N : Yielders)
     if (Function *F = NM.getFunction(N))

@@ -127,19 +127,36 @@ Expected<Function *> prepare(Function &K) {
       Changed = true;
     }
   }
-  // `exit` ends the thread: a return.
-  SmallVector<CallInst *, 4> Exits;
+  // `exit` ends the thread: a return. A failed assert ends the failing
+  // lanes the same way once they are recorded (ferry.assertfail.lane, which
+  // returns), so the warp's other lanes and warps go on and every failing
+  // thread of the launch is reported.
+  SmallVector<CallInst *, 4> Exits, Asserts;
   for (Instruction &I : instructions(*S))
     if (auto *CI = dyn_cast<CallInst>(&I))
-      if (CI->getCalledFunction() && CI->getCalledFunction()->getName() == "ferry.exit")
-        Exits.push_back(CI);
+      if (Function *Callee = CI->getCalledFunction()) {
+        if (Callee->getName() == "ferry.exit")
+          Exits.push_back(CI);
+        else if (Callee->getName() == "ferry.assertfail")
+          Asserts.push_back(CI);
+      }
   for (CallInst *CI : Exits) {
     BasicBlock *BB = CI->getParent();
-    BasicBlock *Rest = BB->splitBasicBlock(CI->getIterator());
+    BB->splitBasicBlock(CI->getIterator());
     BB->getTerminator()->eraseFromParent();
     ReturnInst::Create(S->getContext(), BB);
     CI->eraseFromParent();
-    (void)Rest;
+  }
+  for (CallInst *CI : Asserts) {
+    FunctionCallee Lane = S->getParent()->getOrInsertFunction("ferry.assertfail.lane", CI->getFunctionType());
+    SmallVector<Value *, 5> Args(CI->args());
+    auto *Rec = CallInst::Create(Lane, Args, "", CI->getIterator());
+    Rec->setDoesNotThrow();
+    BasicBlock *BB = Rec->getParent();
+    BB->splitBasicBlock(CI->getIterator());
+    BB->getTerminator()->eraseFromParent();
+    ReturnInst::Create(S->getContext(), BB);
+    CI->eraseFromParent();
   }
   removeUnreachableBlocks(*S);
 
@@ -375,7 +392,7 @@ Expected<Shape> Analysis::callShape(CallInst &CI) {
         "ferry.match.all.b64", "ferry.redux.add", "ferry.redux.umin", "ferry.redux.umax",
         "ferry.redux.smin", "ferry.redux.smax", "ferry.redux.and", "ferry.redux.or",
         "ferry.redux.xor", "ferry.activemask", "ferry.fence", "ferry.trap", "ferry.brkpt",
-        "ferry.nanosleep", "ferry.assertfail", "ferry.free", "ferry.sust"};
+        "ferry.nanosleep", "ferry.assertfail.lane", "ferry.free", "ferry.sust"};
     for (const char *K : Known)
       if (N == K)
         return Shape{Shape::Uni};
@@ -2301,12 +2318,16 @@ Error Emitter::emitCall(CallInst &CI, Value *Mask) {
                   B.CreateExtractElement(tidVector(2), L)});
     return Error::success();
   }
-  if (N == "ferry.assertfail") {
-    Value *L = firstLane(Mask);
-    B.CreateCall(rt("ferry_rt_assert", B.getVoidTy(), {Ptr, Ptr, Ptr, I32, Ptr, I64, I32, I32, I32}, true),
-                 {Ctx, lane(Arg(0), L), lane(Arg(1), L), lane(Arg(2), L), lane(Arg(3), L), lane(Arg(4), L),
-                  B.CreateExtractElement(tidVector(0), L), B.CreateExtractElement(tidVector(1), L),
-                  B.CreateExtractElement(tidVector(2), L)});
+  if (N == "ferry.assertfail.lane") {
+    // Every failing lane is reported, in lane order; prepare() made the
+    // lanes return right after this call.
+    perLane(Mask, B.getVoidTy(), [&](Value *L) -> Value * {
+      B.CreateCall(rt("ferry_rt_assert_lane", B.getVoidTy(), {Ptr, Ptr, Ptr, I32, Ptr, I64, I32, I32, I32}),
+                   {Ctx, lane(Arg(0), L), lane(Arg(1), L), lane(Arg(2), L), lane(Arg(3), L), lane(Arg(4), L),
+                    B.CreateExtractElement(tidVector(0), L), B.CreateExtractElement(tidVector(1), L),
+                    B.CreateExtractElement(tidVector(2), L)});
+      return nullptr;
+    });
     return Error::success();
   }
   if (N == "ferry.printf")

@@ -14,6 +14,7 @@
 /// messages of every step, and the *_SIZE_BYTES and CU_JIT_WALL_TIME values
 /// are overwritten with the bytes logged and the milliseconds spent.
 #include "libcuda/api/Common.h"
+#include "libcuda/api/JitOptions.h"
 #include "libcuda/core/Link.h"
 
 #include "ptx/fatbin/File.h"
@@ -32,99 +33,6 @@ using namespace ferry;
 using namespace ferry::api;
 
 namespace {
-
-/// A log buffer the user handed in through JIT options, and the option
-/// value slot its "bytes filled" goes back to.
-struct LogSink {
-  char *Buffer = nullptr;
-  size_t Capacity = 0;
-  void **SizeSlot = nullptr;
-
-  /// Copies Text (truncated, NUL-terminated) into the buffer and reports
-  /// the bytes used, terminator included.
-  void write(const std::string &Text) const {
-    if (!Buffer || Capacity == 0)
-      return;
-    size_t N = std::min(Text.size(), Capacity - 1);
-    std::memcpy(Buffer, Text.data(), N);
-    Buffer[N] = '\0';
-    if (SizeSlot)
-      *SizeSlot = reinterpret_cast<void *>(uintptr_t(N + 1));
-  }
-};
-
-/// The options of one call (cuLinkCreate's are kept for the link's life).
-struct JitOptions {
-  LogSink Info, Error;
-  void **WallTimeSlot = nullptr;
-  bool Verbose = false;
-};
-
-/// Reads an options array. Unknown options are CUDA_ERROR_INVALID_VALUE, as
-/// on NVIDIA; options that only steer SASS generation are accepted and have
-/// no effect, since code is generated for the CPU (or AMD GPU) later.
-Expected<JitOptions> readOptions(unsigned N, CUjit_option *Options, void **Values) {
-  JitOptions O;
-  if (N == 0)
-    return O;
-  if (!Options || !Values)
-    return makeError(CUDA_ERROR_INVALID_VALUE, std::to_string(N) + " JIT options but a null options or values array");
-  for (unsigned I = 0; I < N; ++I) {
-    void *V = Values[I];
-    auto AsUnsigned = [&] { return unsigned(uintptr_t(V)); };
-    switch (Options[I]) {
-    case CU_JIT_INFO_LOG_BUFFER: O.Info.Buffer = static_cast<char *>(V); break;
-    case CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES:
-      O.Info.Capacity = AsUnsigned();
-      O.Info.SizeSlot = &Values[I];
-      break;
-    case CU_JIT_ERROR_LOG_BUFFER: O.Error.Buffer = static_cast<char *>(V); break;
-    case CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES:
-      O.Error.Capacity = AsUnsigned();
-      O.Error.SizeSlot = &Values[I];
-      break;
-    case CU_JIT_WALL_TIME: O.WallTimeSlot = &Values[I]; break;
-    case CU_JIT_LOG_VERBOSE: O.Verbose = AsUnsigned() != 0; break;
-    case CU_JIT_GLOBAL_SYMBOL_COUNT:
-      // Binding device externs to host-given addresses is not written yet;
-      // accepting it would leave those externs silently unresolved.
-      if (AsUnsigned() != 0)
-        return makeError(CUDA_ERROR_NOT_SUPPORTED, "CU_JIT_GLOBAL_SYMBOL_NAMES/ADDRESSES are not supported");
-      break;
-    case CU_JIT_MAX_REGISTERS:
-    case CU_JIT_THREADS_PER_BLOCK:
-    case CU_JIT_OPTIMIZATION_LEVEL:
-    case CU_JIT_TARGET_FROM_CUCONTEXT:
-    case CU_JIT_TARGET:
-    case CU_JIT_FALLBACK_STRATEGY:
-    case CU_JIT_GENERATE_DEBUG_INFO:
-    case CU_JIT_GENERATE_LINE_INFO:
-    case CU_JIT_CACHE_MODE:
-    case CU_JIT_NEW_SM3X_OPT:
-    case CU_JIT_FAST_COMPILE:
-    case CU_JIT_GLOBAL_SYMBOL_NAMES:
-    case CU_JIT_GLOBAL_SYMBOL_ADDRESSES:
-    case CU_JIT_LTO:
-    case CU_JIT_FTZ:
-    case CU_JIT_PREC_DIV:
-    case CU_JIT_PREC_SQRT:
-    case CU_JIT_FMA:
-    case CU_JIT_REFERENCED_KERNEL_NAMES:
-    case CU_JIT_REFERENCED_KERNEL_COUNT:
-    case CU_JIT_REFERENCED_VARIABLE_NAMES:
-    case CU_JIT_REFERENCED_VARIABLE_COUNT:
-    case CU_JIT_OPTIMIZE_UNUSED_DEVICE_VARIABLES:
-    case CU_JIT_POSITION_INDEPENDENT_CODE:
-    case CU_JIT_MIN_CTA_PER_SM:
-    case CU_JIT_MAX_THREADS_PER_BLOCK:
-    case CU_JIT_OVERRIDE_DIRECTIVE_VALUES:
-    case CU_JIT_SPLIT_COMPILE: break;
-    default:
-      return makeError(CUDA_ERROR_INVALID_VALUE, "unknown JIT option " + std::to_string(int(Options[I])));
-    }
-  }
-  return O;
-}
 
 /// A link in progress (the object behind a CUlinkState).
 struct LinkState {

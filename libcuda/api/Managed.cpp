@@ -46,7 +46,7 @@ Expected<uint64_t> managedRange(CUdeviceptr Ptr, size_t Count) {
   auto A = core::alloctable::find(uintptr_t(Ptr));
   if (!A)
     return uint64_t(0);
-  if (A->Kind != core::AllocKind::Managed)
+  if (!A->isManaged())
     return makeError(CUDA_ERROR_INVALID_VALUE, "the range is not managed memory");
   if (uintptr_t(Ptr) - A->Base + Count > A->Bytes)
     return makeError(CUDA_ERROR_INVALID_VALUE, "the range runs past its allocation");
@@ -191,7 +191,7 @@ CUresult attach(const char *Fn, CUstream Stream, CUdeviceptr Ptr, size_t Length,
   if (!Ptr)
     return fail(Fn, CUDA_ERROR_INVALID_VALUE, "dptr is null");
   auto A = core::alloctable::find(uintptr_t(Ptr));
-  if (!A || A->Kind != core::AllocKind::Managed)
+  if (!A || !A->isManaged())
     return fail(Fn, CUDA_ERROR_INVALID_VALUE, "dptr is not managed memory");
   // Length 0 means the whole allocation; otherwise it must be all of it.
   if (Length != 0 && (uintptr_t(Ptr) != A->Base || Length != A->Bytes))

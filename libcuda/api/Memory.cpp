@@ -196,10 +196,24 @@ static CUresult pointerAttribute(const char *Fn, void *data, CUpointer_attribute
   const core::Allocation &Al = A ? *A : None;
   bool Host = A && (Al.Kind == AllocKind::Host || Al.Kind == AllocKind::Registered);
   switch (attribute) {
-  case CU_POINTER_ATTRIBUTE_CONTEXT:
+  case CU_POINTER_ATTRIBUTE_CONTEXT: {
     // Pool memory belongs to no context: NVIDIA reports null for it.
-    Put(A && !Al.Pool ? handleOf<CUcontext>(Al.Ctx) : CUcontext(nullptr));
+    core::Context *Owner = A && !Al.Pool ? Al.Ctx : nullptr;
+    // A module variable belongs to the context the module was loaded into;
+    // ferry's libraries are context-free, so that is the calling thread's
+    // context when it is on the variable's device (the module's user),
+    // else the device's primary context (cudart's).
+    core::Ref<core::Context> Cur;
+    if (A && Al.Kind == AllocKind::ModuleGlobal) {
+      Cur = core::ctxstack::current();
+      if (!Cur || Cur->device().Ordinal != Al.DeviceOrdinal)
+        if (core::DeviceEntry *D = core::device(Al.DeviceOrdinal))
+          Cur = D->Primary;
+      Owner = Cur.get();
+    }
+    Put(Owner ? handleOf<CUcontext>(Owner) : CUcontext(nullptr));
     break;
+  }
   case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
     Put((unsigned)(A ? (Host ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE) : 0));
     break;
@@ -209,7 +223,9 @@ static CUresult pointerAttribute(const char *Fn, void *data, CUpointer_attribute
   case CU_POINTER_ATTRIBUTE_HOST_POINTER: {
     // Device memory has no host address on NVIDIA; here all memory is
     // host-reachable but we keep the NVIDIA answer for device memory.
-    bool DeviceOnly = Al.Kind == AllocKind::Device || Al.Kind == AllocKind::Vmm || Al.Kind == AllocKind::ModuleGlobal;
+    bool DeviceOnly = (Al.Kind == AllocKind::Device || Al.Kind == AllocKind::Vmm ||
+                       Al.Kind == AllocKind::ModuleGlobal) &&
+                      !Al.ManagedVariable;
     if (A && DeviceOnly && Strict)
       return fail(Fn, CUDA_ERROR_INVALID_VALUE, "device memory has no host pointer");
     Put(A && !DeviceOnly ? ptr(p) : nullptr);
@@ -224,7 +240,7 @@ static CUresult pointerAttribute(const char *Fn, void *data, CUpointer_attribute
   case CU_POINTER_ATTRIBUTE_IS_MANAGED:
     // 4 bytes: NVIDIA's static cudart reads an unsigned int here (a 1-byte
     // write left garbage that turned device memory into "managed").
-    Put(unsigned(A && Al.Kind == AllocKind::Managed));
+    Put(unsigned(A && Al.isManaged()));
     break;
   case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
     Put(int(A ? Al.DeviceOrdinal : -2));

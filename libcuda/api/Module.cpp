@@ -5,9 +5,12 @@
 /// object as its CUkernel, which is what lets cudart pass a CUkernel to
 /// cuLaunchKernel.
 #include "libcuda/api/Common.h"
+#include "libcuda/api/JitOptions.h"
 #include "libcuda/core/Graph.h"
 #include "support/Settings.h"
 
+#include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -77,11 +80,107 @@ FERRY_EXPORT CUresult cuModuleLoadData(CUmodule *module, const void *image) {
   return loadImage(__func__, image, true, reinterpret_cast<void **>(module));
 }
 
+/// A load failure as ptxas words it in a JIT error log: a diagnostic
+/// "NAME.ptx:LINE:COL: message" (or "line LINE: message") becomes
+/// "ptxas application ptx input, line LINE; error   : message", other text
+/// an "error   :" line, and the log ends as ptxas's does.
+static std::string ptxasErrorLog(const std::string &Message) {
+  std::string Out;
+  size_t Start = 0;
+  while (Start < Message.size()) {
+    size_t End = Message.find('\n', Start);
+    if (End == std::string::npos)
+      End = Message.size();
+    std::string Line = Message.substr(Start, End - Start);
+    Start = End + 1;
+    std::string Where, What = Line;
+    size_t Ptx = Line.find(".ptx:");
+    if (Ptx != std::string::npos && Ptx < Line.find(' ')) {
+      size_t LineNo = Ptx + 5, Colon = Line.find(':', LineNo);
+      size_t Text = Colon == std::string::npos ? std::string::npos : Line.find(": ", Colon + 1);
+      if (Text != std::string::npos) {
+        Where = Line.substr(LineNo, Colon - LineNo);
+        What = Line.substr(Text + 2);
+      }
+    } else if (Line.rfind("line ", 0) == 0 && Line.find(": ") != std::string::npos) {
+      Where = Line.substr(5, Line.find(": ") - 5);
+      What = Line.substr(Line.find(": ") + 2);
+    }
+    Out += Where.empty() ? "ptxas error   : " + What + "\n"
+                         : "ptxas application ptx input, line " + Where + "; error   : " + What + "\n";
+  }
+  return Out + "ptxas fatal   : Ptx assembly aborted due to errors\n";
+}
+
+/// ptxas -v's report of a compiled module, for the JIT info log.
+static std::string ptxasInfoLog(Library &L, const LoadedCode &Code, const core::DeviceEntry &D) {
+  const DeviceProperties &P = D.Backend->properties();
+  std::string Arch = "sm_" + std::to_string(P.CcMajor * 10 + P.CcMinor);
+  size_t Gmem = 0;
+  for (const std::string &G : L.globalNames())
+    if (auto V = Code.global(G))
+      Gmem += V->Bytes;
+  std::string Out = "ptxas info    : " + std::to_string(Gmem) + " bytes gmem\n";
+  for (const KernelInfo &K : Code.info()) {
+    Out += "ptxas info    : Compiling entry function '" + K.Name + "' for '" + Arch + "'\n";
+    Out += "ptxas info    : Function properties for " + K.Name + "\n";
+    Out += "    " + std::to_string(K.LocalBytes) + " bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n";
+    Out += "ptxas info    : Used " + std::to_string(K.Registers) + " registers, " +
+           std::to_string(K.StaticSharedBytes) + " bytes smem, " + std::to_string(K.ParamBytes) + " bytes cmem[0]\n";
+  }
+  for (const auto &[Name, Why] : L.untranslated(D))
+    Out += "ptxas warning : entry function '" + Name + "' is not translated by ferry and will fail to launch: " +
+           Why + "\n";
+  return Out;
+}
+
+/// cuModuleLoadDataEx: a module load whose JIT options ask for the JIT's
+/// output. NVIDIA compiles PTX at this call, so when the caller asks for a
+/// log, the wall time or the block size targeted, the code is built now for
+/// the current device; the logs and values are written back as the driver
+/// API reference says (sizes are the bytes written, terminator included).
 FERRY_EXPORT CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int numOptions,
                                          CUjit_option *options, void **optionValues) {
-  if (auto C = current(__func__); !C)
+  auto C = current(__func__);
+  if (!C)
     return C.code();
-  return loadImage(__func__, image, true, reinterpret_cast<void **>(module));
+  auto O = readOptions(numOptions, options, optionValues);
+  if (!O)
+    return fail(__func__, O.error());
+  if (!module)
+    return fail(__func__, CUDA_ERROR_INVALID_VALUE, "module is null");
+  if (!O->wantsOutput())
+    return loadImage(__func__, image, true, reinterpret_cast<void **>(module));
+  auto T0 = std::chrono::steady_clock::now();
+  auto Ms = [&] { return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - T0).count(); };
+  auto Failed = [&](const Error &E) {
+    O->Error.write(ptxasErrorLog(E.message()));
+    O->Info.write("");
+    O->putWallTime(Ms());
+    return fail(__func__, E);
+  };
+  auto L = Library::load(image, true);
+  if (!L)
+    return Failed(L.error());
+  core::DeviceEntry &D = (*C)->device();
+  auto Code = (*L)->loadedCode(D);
+  if (!Code) {
+    Error E = Code.error();
+    (*L)->unload();
+    return Failed(E);
+  }
+  O->Info.write(O->Verbose ? ptxasInfoLog(**L, **Code, D) : std::string());
+  O->Error.write("");
+  if (O->ThreadsSlot) {
+    // Register use never limits the block size here: the block size asked
+    // for is what is targeted, up to the device's limit.
+    unsigned Max = unsigned(D.Backend->properties().MaxThreadsPerBlock);
+    unsigned Got = O->ThreadsPerBlock ? std::min(O->ThreadsPerBlock, Max) : Max;
+    *O->ThreadsSlot = reinterpret_cast<void *>(uintptr_t(Got));
+  }
+  O->putWallTime(Ms());
+  *module = reinterpret_cast<CUmodule>(static_cast<core::Object *>(L->get()));
+  return CUDA_SUCCESS;
 }
 
 FERRY_EXPORT CUresult cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin) {
@@ -417,6 +516,28 @@ struct LaunchShape {
   bool Cooperative = false;
 };
 
+/// A kernel of `.address_size 32` PTX reads its pointers as 32-bit numbers
+/// (ptx/lower/Pipeline.cpp). Device memory it could be given must lie below
+/// 4 GiB: memory allocated before such a module was loaded may not, and
+/// then the launch fails rather than let a truncated pointer reach other
+/// memory.
+static Status check32BitReach(const Kernel &K, core::DeviceEntry &Dev) {
+  if (!Dev.Backend->placeBelow4GiB()) // Idempotent: it was asked at load.
+    return makeError(CUDA_ERROR_NOT_SUPPORTED, "kernel '" + K.name() +
+                                                   "' uses 32-bit addresses (.address_size 32), and device " +
+                                                   std::to_string(Dev.Ordinal) + " cannot place memory below 4 GiB");
+  if (auto A = core::alloctable::firstEndingAbove(uintptr_t(1) << 32, Dev.Ordinal)) {
+    char Where[32];
+    std::snprintf(Where, sizeof Where, "%#llx", (unsigned long long)A->Base);
+    return makeError(CUDA_ERROR_NOT_SUPPORTED,
+                     "kernel '" + K.name() + "' uses 32-bit addresses (.address_size 32), but device memory at " +
+                         Where + " (" + std::to_string(A->Bytes) +
+                         " bytes) lies above 4 GiB, out of their reach: memory allocated before the module "
+                         "was loaded, or on a device that cannot place memory lower");
+  }
+  return Status::ok();
+}
+
 static CUresult launch(const char *Fn, CUfunction f, const LaunchShape &Shape, CUstream s, void **params,
                        void **extra, bool PerThread) {
   auto K = core::resolve<Kernel>(f);
@@ -442,6 +563,9 @@ static CUresult launch(const char *Fn, CUfunction f, const LaunchShape &Shape, C
   auto Code = (*K)->library().kernelCode(Dev, (*K)->name());
   if (!Code)
     return fail(Fn, Code.error());
+  if ((*K)->library().uses32BitAddresses())
+    if (Status St = check32BitReach(**K, Dev); !St)
+      return done(Fn, std::move(St));
   const KernelInfo &Info = *Code->Info;
   uint64_t Threads = uint64_t(B[0]) * B[1] * B[2];
   if (Info.MaxThreadsPerBlock && Threads > Info.MaxThreadsPerBlock)

@@ -18,6 +18,7 @@
 #include <atomic>
 #include <functional>
 #include <map>
+#include <set>
 #include <mutex>
 #include <optional>
 #include <shared_mutex>
@@ -288,6 +289,12 @@ struct Allocation {
   Context *Ctx = nullptr; ///< Owning context (not a reference: the context
                           ///< frees its allocations on teardown).
   uint64_t Id = 0;        ///< CU_POINTER_ATTRIBUTE_BUFFER_ID.
+  /// A ModuleGlobal declared `.attribute(.managed)` (`__managed__`): managed
+  /// memory to pointer queries and memory hints, but owned by its module.
+  bool ManagedVariable = false;
+  /// Managed memory to every query and hint: cuMemAllocManaged memory and
+  /// `__managed__` variables.
+  bool isManaged() const { return Kind == AllocKind::Managed || ManagedVariable; }
   /// The pool of a stream-ordered allocation (core/MemPool.h), else null.
   std::shared_ptr<MemPool> Pool;
 };
@@ -302,6 +309,9 @@ std::optional<Allocation> erase(uintptr_t Base);
 std::optional<Allocation> find(uintptr_t Ptr);
 /// A fresh CU_POINTER_ATTRIBUTE_BUFFER_ID.
 uint64_t nextId();
+/// An allocation of device Ordinal, of kind Device, Managed or Host, that
+/// ends above Limit, if any (what 32-bit PTX addresses cannot reach).
+std::optional<Allocation> firstEndingAbove(uintptr_t Limit, int Ordinal);
 } // namespace alloctable
 
 Expected<void *> allocate(Context &Ctx, AllocKind Kind, size_t Bytes, unsigned Flags);
@@ -372,6 +382,7 @@ public:
   /// The sm_XY of the PTX's `.target` directive as XY (75 for sm_75), 0
   /// when there is none.
   unsigned ptxTarget() const { return PtxTarget; }
+  bool uses32BitAddresses() const { return Addresses32; }
 
   /// A kernel's code on one device.
   struct KernelCode {
@@ -384,8 +395,12 @@ public:
   /// CUDA 12+ default), once; a failure is remembered and reported again.
   Expected<std::shared_ptr<const LoadedCode>> loadedCode(DeviceEntry &D);
   /// Kernel Name's code on D. A kernel the PTX lowering could not translate
-  /// reports why (CUDA_ERROR_NOT_SUPPORTED or INVALID_PTX).
+  /// reports why as CUDA_ERROR_INVALID_PTX (NVIDIA's code when its JIT
+  /// cannot compile a kernel); a kernel of a refused image, RefusedCode.
   Expected<KernelCode> kernelCode(DeviceEntry &D, const std::string &Name);
+  /// The kernels of the code built for D that were not translated, each
+  /// with why (empty before the code is built).
+  std::map<std::string, std::string> untranslated(const DeviceEntry &D);
   /// Whether the code for D has been built (successfully) already.
   bool isLoaded(const DeviceEntry &D);
   /// A .global/.const variable's storage on D (loads the code first).
@@ -408,11 +423,23 @@ private:
   std::vector<uint8_t> Image;
   std::string Ptx;
   std::vector<std::string> PtxParts; ///< One PTX module per container.
+  /// Why a container of the image (or the whole image) had no PTX ferry
+  /// can run: the first such container's code (NO_BINARY_FOR_GPU or
+  /// UNSUPPORTED_PTX_VERSION) and reason, CUDA_SUCCESS when none was
+  /// refused. Kernels not found in the usable PTX fail with it.
+  /// The PTX says `.address_size 32`: its addresses reach only the low
+  /// 4 GiB (see ptx/lower/Pipeline.cpp).
+  bool Addresses32 = false;
+  CUresult RefusedCode = CUDA_SUCCESS;
+  std::string RefusedWhy;
+  std::set<std::string> RefusedWarned; ///< Kernels whose refusal was logged (guarded by M).
+  Error refusedKernel(const std::string &Name, std::string Why);
   unsigned PtxTarget = 0;
   std::mutex CodeM;                  ///< Guards Code; held while compiling.
   std::map<const ferry::Device *, DeviceCode> Code;
   std::vector<std::string> Entries;
   std::vector<std::string> Globals;
+  std::vector<std::string> ManagedGlobals; ///< Those of Globals that are `__managed__`.
   std::mutex M;
   std::map<std::string, Ref<Kernel>> Kernels;
 };
@@ -420,6 +447,6 @@ private:
 /// Scans PTX text for `.entry NAME` and module-scope `.global`/`.const`
 /// variable names. Tolerant: an unparsable line is skipped.
 void scanPtxNames(std::string_view Ptx, std::vector<std::string> &Entries,
-                  std::vector<std::string> &Globals);
+                  std::vector<std::string> &Globals, std::vector<std::string> *Managed = nullptr);
 
 } // namespace ferry::core

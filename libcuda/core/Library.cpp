@@ -50,7 +50,7 @@ static unsigned targetSm() {
 }
 
 void scanPtxNames(std::string_view Ptx, std::vector<std::string> &Entries,
-                  std::vector<std::string> &Globals) {
+                  std::vector<std::string> &Globals, std::vector<std::string> *Managed) {
   for (auto &E : fatbin::listPtxEntries(Ptx))
     Entries.push_back(E);
   // Module-scope variables: a statement at brace depth 0 that has a .global
@@ -104,8 +104,12 @@ void scanPtxNames(std::string_view Ptx, std::vector<std::string> &Entries,
         while (Start > 0 && (std::isalnum(uint8_t(Head[Start - 1])) || Head[Start - 1] == '_' ||
                              Head[Start - 1] == '$'))
           --Start;
-        if (Start < Head.size())
+        if (Start < Head.size()) {
           Globals.push_back(Head.substr(Start));
+          // `.global .attribute(.managed) ...`: a __managed__ variable.
+          if (Managed && Stmt.find(".managed") != std::string::npos)
+            Managed->push_back(Globals.back());
+        }
       }
       Stmt.clear();
     } else if (Depth == 0) {
@@ -113,6 +117,30 @@ void scanPtxNames(std::string_view Ptx, std::vector<std::string> &Entries,
     }
     ++I;
   }
+}
+
+/// PTX text newer than ferry's front end reads is refused the way ptxas
+/// refuses a newer `.version` (CUDA_ERROR_UNSUPPORTED_PTX_VERSION), with the
+/// line it is on.
+static Status checkPtxVersion(std::string_view Ptx) {
+  size_t At = Ptx.find(".version");
+  if (At == std::string_view::npos)
+    return Status::ok(); // The parser says what is missing.
+  const char *P = Ptx.data() + At + 8;
+  char *End = nullptr;
+  unsigned long Major = std::strtoul(P, &End, 10);
+  if (End == P || *End != '.')
+    return Status::ok();
+  unsigned long Minor = std::strtoul(End + 1, nullptr, 10);
+  fatbin::PtxVersion V{unsigned(Major), unsigned(Minor)};
+  if (V <= fatbin::MaxSupportedPtx)
+    return Status::ok();
+  size_t Line = 1 + size_t(std::count(Ptx.begin(), Ptx.begin() + At, '\n'));
+  return makeError(CUDA_ERROR_UNSUPPORTED_PTX_VERSION,
+                   "line " + std::to_string(Line) + ": unsupported .version " + std::to_string(Major) + "." +
+                       std::to_string(Minor) + "; ferry reads PTX ISA up to " +
+                       std::to_string(fatbin::MaxSupportedPtx.Major) + "." +
+                       std::to_string(fatbin::MaxSupportedPtx.Minor));
 }
 
 Expected<Ref<Library>> Library::load(const void *Image, bool AsModule) {
@@ -125,6 +153,12 @@ Expected<Ref<Library>> Library::load(const void *Image, bool AsModule) {
   unsigned Sm = targetSm();
   switch (Img->Kind) {
   case fatbin::ImageKind::Ptx:
+    if (Status S = checkPtxVersion(Img->Ptx); !S) {
+      // As a fatbin entry of a newer PTX ISA is refused (Select.h).
+      Lib->RefusedCode = S.code();
+      Lib->RefusedWhy = S.message();
+      break;
+    }
     Lib->Ptx = std::string(Img->Ptx);
     Lib->PtxParts.push_back(Lib->Ptx);
     break;
@@ -136,6 +170,12 @@ Expected<Ref<Library>> Library::load(const void *Image, bool AsModule) {
     // is in the prelinked containers, so a container without PTX is worth
     // a warning only when no container has any.
     std::vector<std::string> Skipped;
+    auto Refuse = [&](CUresult Code, const std::string &Why) {
+      if (Lib->RefusedCode == CUDA_SUCCESS) {
+        Lib->RefusedCode = Code;
+        Lib->RefusedWhy = Why;
+      }
+    };
     auto AddPart = [&](const fatbin::Entry &E) -> Status {
       auto Text = fatbin::ptxText(E);
       if (!Text)
@@ -159,11 +199,22 @@ Expected<Ref<Library>> Library::load(const void *Image, bool AsModule) {
       auto Pick = fatbin::choosePtxEntry(C.Entries, Sm);
       if (!Pick) {
         Skipped.push_back(Pick.error().message());
+        // A container with PTX that ferry cannot use refuses its kernels. One
+        // with only SASS is what an -rdc image's first container is (its
+        // kernels' PTX is in the others), so it refuses nothing unless no
+        // container has PTX (below).
+        bool HasPtx = false;
+        for (const fatbin::Entry &E : C.Entries)
+          HasPtx |= E.isPtx();
+        if (HasPtx)
+          Refuse(Pick.error().code(), Pick.error().message());
         continue;
       }
       if (Status S = AddPart(C.Entries[*Pick]); !S)
         return S.takeError();
     }
+    if (Lib->PtxParts.empty() && !Skipped.empty())
+      Refuse(CUDA_ERROR_NO_BINARY_FOR_GPU, Skipped.front());
     for (const std::string &Why : Skipped) {
       if (Lib->PtxParts.empty())
         log::module().warn("image container without usable PTX for sm_{}: {}", Sm, Why);
@@ -173,6 +224,8 @@ Expected<Ref<Library>> Library::load(const void *Image, bool AsModule) {
     break;
   }
   case fatbin::ImageKind::Elf:
+    Lib->RefusedCode = CUDA_ERROR_NO_BINARY_FOR_GPU;
+    Lib->RefusedWhy = "the image is a SASS ELF (cubin) with no PTX, and ferry never runs SASS";
     log::module().warn("image is a SASS ELF (cubin) with no PTX; ferry never runs SASS, so its "
                         "kernels will report CUDA_ERROR_NO_BINARY_FOR_GPU");
     break;
@@ -183,11 +236,32 @@ Expected<Ref<Library>> Library::load(const void *Image, bool AsModule) {
   // load itself; here the text is parsed and checked now (cheap) and code
   // generation stays lazy. Libraries (cudart's start-up registration) are
   // only checked when first used.
+  // A module with nothing to run fails to load, as NVIDIA's does (its JIT
+  // or loader refuses the image then). A library loads, because cudart
+  // registers every fatbin of a program at start-up, and its kernels fail
+  // when they are looked up or launched.
+  if (AsModule && Lib->PtxParts.empty() && Lib->RefusedCode != CUDA_SUCCESS)
+    return makeError(Lib->RefusedCode, Lib->RefusedWhy);
   if (AsModule)
     for (size_t I = 0; I < Lib->PtxParts.size(); ++I)
       if (auto M = ptx::parseAndCheck(Lib->PtxParts[I], "module" + std::to_string(I) + ".ptx"); !M)
         return makeError(CUDA_ERROR_INVALID_PTX, errorText(M.takeError()));
-  scanPtxNames(Lib->Ptx, Lib->Entries, Lib->Globals);
+  scanPtxNames(Lib->Ptx, Lib->Entries, Lib->Globals, &Lib->ManagedGlobals);
+  // 32-bit PTX reaches only the low 4 GiB: from now on the devices place
+  // memory there (launches check that what was allocated before is too).
+  // (PTX without the directive is 32-bit, as the PTX ISA says.)
+  for (const std::string &Part : Lib->PtxParts) {
+    size_t At = Part.find(".address_size");
+    unsigned long Size = At == std::string::npos ? 32 : std::strtoul(Part.c_str() + At + 13, nullptr, 10);
+    Lib->Addresses32 |= Size == 32;
+  }
+  if (Lib->Addresses32) {
+    if (requireInit())
+      for (int I = 0; I < deviceCount(); ++I)
+        if (!device(I)->Backend->placeBelow4GiB())
+          log::module().warn("device {} cannot place memory below 4 GiB: kernels of this .address_size 32 "
+                             "PTX will fail to launch", I);
+  }
   if (size_t T = Lib->Ptx.find(".target"); T != std::string::npos) {
     size_t Sm = Lib->Ptx.find("sm_", T);
     if (Sm != std::string::npos && Sm < T + 32)
@@ -213,13 +287,28 @@ void Library::forgetCode() {
   Code.clear();
 }
 
+/// A kernel of a refused image: the error, logged once per kernel as a
+/// warning (the program may look it up on every launch).
+Error Library::refusedKernel(const std::string &Name, std::string Why) {
+  Error E = makeError(RefusedCode != CUDA_SUCCESS ? RefusedCode : CUDA_ERROR_NO_BINARY_FOR_GPU, std::move(Why));
+  std::lock_guard<std::mutex> L(M);
+  if (RefusedWarned.insert(Name).second)
+    log::module().warn("{}", E.message());
+  return E;
+}
+
 Expected<Ref<Kernel>> Library::kernel(const std::string &Name) {
   if (Ptx.empty())
-    return makeError(CUDA_ERROR_NO_BINARY_FOR_GPU,
-                     "kernel '" + Name + "': the image has no PTX for this device");
+    return refusedKernel(Name, "kernel '" + Name + "' cannot run: the image has no PTX for this device" +
+                                   (RefusedWhy.empty() ? "" : ": " + RefusedWhy));
   bool Known = false;
   for (auto &E : Entries)
     Known |= E == Name;
+  // A kernel of a refused container is unknown here (ferry reads kernel
+  // names from PTX), but NVIDIA would know it and have no code for it.
+  if (!Known && RefusedCode != CUDA_SUCCESS)
+    return refusedKernel(Name, "kernel '" + Name + "' is in none of the image's usable PTX; a part of "
+                                "the image was refused: " + RefusedWhy);
   if (!Known)
     return makeError(CUDA_ERROR_NOT_FOUND, "no kernel named '" + Name + "' in the image");
   std::lock_guard<std::mutex> L(M);
@@ -330,6 +419,8 @@ Status Library::finishLoad(DeviceEntry &D, DeviceCode &Out, std::unique_ptr<Code
       A.Base = uintptr_t(G->Address);
       A.Bytes = G->Bytes;
       A.Kind = AllocKind::ModuleGlobal;
+      A.ManagedVariable =
+          std::find(ManagedGlobals.begin(), ManagedGlobals.end(), Name) != ManagedGlobals.end();
       A.DeviceOrdinal = D.Ordinal;
       alloctable::insert(A);
       Out.GlobalBases.push_back(A.Base);
@@ -363,8 +454,16 @@ Expected<Library::KernelCode> Library::kernelCode(DeviceEntry &D, const std::str
   std::lock_guard<std::mutex> L(CodeM);
   DeviceCode &DC = Code[D.Backend];
   if (auto It = DC.Unlowered.find(Name); It != DC.Unlowered.end())
-    return makeError(CUDA_ERROR_NOT_SUPPORTED, "kernel '" + Name + "' was not translated: " + It->second);
+    // What NVIDIA reports when its JIT cannot compile a kernel's PTX; the
+    // rest of the module runs.
+    return makeError(CUDA_ERROR_INVALID_PTX, "kernel '" + Name + "' was not translated: " + It->second);
   return makeError(CUDA_ERROR_NOT_FOUND, "kernel '" + Name + "' is not in the compiled image");
+}
+
+std::map<std::string, std::string> Library::untranslated(const DeviceEntry &D) {
+  std::lock_guard<std::mutex> L(CodeM);
+  auto It = Code.find(D.Backend);
+  return It == Code.end() ? std::map<std::string, std::string>() : It->second.Unlowered;
 }
 
 bool Library::isLoaded(const DeviceEntry &D) {

@@ -54,6 +54,16 @@ std::optional<Allocation> alloctable::find(uintptr_t Ptr) {
 
 uint64_t alloctable::nextId() { return NextBufferId++; }
 
+std::optional<Allocation> alloctable::firstEndingAbove(uintptr_t Limit, int Ordinal) {
+  auto &T = allocs();
+  std::shared_lock<std::shared_mutex> L(T.M);
+  for (const auto &[Base, A] : T.ByBase)
+    if (A.DeviceOrdinal == Ordinal && A.Base + A.Bytes > Limit &&
+        (A.Kind == AllocKind::Device || A.Kind == AllocKind::Managed || A.Kind == AllocKind::Host))
+      return A;
+  return std::nullopt;
+}
+
 static MemoryKind backendKind(AllocKind K) {
   switch (K) {
   case AllocKind::Host: return MemoryKind::HostPinned;

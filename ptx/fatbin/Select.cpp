@@ -51,6 +51,18 @@ Expected<size_t> choosePtxEntry(std::span<const Entry> Entries, unsigned DeviceS
       Best = I;
   if (Best != Entries.size())
     return Best;
+  // PTX that would fit the device but for its ISA version is what NVIDIA's
+  // driver refuses as CUDA_ERROR_UNSUPPORTED_PTX_VERSION (a newer toolchain
+  // than the JIT knows); anything else is no binary for this GPU.
+  bool TooNew = false;
+  for (const Entry &E : Entries)
+    TooNew |= E.isPtx() && ptxUsableOn(E, DeviceSm, PtxVersion{~0u, ~0u});
+  if (TooNew)
+    return makeError(CUDA_ERROR_UNSUPPORTED_PTX_VERSION,
+                     "the PTX for sm_" + std::to_string(DeviceSm) + " is newer than PTX ISA " +
+                         std::to_string(Max.Major) + "." + std::to_string(Max.Minor) +
+                         ", the newest ferry reads (SASS is never run); the fatbin offers: " +
+                         describeEntries(Entries));
   return makeError(CUDA_ERROR_NO_BINARY_FOR_GPU,
                    "no PTX usable on sm_" + std::to_string(DeviceSm) + " with PTX ISA <= " +
                        std::to_string(Max.Major) + "." + std::to_string(Max.Minor) +

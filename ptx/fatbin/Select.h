@@ -13,8 +13,11 @@
 ///  2. Among usable entries, the highest T wins (it can use the most of the
 ///     device); ties go to the highest PTX version, then to the plain target
 ///     over a/f ones (more conservative), then to the earliest entry.
-///  3. None usable: CUDA_ERROR_NO_BINARY_FOR_GPU with a message that lists
-///     what the container offered, so the user sees why.
+///  3. None usable: CUDA_ERROR_UNSUPPORTED_PTX_VERSION when some PTX entry
+///     fits D but its PTX ISA version is newer than ferry reads (as NVIDIA's
+///     driver says of PTX newer than its JIT), else
+///     CUDA_ERROR_NO_BINARY_FOR_GPU; the message lists what the container
+///     offered, so the user sees why.
 #pragma once
 
 #include "ptx/fatbin/Container.h"

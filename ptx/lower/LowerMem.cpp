@@ -88,6 +88,12 @@ Error FunctionLowering::lowerMem(const Instruction &I) {
     if (Sp.size() != 1)
       return fail(spell(I) + " needs one state space");
     bool To = I.has(Modifier::To);
+    // .address_size 32: generic and global addresses are the same 32-bit
+    // numbers here, but a generic address of shared, local or constant
+    // memory would be a host address above 4 GiB.
+    if (ML.P.AddressSize == 32 && !To && Sp[0] != StateSpace::Global && bits(T) < 64)
+      return fail("not lowered: " + spell(I) + " (.address_size 32): a generic address of ." +
+                  stateSpaceName(Sp[0]).str() + " memory does not fit 32 bits on this 64-bit host");
     unsigned From = To ? 0 : addrSpaceOf(Sp[0]), Dest = To ? addrSpaceOf(Sp[0]) : 0;
     Expected<Value *> A = get(I.Ops[1], T);
     if (!A) return A.takeError();

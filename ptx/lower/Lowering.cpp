@@ -399,6 +399,13 @@ Expected<Value *> FunctionLowering::get(const Operand &Op, ScalarType T) {
       Ptr = B.CreateGEP(B.getInt8Ty(), Ptr, B.getInt64(Op.Int));
     if (!VT->isIntegerTy())
       return fail("symbol '" + Op.Name + "' used as a non-integer value");
+    // .address_size 32: the address of a variable outside shared memory
+    // (shared addresses are offsets into the block's arena) does not fit 32
+    // bits on a 64-bit host, so this function cannot run faithfully.
+    if (ML.P.AddressSize == 32 && VT->getIntegerBitWidth() < 64 && S != StateSpace::Shared)
+      return fail("not lowered: the 32-bit address of ." + stateSpaceName(S).str() + " variable '" +
+                  Op.Name + "' (.address_size 32): ferry keeps module variables and the stack above "
+                  "4 GiB on this 64-bit host, out of a 32-bit address's reach");
     return B.CreatePtrToInt(Ptr, VT);
   }
   case Operand::Kind::SReg: {

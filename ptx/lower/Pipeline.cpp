@@ -31,16 +31,24 @@ Expected<LowerResult> lowerModule(const Module &Ptx, LLVMContext &Ctx, const Low
   LowerResult R;
   R.M = std::make_unique<llvm::Module>(Ptx.FileName.empty() ? "ptx" : Ptx.FileName, Ctx);
   // SIMT IR is target-neutral; the data layout states only what the IR
-  // relies on: 64-bit pointers in every address space (PTX .address_size 64).
+  // relies on: 64-bit pointers in every address space (the host's; 32-bit
+  // PTX addresses are widened where they are used).
   R.M->setDataLayout("e-i64:64-i128:128-v16:16-v32:32-n16:32:64");
   lower::ModuleLowering ML(Ptx, *R.M);
   auto After = [&](StringRef Pass) {
     if (Opts.AfterPass)
       Opts.AfterPass(Pass, *R.M);
   };
-  if (Ptx.AddressSize != 64)
+  // .address_size 32: addresses are 32-bit integers that the lowering
+  // zero-extends to the host's pointers (Lowering.cpp address()); they reach
+  // memory placed below 4 GiB (the host device does so for device memory
+  // once such a module is loaded). Taking the address of memory that lives
+  // higher (module variables, the stack) fails the function that does it.
+  if (Ptx.AddressSize != 64 && Ptx.AddressSize != 32)
     return createStringError(inconvertibleErrorCode(),
-                             Ptx.FileName + ": .address_size 32 is not supported");
+                             Ptx.FileName + ": .address_size " + Twine(Ptx.AddressSize) + " is not valid");
+  if (Ptx.AddressSize == 32)
+    R.M->addModuleFlag(llvm::Module::Warning, "ferry.address_size", 32);
   if (Error E = lower::runLowerDecls(ML))
     return std::move(E);
   After("lower-decls");

@@ -29,10 +29,11 @@ Entry elf(unsigned Sm) {
 }
 
 /// The chosen index, or -1 with the error's code checked.
-int pick(const std::vector<Entry> &Es, unsigned Sm, PtxVersion Max = MaxSupportedPtx) {
+int pick(const std::vector<Entry> &Es, unsigned Sm, PtxVersion Max = MaxSupportedPtx,
+         CUresult Want = CUDA_ERROR_NO_BINARY_FOR_GPU) {
   auto R = choosePtxEntry(Es, Sm, Max);
   if (!R) {
-    EXPECT_EQ(R.error().code(), CUDA_ERROR_NO_BINARY_FOR_GPU);
+    EXPECT_EQ(R.error().code(), Want) << R.error().message();
     return -1;
   }
   return int(*R);
@@ -81,7 +82,12 @@ TEST(FatbinSelect, PtxVersionLimitAndTies) {
   EXPECT_EQ(pick(Es, 86), 1); // 9.1 is newer than we support
   EXPECT_EQ(pick(Es, 86, PtxVersion{9, 1}), 2);
   EXPECT_EQ(pick(Es, 86, PtxVersion{8, 7}), 0);
-  EXPECT_EQ(pick(Es, 86, PtxVersion{8, 0}), -1);
+  // PTX that fits the device but is too new is an unsupported PTX version,
+  // as NVIDIA's driver reports PTX newer than its JIT.
+  EXPECT_EQ(pick(Es, 86, PtxVersion{8, 0}, CUDA_ERROR_UNSUPPORTED_PTX_VERSION), -1);
+  EXPECT_EQ(pick({ptx(75, 9, 9)}, 90, MaxSupportedPtx, CUDA_ERROR_UNSUPPORTED_PTX_VERSION), -1);
+  // Too new and for a newer device: no binary for this GPU.
+  EXPECT_EQ(pick({ptx(100, 9, 9), elf(90)}, 90), -1);
   // Same target and version: the plain target beats the arch-specific one,
   // then the earlier entry wins.
   std::vector<Entry> Tie = {ptx(90, 9, 0, flags::ArchSpecific), ptx(90), ptx(90)};

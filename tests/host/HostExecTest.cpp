@@ -411,6 +411,50 @@ TEST_F(HostExec, AssertReportsLikeCuda) {
       << Err;
 }
 
+// Every thread that fails an assert is reported, in block then thread
+// order whatever worker ran which block, on both execution paths; the
+// threads that did not fail run to their end.
+TEST_F(HostExec, AssertReportsEveryFailingThreadInOrder) {
+  const uint32_t Blocks = 3, Threads = 40; // Two warps, the second partial.
+  std::string Want;
+  for (uint32_t B = 0; B < Blocks; B += 2)
+    for (uint32_t T = 3; T < Threads; T += 7)
+      Want += "kern.cu:42: void check(int *, int): block: [" + std::to_string(B) +
+              ",0,0], thread: [" + std::to_string(T) + ",0,0] Assertion `x < 3` failed.\n";
+  struct Path {
+    bool Fast;
+    uint32_t Flags;
+    const char *Name;
+  };
+  for (Path Pa : {Path{true, 0, "warp functions"}, Path{true, LaunchNoWarp, "block loop"},
+                  Path{false, 0, "fibers"}}) {
+    bool Fast = Pa.Fast;
+    const HostKernel &K = kernel("faults.ll", "assert_many", Fast);
+    std::vector<int32_t> Out(Blocks * 64, 0);
+    Params P;
+    P.add(Out.data()).add<void *>(nullptr).add(0);
+    testing::internal::CaptureStderr();
+    Status S = launch(K, {Blocks, 1, 1}, {Threads, 1, 1}, P, 0, Pa.Flags);
+    std::string Captured = testing::internal::GetCapturedStderr(), Err;
+    // ferry's own log lines (the launch's error) go to stderr as well.
+    for (size_t At = 0, End; At < Captured.size(); At = End + 1) {
+      End = Captured.find('\n', At);
+      if (End == std::string::npos)
+        End = Captured.size();
+      if (Captured.compare(At, 6, "ferry[") != 0)
+        Err += Captured.substr(At, End - At) + "\n";
+    }
+    EXPECT_EQ(S.code(), CUDA_ERROR_ASSERT) << Pa.Name;
+    EXPECT_EQ(Err, Want) << Pa.Name;
+    EXPECT_NE(S.message().find("(and 11 more failing threads)"), std::string::npos) << S.message();
+    for (uint32_t B = 0; B < Blocks; ++B)
+      for (uint32_t T = 0; T < Threads; ++T) {
+        bool Failed = B % 2 == 0 && T % 7 == 3;
+        EXPECT_EQ(Out[B * 64 + T], Failed ? 0 : 1) << Pa.Name << ": block " << B << " thread " << T;
+      }
+  }
+}
+
 TEST_F(HostExec, DynamicSharedMemory) {
   const HostKernel &K = kernel("misc.ll", "dynsmem");
   EXPECT_EQ(K.StaticSharedBytes, 12u);

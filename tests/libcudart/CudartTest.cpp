@@ -309,6 +309,30 @@ TEST(CudartRegistry, LazyLoadKernelsAndLaunch) {
             cudaErrorInvalidResourceHandle);
 }
 
+// nvcc's <<<>>> stub hands the null kernel of a failed __cudaGetKernel to
+// __cudaLaunchKernel: the launch reports why the lookup failed (a refused
+// image), not a bad handle, and never launches.
+TEST(CudartRegistry, LaunchOfARefusedKernelReportsTheRefusal) {
+  FakeState &F = fake();
+  void **H = __cudaRegisterFatBinary(&Wrapper);
+  __cudaRegisterFunction(H, reinterpret_cast<const char *>(&otherStub), nullptr, "refused_kernel", -1,
+                         nullptr, nullptr, nullptr, nullptr, nullptr);
+  __cudaRegisterFatBinaryEnd(H);
+  cudaKernel_t K = reinterpret_cast<cudaKernel_t>(0x1);
+  EXPECT_EQ(__cudaGetKernel(&K, reinterpret_cast<const void *>(&otherStub)), cudaErrorUnsupportedPtxVersion);
+  EXPECT_EQ(K, nullptr);
+  int Arg = 0;
+  void *Args[] = {&Arg};
+  EXPECT_EQ(__cudaLaunchKernel(K, dim3(1), dim3(1), Args, 0, nullptr), cudaErrorUnsupportedPtxVersion);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorUnsupportedPtxVersion);
+  // The reason is used once: a later null kernel is a bad handle again.
+  EXPECT_EQ(__cudaLaunchKernel(nullptr, dim3(1), dim3(1), Args, 0, nullptr), cudaErrorInvalidResourceHandle);
+  EXPECT_EQ(cudaLaunchKernel(reinterpret_cast<const void *>(&otherStub), dim3(1), dim3(1), Args, 0, nullptr),
+            cudaErrorUnsupportedPtxVersion);
+  EXPECT_EQ(F.Launches.size(), 0u);
+  __cudaUnregisterFatBinary(H);
+}
+
 TEST(CudartRegistry, VariablesAndSymbols) {
   FakeState &F = fake();
   void **H = __cudaRegisterFatBinary(&Wrapper);

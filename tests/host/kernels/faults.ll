@@ -5,6 +5,8 @@
 ; @oob_fiber: the same after a barrier (fiber path).
 ; @overflow: recursion n deep with 4 KiB frames overflows the fiber stack.
 ; @assert_k: block 0 thread 2 fails an assert.
+; @assert_many: in blocks 0 and 2, threads with tid % 7 == 3 fail an assert;
+;   every other thread stores 1 to out[ctaid * 64 + tid].
 ; @divzero: integer division by `n` (0).
 declare i32 @ferry.tid.x()
 declare i32 @ferry.ctaid.x()
@@ -100,6 +102,29 @@ ok:
   ret void
 }
 
+define void @assert_many(ptr noalias %params) {
+entry:
+  %out = load ptr addrspace(1), ptr %params, align 8
+  %tid = call i32 @ferry.tid.x()
+  %cta = call i32 @ferry.ctaid.x()
+  %r = urem i32 %tid, 7
+  %t3 = icmp eq i32 %r, 3
+  %odd = and i32 %cta, 1
+  %even = icmp eq i32 %odd, 0
+  %both = and i1 %t3, %even
+  br i1 %both, label %fail, label %ok
+fail:
+  call void @ferry.assertfail(ptr addrspacecast (ptr addrspace(1) @msg to ptr), ptr addrspacecast (ptr addrspace(1) @file to ptr), i32 42, ptr addrspacecast (ptr addrspace(1) @func to ptr), i64 1)
+  unreachable
+ok:
+  %base = mul i32 %cta, 64
+  %i = add i32 %base, %tid
+  %i64 = zext i32 %i to i64
+  %p = getelementptr inbounds i32, ptr addrspace(1) %out, i64 %i64
+  store i32 1, ptr addrspace(1) %p, align 4
+  ret void
+}
+
 define void @divzero(ptr noalias %params) {
 entry:
   %out = load ptr addrspace(1), ptr %params, align 8
@@ -111,10 +136,11 @@ entry:
   ret void
 }
 
-!ferry.kernels = !{!0, !1, !2, !3, !4, !5}
+!ferry.kernels = !{!0, !1, !2, !3, !4, !5, !6}
 !0 = !{ptr @trap_k}
 !1 = !{ptr @oob_fast}
 !2 = !{ptr @oob_fiber}
 !3 = !{ptr @overflow}
 !4 = !{ptr @assert_k}
 !5 = !{ptr @divzero}
+!6 = !{ptr @assert_many}
