@@ -40,6 +40,8 @@
 #include "llvm/Bitcode/BitcodeReader.h"
 
 #include <atomic>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <mutex>
 
@@ -84,6 +86,30 @@ ferry_truncsfbf2:
   .size ferry_truncsfbf2, .-ferry_truncsfbf2
 )");
 extern "C" void ferry_truncsfbf2();
+
+// f64 → bf16 with round-to-nearest-even, the libcall LLVM emits for
+// `fptrunc double to bfloat` (cvt.rn.bf16.f64; the directed roundings adjust
+// its result). Rounding to f32 first and then to bf16 would round twice, so
+// the f32 step rounds to odd: a second rounding to a format at least two
+// bits narrower is then exact. NaNs keep their top payload bits, quieted
+// (what NVIDIA returns). The bf16 bits go back in the low half of xmm0, the
+// x86-64 ABI of __bf16, which a float return with those bits satisfies.
+extern "C" float ferry_truncdfbf2(double X) {
+  float F = static_cast<float>(X);
+  uint32_t Bits;
+  std::memcpy(&Bits, &F, sizeof Bits);
+  if (X == X && static_cast<double>(F) != X) {
+    // Inexact: step to the f32 on X's side of zero, then make it odd.
+    if (std::fabs(static_cast<double>(F)) > std::fabs(X))
+      Bits -= 1;
+    Bits |= 1;
+  }
+  uint32_t Out = (Bits & 0x7fffffffu) > 0x7f800000u ? (Bits >> 16) | 0x40u
+                                                     : (Bits + 0x7fffu + ((Bits >> 16) & 1u)) >> 16;
+  float R;
+  std::memcpy(&R, &Out, sizeof R);
+  return R;
+}
 
 namespace ferry::host {
 
@@ -341,8 +367,19 @@ Expected<std::unique_ptr<HostCompiler>> HostCompiler::create(std::vector<Runtime
                                          JITSymbolFlags::Exported | JITSymbolFlags::Callable};
   Syms[Jit.mangleAndIntern("__truncsfbf2")] = {orc::ExecutorAddr::fromPtr(&ferry_truncsfbf2),
                                                JITSymbolFlags::Exported | JITSymbolFlags::Callable};
+  Syms[Jit.mangleAndIntern("__truncdfbf2")] = {orc::ExecutorAddr::fromPtr(&ferry_truncdfbf2),
+                                               JITSymbolFlags::Exported | JITSymbolFlags::Callable};
   if (llvm::Error E = RT.define(orc::absoluteSymbols(std::move(Syms))))
     return makeError(CUDA_ERROR_UNKNOWN, "runtime symbols: " + errText(std::move(E)));
+  // The math the code generator calls (fminf for a promoted f16 min, exp2f
+  // for ex2.approx.f16, ...) comes from libm. The process's symbols hold it
+  // only when the program itself links libm: one that dlopen()s
+  // libcuda.so.1 (RTLD_LOCAL, as cudart does) and links no libm would fail
+  // to link such kernels, so libm is searched by name as well.
+  auto LibM = orc::DynamicLibrarySearchGenerator::Load("libm.so.6", Jit.getDataLayout().getGlobalPrefix());
+  if (!LibM)
+    return makeError(CUDA_ERROR_UNKNOWN, "libm for JIT-compiled kernels: " + errText(LibM.takeError()));
+  RT.addGenerator(std::move(*LibM));
   C->P->Runtime = &RT;
   log::jit().debug("host compiler for {} ({})", C->P->JTMB->getCPU(), C->P->JTMB->getFeatures().getString());
   return C;
