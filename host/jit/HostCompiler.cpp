@@ -440,15 +440,19 @@ Expected<std::unique_ptr<HostCompiler>> HostCompiler::create(std::vector<Runtime
                                                JITSymbolFlags::Exported | JITSymbolFlags::Callable};
   if (llvm::Error E = RT.define(orc::absoluteSymbols(std::move(Syms))))
     return makeError(CUDA_ERROR_UNKNOWN, "runtime symbols: " + errText(std::move(E)));
-  // The math the code generator calls (fminf for a promoted f16 min, exp2f
-  // for ex2.approx.f16, ...) comes from libm. The process's symbols hold it
-  // only when the program itself links libm: one that dlopen()s
-  // libcuda.so.1 (RTLD_LOCAL, as cudart does) and links no libm would fail
-  // to link such kernels, so libm is searched by name as well.
-  auto LibM = orc::DynamicLibrarySearchGenerator::Load("libm.so.6", Jit.getDataLayout().getGlobalPrefix());
-  if (!LibM)
-    return makeError(CUDA_ERROR_UNKNOWN, "libm for JIT-compiled kernels: " + errText(LibM.takeError()));
-  RT.addGenerator(std::move(*LibM));
+  // The library calls the code generator emits come from libm (fminf for a
+  // promoted f16 min, exp2f for ex2.approx.f16, ...) and libgcc_s
+  // (__fixdfti, __truncdfhf2, ... for i128 and f16 conversions). The
+  // process's symbols hold them only when the program itself links those
+  // libraries: one that dlopen()s libcuda.so.1 (RTLD_LOCAL) and links
+  // neither (a C program, or C++ with a static libstdc++) would fail to
+  // link such kernels, so both are searched by name as well.
+  for (const char *Lib : {"libm.so.6", "libgcc_s.so.1"}) {
+    auto G = orc::DynamicLibrarySearchGenerator::Load(Lib, Jit.getDataLayout().getGlobalPrefix());
+    if (!G)
+      return makeError(CUDA_ERROR_UNKNOWN, std::string(Lib) + " for JIT-compiled kernels: " + errText(G.takeError()));
+    RT.addGenerator(std::move(*G));
+  }
   C->P->Runtime = &RT;
   log::jit().debug("host compiler for {} ({})", C->P->JTMB->getCPU(), C->P->JTMB->getFeatures().getString());
   return C;
