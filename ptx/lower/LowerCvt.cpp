@@ -306,9 +306,9 @@ Error FunctionLowering::lowerCvt(const Instruction &I) {
       R = directedRound(R, Err, *Rnd, B.getTrue());
     }
   } else if (isFloat(DT) && isFloat(ST)) {
-    // .ftz flushes an f32 source, but not into an f16/bf16 result, and
-    // never an f16 source (what an H100 does: tests/ptx-conformance).
-    if (Ftz && ST == ScalarType::F32 && DT != ScalarType::F16 && DT != ScalarType::BF16)
+    // .ftz flushes an f32 source, but not into an f16 result, and never an
+    // f16 source (what an H100 does: tests/ptx-conformance).
+    if (Ftz && ST == ScalarType::F32 && DT != ScalarType::F16)
       A = flush(A);
     if (ST == ScalarType::BF16 && DT == ScalarType::F32) {
       // Exact, and a signalling NaN stays signalling (fpext would quiet
