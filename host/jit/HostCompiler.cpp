@@ -21,6 +21,8 @@
 #include "llvm/ExecutionEngine/Orc/MemoryMapper.h"
 #include "llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h"
 #include "llvm/IR/DebugInfo.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -40,6 +42,8 @@
 #include "llvm/Bitcode/BitcodeReader.h"
 
 #include <atomic>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <mutex>
 
@@ -85,7 +89,93 @@ ferry_truncsfbf2:
 )");
 extern "C" void ferry_truncsfbf2();
 
+// f64 → bf16 with round-to-nearest-even, the libcall LLVM emits for
+// `fptrunc double to bfloat` (cvt.rn.bf16.f64; the directed roundings adjust
+// its result). Rounding to f32 first and then to bf16 would round twice, so
+// the f32 step rounds to odd: a second rounding to a format at least two
+// bits narrower is then exact. NaNs keep their top payload bits, quieted
+// (what NVIDIA returns). The bf16 bits go back in the low half of xmm0, the
+// x86-64 ABI of __bf16, which a float return with those bits satisfies.
+extern "C" float ferry_truncdfbf2(double X) {
+  float F = static_cast<float>(X);
+  uint32_t Bits;
+  std::memcpy(&Bits, &F, sizeof Bits);
+  if (X == X && static_cast<double>(F) != X) {
+    // Inexact: step to the f32 on X's side of zero, then make it odd.
+    if (std::fabs(static_cast<double>(F)) > std::fabs(X))
+      Bits -= 1;
+    Bits |= 1;
+  }
+  uint32_t Out = (Bits & 0x7fffffffu) > 0x7f800000u ? (Bits >> 16) | 0x40u
+                                                     : (Bits + 0x7fffu + ((Bits >> 16) & 1u)) >> 16;
+  float R;
+  std::memcpy(&R, &Out, sizeof R);
+  return R;
+}
+
+// bf16 atomic add: a compare-and-swap loop on the 16 bits. LLVM's own
+// expansion of `atomicrmw fadd bfloat` keeps the loaded value as a float
+// between iterations and turns it back into bf16 for the compare, which
+// quiets a signalling NaN: memory holding one never compares equal, and the
+// loop never ends. Here the loop carries the bits. The sum is rounded once
+// from f32, which is exact for bf16 operands (24 >= 2 * 8 + 2 bits).
+static uint16_t addBf16(uint16_t X, uint16_t Y) {
+  uint32_t A = uint32_t(X) << 16, B = uint32_t(Y) << 16;
+  float FA, FB;
+  std::memcpy(&FA, &A, 4);
+  std::memcpy(&FB, &B, 4);
+  float Sum = FA + FB;
+  uint32_t Bits;
+  std::memcpy(&Bits, &Sum, 4);
+  return (Bits & 0x7fffffffu) > 0x7f800000u ? uint16_t((Bits >> 16) | 0x40u)
+                                            : uint16_t((Bits + 0x7fffu + ((Bits >> 16) & 1u)) >> 16);
+}
+
+extern "C" uint16_t ferry_atom_add_bf16(uint16_t *Ptr, uint16_t Val) {
+  uint16_t Old = __atomic_load_n(Ptr, __ATOMIC_RELAXED);
+  while (!__atomic_compare_exchange_n(Ptr, &Old, addBf16(Old, Val), false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+    ;
+  return Old;
+}
+
+/// The bf16x2 form: both halves in one 32-bit compare-and-swap.
+extern "C" uint32_t ferry_atom_add_bf16x2(uint32_t *Ptr, uint32_t Val) {
+  uint32_t Old = __atomic_load_n(Ptr, __ATOMIC_RELAXED);
+  for (;;) {
+    uint32_t New = addBf16(uint16_t(Old), uint16_t(Val)) | uint32_t(addBf16(uint16_t(Old >> 16), uint16_t(Val >> 16))) << 16;
+    if (__atomic_compare_exchange_n(Ptr, &Old, New, false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+      return Old;
+  }
+}
+
 namespace ferry::host {
+namespace {
+
+/// Replaces `atomicrmw fadd` of bfloat and <2 x bfloat> by
+/// ferry_atom_add_bf16/_bf16x2 (see there). Runs after the optimiser, on lane-scalar code, just before code
+/// generation, where LLVM would expand the atomic itself.
+void expandBf16Atomics(Module &M) {
+  SmallVector<AtomicRMWInst *, 8> Work;
+  for (Function &F : M)
+    for (Instruction &I : instructions(F))
+      if (auto *RMW = dyn_cast<AtomicRMWInst>(&I))
+        if (RMW->getOperation() == AtomicRMWInst::FAdd && RMW->getType()->getScalarType()->isBFloatTy() &&
+            RMW->getType()->getPrimitiveSizeInBits() <= 32)
+          Work.push_back(RMW);
+  for (AtomicRMWInst *RMW : Work) {
+    IRBuilder<> B(RMW);
+    bool Pair = RMW->getType()->isVectorTy();
+    Type *IT = Pair ? B.getInt32Ty() : B.getInt16Ty();
+    Type *Ptr = RMW->getPointerOperand()->getType();
+    FunctionCallee Fn = M.getOrInsertFunction(Pair ? "ferry_atom_add_bf16x2" : "ferry_atom_add_bf16",
+                                              FunctionType::get(IT, {Ptr, IT}, false));
+    Value *Old = B.CreateCall(Fn, {RMW->getPointerOperand(), B.CreateBitCast(RMW->getValOperand(), IT)});
+    RMW->replaceAllUsesWith(B.CreateBitCast(Old, RMW->getType()));
+    RMW->eraseFromParent();
+  }
+}
+
+} // namespace
 
 struct HostCompiler::Impl {
   std::recursive_mutex M;
@@ -264,6 +354,7 @@ void optimise(Module &M, TargetMachine &TM, unsigned Level, bool SLP = true) {
     }
   }
   MPM.run(M, MAM);
+  expandBf16Atomics(M);
 }
 
 ferry::Expected<std::string> emitAssembly(const Module &M, orc::JITTargetMachineBuilder &JTMB) {
@@ -341,8 +432,27 @@ Expected<std::unique_ptr<HostCompiler>> HostCompiler::create(std::vector<Runtime
                                          JITSymbolFlags::Exported | JITSymbolFlags::Callable};
   Syms[Jit.mangleAndIntern("__truncsfbf2")] = {orc::ExecutorAddr::fromPtr(&ferry_truncsfbf2),
                                                JITSymbolFlags::Exported | JITSymbolFlags::Callable};
+  Syms[Jit.mangleAndIntern("ferry_atom_add_bf16")] = {orc::ExecutorAddr::fromPtr(&ferry_atom_add_bf16),
+                                                      JITSymbolFlags::Exported | JITSymbolFlags::Callable};
+  Syms[Jit.mangleAndIntern("ferry_atom_add_bf16x2")] = {orc::ExecutorAddr::fromPtr(&ferry_atom_add_bf16x2),
+                                                        JITSymbolFlags::Exported | JITSymbolFlags::Callable};
+  Syms[Jit.mangleAndIntern("__truncdfbf2")] = {orc::ExecutorAddr::fromPtr(&ferry_truncdfbf2),
+                                               JITSymbolFlags::Exported | JITSymbolFlags::Callable};
   if (llvm::Error E = RT.define(orc::absoluteSymbols(std::move(Syms))))
     return makeError(CUDA_ERROR_UNKNOWN, "runtime symbols: " + errText(std::move(E)));
+  // The library calls the code generator emits come from libm (fminf for a
+  // promoted f16 min, exp2f for ex2.approx.f16, ...) and libgcc_s
+  // (__fixdfti, __truncdfhf2, ... for i128 and f16 conversions). The
+  // process's symbols hold them only when the program itself links those
+  // libraries: one that dlopen()s libcuda.so.1 (RTLD_LOCAL) and links
+  // neither (a C program, or C++ with a static libstdc++) would fail to
+  // link such kernels, so both are searched by name as well.
+  for (const char *Lib : {"libm.so.6", "libgcc_s.so.1"}) {
+    auto G = orc::DynamicLibrarySearchGenerator::Load(Lib, Jit.getDataLayout().getGlobalPrefix());
+    if (!G)
+      return makeError(CUDA_ERROR_UNKNOWN, std::string(Lib) + " for JIT-compiled kernels: " + errText(G.takeError()));
+    RT.addGenerator(std::move(*G));
+  }
   C->P->Runtime = &RT;
   log::jit().debug("host compiler for {} ({})", C->P->JTMB->getCPU(), C->P->JTMB->getFeatures().getString());
   return C;

@@ -209,6 +209,7 @@ public:
   // ---- Families -----------------------------------------------------------
   llvm::Error lowerInstruction(const Instruction &I);
   llvm::Error lowerIntArith(const Instruction &I);   // LowerArith.cpp
+  llvm::Error lowerIntPairArith(const Instruction &I, bool Signed); // LowerArith.cpp
   llvm::Error lowerFloatArith(const Instruction &I); // LowerFloat.cpp
   llvm::Error lowerLogic(const Instruction &I);      // LowerLogic.cpp
   llvm::Error lowerCompare(const Instruction &I);    // LowerLogic.cpp

@@ -3,14 +3,18 @@
 /// Integer arithmetic, extended-precision carry chains and the bit-field
 /// instructions. Every form produces a defined value for every input, since
 /// LLVM's division, remainder and shifts have undefined cases PTX does not:
-///  - division by zero: quotient all ones (-1 / 0xFF..FF), remainder the
-///    dividend; INT_MIN / -1 (signed): quotient INT_MIN, remainder 0
-///    (SimtIR.md; PTX leaves both unspecified, and these match NVIDIA
-///    hardware for the unsigned case);
+///  - division by zero: quotient and remainder all ones (-1 / 0xFF..FF),
+///    signed or not; INT_MIN / -1 (signed): quotient INT_MIN, remainder 0
+///    (SimtIR.md; PTX leaves both unspecified, and these are what an H100
+///    returns: tests/ptx-conformance);
 ///  - CC.CF (add.cc/addc/sub.cc/subc/mad.cc/madc) is an i1 per-function
 ///    register (readCarry/writeCarry), the carry out for additions and the
 ///    borrow for subtractions;
-///  - bfe with a zero length yields 0.
+///  - bfe with a zero length yields 0; bfe/bfi.b32 take pos and len from
+///    the low bytes of their operands (the ISA's pseudocode), the 64-bit
+///    forms take the whole 32-bit values (what an H100 does: a position past
+///    63 leaves nothing to extract or insert);
+///  - add/sub/min/max on .u16x2/.s16x2 work on each half on its own.
 //===----------------------------------------------------------------------===//
 #include "ptx/lower/Context.h"
 
@@ -34,6 +38,33 @@ ScalarType widened(ScalarType T) {
 }
 } // namespace
 
+/// add/sub/min/max{.relu} on .u16x2/.s16x2 (PTX ISA 9.7.1.1, 9.7.1.12,
+/// 9.7.1.13): each 16-bit half on its own, as a <2 x i16> vector.
+Error FunctionLowering::lowerIntPairArith(const Instruction &I, bool S) {
+  if (I.Ops.size() != 3 || I.has(Modifier::Sat) || I.has(Modifier::Cc))
+    return notLowered(I);
+  auto *VT = FixedVectorType::get(B.getInt16Ty(), 2);
+  Expected<Value *> A = get(I.Ops[1], ScalarType::B32), Bv = get(I.Ops[2], ScalarType::B32);
+  if (!A) return A.takeError();
+  if (!Bv) return Bv.takeError();
+  Value *X = B.CreateBitCast(*A, VT), *Y = B.CreateBitCast(*Bv, VT), *R;
+  switch (I.Op) {
+  case Opcode::Add: R = B.CreateAdd(X, Y); break;
+  case Opcode::Sub: R = B.CreateSub(X, Y); break;
+  case Opcode::Min:
+  case Opcode::Max: {
+    Intrinsic::ID Id = I.Op == Opcode::Min ? (S ? Intrinsic::smin : Intrinsic::umin)
+                                           : (S ? Intrinsic::smax : Intrinsic::umax);
+    R = callLLVM(Id, {VT}, {X, Y});
+    if (I.has(Modifier::Relu))
+      R = callLLVM(Intrinsic::smax, {VT}, {R, Constant::getNullValue(VT)});
+    break;
+  }
+  default: return notLowered(I);
+  }
+  return set(I.Ops[0], B.CreateBitCast(R, B.getInt32Ty()), ScalarType::B32);
+}
+
 Error FunctionLowering::lowerIntArith(const Instruction &I) {
   std::optional<ScalarType> TO = I.lastType();
   if (!TO)
@@ -42,8 +73,10 @@ Error FunctionLowering::lowerIntArith(const Instruction &I) {
   unsigned W = bits(T);
   if (W == 0 || W > 64 || typeKind(T) == TypeKind::Float || typeKind(T) == TypeKind::Pred)
     return notLowered(I, "type ." + typeName(T).str());
-  IntegerType *IT = B.getIntNTy(W);
   bool S = isSigned(T);
+  if (T == ScalarType::U16x2 || T == ScalarType::S16x2)
+    return lowerIntPairArith(I, S);
+  IntegerType *IT = B.getIntNTy(W);
   auto Src = [&](unsigned K) { return get(I.Ops[K], T); };
   auto Ext = [&](Value *V, unsigned To) { return S ? B.CreateSExt(V, B.getIntNTy(To)) : B.CreateZExt(V, B.getIntNTy(To)); };
   auto Need = [&](unsigned N) -> Error {
@@ -188,7 +221,7 @@ Error FunctionLowering::lowerIntArith(const Instruction &I) {
       R = B.CreateSelect(IsZero, ConstantInt::getAllOnesValue(IT), R);
     } else {
       R = S ? B.CreateSRem(*A, SafeB) : B.CreateURem(*A, SafeB);
-      R = B.CreateSelect(IsZero, *A, R);
+      R = B.CreateSelect(IsZero, ConstantInt::getAllOnesValue(IT), R);
     }
     return set(I.Ops[0], R, T);
   }
@@ -251,8 +284,8 @@ Error FunctionLowering::lowerIntArith(const Instruction &I) {
     if (!LenV) return LenV.takeError();
     // pos and len are the low bytes of b and c (PTX pseudocode); bits past
     // the msb take the sign bit of the field (signed) or zero.
-    Value *Pos = B.CreateZExtOrTrunc(B.CreateAnd(*PosV, 0xFF), IT);
-    Value *Len = B.CreateZExtOrTrunc(B.CreateAnd(*LenV, 0xFF), IT);
+    Value *Pos = B.CreateZExtOrTrunc(W == 64 ? *PosV : B.CreateAnd(*PosV, 0xFF), IT);
+    Value *Len = B.CreateZExtOrTrunc(W == 64 ? *LenV : B.CreateAnd(*LenV, 0xFF), IT);
     Value *WV = ConstantInt::get(IT, W);
     Value *PosOut = B.CreateICmpUGE(Pos, WV);
     Value *SafePos = B.CreateSelect(PosOut, ConstantInt::get(IT, 0), Pos);
@@ -282,8 +315,8 @@ Error FunctionLowering::lowerIntArith(const Instruction &I) {
     if (!Bv) return Bv.takeError();
     if (!PosV) return PosV.takeError();
     if (!LenV) return LenV.takeError();
-    Value *Pos = B.CreateZExtOrTrunc(B.CreateAnd(*PosV, 0xFF), IT);
-    Value *Len = B.CreateZExtOrTrunc(B.CreateAnd(*LenV, 0xFF), IT);
+    Value *Pos = B.CreateZExtOrTrunc(W == 64 ? *PosV : B.CreateAnd(*PosV, 0xFF), IT);
+    Value *Len = B.CreateZExtOrTrunc(W == 64 ? *LenV : B.CreateAnd(*LenV, 0xFF), IT);
     Value *WV = ConstantInt::get(IT, W);
     Value *Skip = B.CreateOr(B.CreateICmpUGE(Pos, WV), B.CreateICmpEQ(Len, ConstantInt::get(IT, 0)));
     Value *SafePos = B.CreateSelect(Skip, ConstantInt::get(IT, 0), Pos);

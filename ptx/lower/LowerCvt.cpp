@@ -283,25 +283,44 @@ Error FunctionLowering::lowerCvt(const Instruction &I) {
     X = callLLVM(Id, {X->getType()}, {X});
     Type *IT = B.getIntNTy(bits(DT));
     R = callLLVM(isSigned(DT) ? Intrinsic::fptosi_sat : Intrinsic::fptoui_sat, {IT, X->getType()}, {X});
+    // NaN: fptosi.sat gives 0, as an H100 does from f32/f16/bf16 to 8..32
+    // bits; from f64, and to 64 bits from anything, it gives the pattern
+    // with only the top bit set (tests/ptx-conformance).
+    if (ST == ScalarType::F64 || bits(DT) == 64)
+      R = B.CreateSelect(B.CreateFCmpUNO(A, A), ConstantInt::get(IT, APInt::getSignedMinValue(bits(DT))), R);
     return set(I.Ops[0], R, DT);
   }
   Type *DVT = valType(DT);
   if (isFloat(DT) && isIntType(ST)) {
     bool SS = isSigned(ST);
     R = SS ? B.CreateSIToFP(A, DVT) : B.CreateUIToFP(A, DVT);
-    if (Rnd && *Rnd != Modifier::Rn && (DVT->isFloatTy() || DVT->isDoubleTy() || DVT->isHalfTy())) {
+    if (Rnd && *Rnd != Modifier::Rn) {
       // The exact error: source minus the result converted back, in i128.
       Type *Wide = B.getInt128Ty();
       Value *X = SS ? B.CreateSExt(A, Wide) : B.CreateZExt(A, Wide);
-      Value *Back = B.CreateFPToSI(DVT->isHalfTy() ? B.CreateFPExt(R, B.getFloatTy()) : R, Wide);
+      bool Narrow = DVT->isHalfTy() || DVT->isBFloatTy();
+      Value *Back = B.CreateFPToSI(Narrow ? B.CreateFPExt(R, B.getFloatTy()) : R, Wide);
       Value *Diff = B.CreateSub(X, Back);
       Value *Err = B.CreateSelect(B.CreateICmpSGT(Diff, ConstantInt::get(Wide, 0)), ConstantFP::get(DVT, 1.0),
                                   B.CreateSelect(B.CreateICmpSLT(Diff, ConstantInt::get(Wide, 0)), ConstantFP::get(DVT, -1.0), ConstantFP::get(DVT, 0.0)));
       R = directedRound(R, Err, *Rnd, B.getTrue());
     }
   } else if (isFloat(DT) && isFloat(ST)) {
-    if (Ftz)
+    // .ftz flushes an f32 source, but not into an f16 result, and never an
+    // f16 source (what an H100 does: tests/ptx-conformance).
+    if (Ftz && ST == ScalarType::F32 && DT != ScalarType::F16)
       A = flush(A);
+    if (ST == ScalarType::BF16 && DT == ScalarType::F32) {
+      // Exact, and a signalling NaN stays signalling (fpext would quiet
+      // it): bf16 is the top half of an f32.
+      Value *Bits = B.CreateShl(B.CreateZExt(B.CreateBitCast(A, B.getInt16Ty()), B.getInt32Ty()), 16);
+      R = B.CreateBitCast(Bits, DVT);
+      if (Ftz)
+        R = flush(R);
+      return set(I.Ops[0], R, DT);
+    }
+    if ((ST == ScalarType::F16 && DT == ScalarType::BF16) || (ST == ScalarType::BF16 && DT == ScalarType::F16))
+      A = B.CreateFPExt(A, B.getFloatTy()); // exact; then an ordinary narrowing below
     Type *SVT = A->getType();
     unsigned DB = DVT->getPrimitiveSizeInBits(), SB = SVT->getPrimitiveSizeInBits();
     if (DVT == SVT) {
@@ -321,8 +340,6 @@ Error FunctionLowering::lowerCvt(const Instruction &I) {
                          : *Rnd == Modifier::Rpi ? Intrinsic::ceil : Intrinsic::trunc;
         R = callLLVM(Id, {DVT}, {R});
       }
-    } else if (DB == SB) { // f16 <-> bf16: through f32
-      R = B.CreateFPTrunc(B.CreateFPExt(A, B.getFloatTy()), DVT);
     } else {
       R = B.CreateFPTrunc(A, DVT);
       if (Rnd && *Rnd != Modifier::Rn && *Rnd != Modifier::Rna) {

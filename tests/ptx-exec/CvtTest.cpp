@@ -81,10 +81,12 @@ long double roundInt(long double X, const std::string &M) {
   long double F = std::floor(X), D = X - F;
   return D > 0.5L || (D == 0.5L && std::fmod(F, 2.0L) != 0) ? F + 1 : F;
 }
-/// float -> integer: round, then saturate to [Lo, Hi]; NaN gives 0.
-template <typename T> T toInt(long double X, const std::string &M, long double Lo, long double Hi) {
+/// float -> integer: round, then saturate to [Lo, Hi]; NaN gives 0, or
+/// the top-bit pattern from f64 and into 64 bits (what an H100 does:
+/// tests/ptx-conformance), which the caller passes as Nan.
+template <typename T> T toInt(long double X, const std::string &M, long double Lo, long double Hi, T Nan = 0) {
   if (std::isnan(X))
-    return 0;
+    return Nan;
   long double R = roundInt(X, M);
   return R < Lo ? T(Lo) : R > Hi ? T(Hi) : T(R);
 }
@@ -182,8 +184,8 @@ TEST(PtxCvt, FloatToInt) {
     std::string Ms = M;
     checkExact<int32_t>(F, "s32_f32_" + Ms, [M](float X) { return toInt<int32_t>(X, M, INT32_MIN, INT32_MAX); }, A);
     checkExact<uint32_t>(F, "u32_f32_" + Ms, [M](float X) { return toInt<uint32_t>(X, M, 0, UINT32_MAX); }, A);
-    checkExact<int64_t>(F, "s64_f64_" + Ms, [M](double X) { return toInt<int64_t>(X, M, (long double)INT64_MIN, (long double)INT64_MAX); }, D);
-    checkExact<uint64_t>(F, "u64_f32_" + Ms, [M](float X) { return toInt<uint64_t>(X, M, 0, (long double)UINT64_MAX); }, A);
+    checkExact<int64_t>(F, "s64_f64_" + Ms, [M](double X) { return toInt<int64_t>(X, M, (long double)INT64_MIN, (long double)INT64_MAX, INT64_MIN); }, D);
+    checkExact<uint64_t>(F, "u64_f32_" + Ms, [M](float X) { return toInt<uint64_t>(X, M, 0, (long double)UINT64_MAX, uint64_t(1) << 63); }, A);
     checkExact<int16_t>(F, "s16_f32_" + Ms, [M](float X) { return toInt<int16_t>(X, M, INT16_MIN, INT16_MAX); }, A);
   }
   // f16 -> s16: exhaustive.

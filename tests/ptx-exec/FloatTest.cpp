@@ -286,7 +286,9 @@ TEST(PtxFloat, Testp) {
   ASSERT_EQ(F.launch("testp_f64", N, {Nan.data(), Norm.data()}, {D.data()}), "");
   for (size_t K = 0; K < N; ++K) {
     ASSERT_EQ(Nan[K], uint32_t(std::isnan(D[K]))) << hex(bitsOf(D[K]));
-    ASSERT_EQ(Norm[K], uint32_t(std::isnormal(D[K]))) << hex(bitsOf(D[K]));
+    // testp.normal counts zero as normal: what an H100 answers
+    // (tests/ptx-conformance).
+    ASSERT_EQ(Norm[K], uint32_t(std::isnormal(D[K]) || D[K] == 0)) << hex(bitsOf(D[K]));
   }
 }
 

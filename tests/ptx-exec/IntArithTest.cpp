@@ -168,16 +168,16 @@ TEST(PtxIntArith, DivRem) {
     B[K] = 0;
     A[K + 200] = 0x80000000, B[K + 200] = 0xFFFFFFFF;
   }
-  // SimtIR.md: x/0 = all ones, x%0 = x; MIN/-1 = MIN, MIN%-1 = 0.
+  // SimtIR.md: x/0 = x%0 = all ones (an H100's results); MIN/-1 = MIN, MIN%-1 = 0.
   checkExact<uint32_t>(F, "div_u32", [](uint32_t X, uint32_t Y) { return Y ? X / Y : 0xFFFFFFFFu; }, A, B);
-  checkExact<uint32_t>(F, "rem_u32", [](uint32_t X, uint32_t Y) { return Y ? X % Y : X; }, A, B);
+  checkExact<uint32_t>(F, "rem_u32", [](uint32_t X, uint32_t Y) { return Y ? X % Y : 0xFFFFFFFFu; }, A, B);
   checkExact<uint32_t>(F, "div_s32", [](uint32_t X, uint32_t Y) {
     int32_t SX = int32_t(X), SY = int32_t(Y);
     return !SY ? 0xFFFFFFFFu : (SX == INT32_MIN && SY == -1) ? X : uint32_t(SX / SY);
   }, A, B);
   checkExact<uint32_t>(F, "rem_s32", [](uint32_t X, uint32_t Y) {
     int32_t SX = int32_t(X), SY = int32_t(Y);
-    return !SY ? X : (SX == INT32_MIN && SY == -1) ? 0u : uint32_t(SX % SY);
+    return !SY ? 0xFFFFFFFFu : (SX == INT32_MIN && SY == -1) ? 0u : uint32_t(SX % SY);
   }, A, B);
   auto A64 = edgyU64(N), B64 = edgyU64(N);
   for (size_t K = 0; K < 200; ++K) {
@@ -188,7 +188,7 @@ TEST(PtxIntArith, DivRem) {
     int64_t SX = int64_t(X), SY = int64_t(Y);
     return !SY ? ~0ull : (SX == INT64_MIN && SY == -1) ? X : uint64_t(SX / SY);
   }, A64, B64);
-  checkExact<uint64_t>(F, "rem_u64", [](uint64_t X, uint64_t Y) { return Y ? X % Y : X; }, A64, B64);
+  checkExact<uint64_t>(F, "rem_u64", [](uint64_t X, uint64_t Y) { return Y ? X % Y : ~0ull; }, A64, B64);
   auto A16 = rnd16(N), B16 = rnd16(N);
   for (size_t K = 0; K < 100; ++K)
     B16[K] = 0, A16[K + 100] = 0x8000, B16[K + 100] = 0xFFFF;

@@ -185,24 +185,27 @@ TEST(PtxLogic, Lop3AllLuts) {
   EXPECT_EQ(Bad, 0u);
 }
 
+// The 32-bit forms take pos and len from the operands' low bytes (the ISA's
+// pseudocode); the 64-bit ones take the whole values, as an H100 does
+// (tests/ptx-conformance).
 template <typename T> T bfeRef(T A, uint32_t B, uint32_t C, bool Signed) {
-  const unsigned Msb = sizeof(T) * 8 - 1;
-  unsigned Pos = B & 0xFF, Len = C & 0xFF;
+  const uint64_t Msb = sizeof(T) * 8 - 1;
+  uint64_t Pos = sizeof(T) == 8 ? B : B & 0xFF, Len = sizeof(T) == 8 ? C : C & 0xFF;
   if (Len == 0)
     return 0; // "If the bit field length is zero, the result is zero."
   T SBit = Signed ? (A >> std::min(Pos + Len - 1, Msb)) & 1 : 0;
   T D = 0;
-  for (unsigned I = 0; I <= Msb; ++I) {
+  for (uint64_t I = 0; I <= Msb; ++I) {
     T Bit = (I < Len && Pos + I <= Msb) ? (A >> (Pos + I)) & 1 : SBit;
     D |= Bit << I;
   }
   return D;
 }
 template <typename T> T bfiRef(T A, T B, uint32_t C, uint32_t D) {
-  const unsigned Msb = sizeof(T) * 8 - 1;
-  unsigned Pos = C & 0xFF, Len = D & 0xFF;
+  const uint64_t Msb = sizeof(T) * 8 - 1;
+  uint64_t Pos = sizeof(T) == 8 ? C : C & 0xFF, Len = sizeof(T) == 8 ? D : D & 0xFF;
   T R = B;
-  for (unsigned I = 0; I < Len && Pos + I <= Msb; ++I)
+  for (uint64_t I = 0; I < Len && Pos + I <= Msb; ++I)
     R = (R & ~(T(1) << (Pos + I))) | (((A >> I) & 1) << (Pos + I));
   return R;
 }
