@@ -80,14 +80,6 @@ Expected<bool> lowerTextureCall(LowerContext &C, CallInst *CI) {
                                                                        : 3;
   for (unsigned I = 0; I < NumArgs; ++I)
     Args.push_back(CI->getArgOperand(I));
-  // The device sampler has no cubemap face selection (the host backend's
-  // fetch has): a cubemap fetch is refused rather than read as zeros.
-  if (NumArgs == 3 && Entry != "__ferry_suld")
-    if (auto *Mode = dyn_cast<ConstantInt>(Args[1]); Mode && ((Mode->getZExtValue() & 15) == 5 ||
-                                                             (Mode->getZExtValue() & 15) == 6))
-      return createStringError(inconvertibleErrorCode(),
-                               "NOT_SUPPORTED by the AMD backend: cubemap texture fetches (" +
-                                   Callee->getName().str() + " in " + Fn + ")");
   if (NumArgs == 2)
     Ty = FunctionType::get(I32, {I64, I32}, false);
   else if (NumArgs == 4)

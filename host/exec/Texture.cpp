@@ -4,9 +4,12 @@
 /// entry points compiled kernels call for them. One call per fetch: the
 /// descriptor decides format, addressing and filtering at run time, as the
 /// texture unit does, so the compiled kernel needs nothing per texture.
+/// The arithmetic of a fetch (an H100's, bit for bit) is in
+/// libcuda/TextureMath.h, shared with the AMD backend's device sampler.
 #include "host/exec/Texture.h"
 
 #include "host/exec/ExecInternal.h"
+#include "libcuda/TextureMath.h"
 
 #include <algorithm>
 #include <bit>
@@ -52,48 +55,26 @@ const char *texelAddress(const TextureDesc &D, int64_t I, int64_t J, int64_t K) 
   return D.Base + uint64_t(K) * D.SlicePitch + uint64_t(J) * D.Pitch + uint64_t(I) * D.elementBytes();
 }
 
-uint32_t floatBits(float F) { return std::bit_cast<uint32_t>(F); }
-
-/// The layer a layered fetch reads. An H100 takes the index as unsigned
-/// and clamps it to the last layer: -1 reads the last layer, not the
-/// first (RecordedFetch).
-int64_t clampLayer(uint32_t L, uint64_t Layers) { return int64_t(std::min<uint64_t>(L, std::max<uint64_t>(Layers, 1) - 1)); }
+using texmath::floatBits;
 
 int64_t layerOf(const TextureDesc &D, const Axes &A, const uint32_t Coords[4]) {
   if (!D.Layered || A.Layer < 0)
     return 0;
-  return clampLayer(Coords[A.Layer], D.Depth);
+  return texmath::clampLayer(Coords[A.Layer], D.Depth);
 }
 
-/// An 8-bit unsigned normalised texture's border colour as the texture unit
-/// holds it: quantised to the format. An H100 returns 76/255 and 178/255
-/// for 0.3 and 0.7, so it rounds c * 255 (76.5 and 178.5 in float) to even
-/// or down; the recording cannot tell which, this takes even.
-uint32_t unorm8Border(float C) {
-  float V = std::nearbyint(std::clamp(C, 0.f, 1.f) * 255.f);
-  return uint32_t(V);
+/// A coordinate of a fetch in texels (texmath::texelCoordinate).
+double texelCoordinate(const TextureDesc &D, float X, unsigned Axis) {
+  return texmath::texelCoordinate(X, extent(D, Axis), D.NormalizedCoords);
 }
-
-bool isUnorm8(const TextureDesc &D) { return D.Type == TexelType::U8 && D.ReadNormalized && !D.Srgb; }
 
 /// The texel at integer indices (already addressed; -1 marks a border
 /// texel on any axis), all four channels.
 void texel(const TextureDesc &D, const int64_t Idx[3], int64_t Layer, uint32_t Out[4]) {
   bool Border = Idx[0] < 0 || Idx[1] < 0 || Idx[2] < 0;
   int64_t K = D.Layered ? Layer : Idx[2];
-  for (unsigned C = 0; C < 4; ++C) {
-    if (!Border) {
-      Out[C] = texelChannel(D, Idx[0], Idx[1], K, C);
-    } else if (C >= D.Channels) {
-      Out[C] = 0; // As for texels: channels the format lacks read 0.
-    } else if (isUnorm8(D)) {
-      Out[C] = floatBits(float(unorm8Border(D.Border[C])) / 255.f);
-    } else {
-      // An H100 returns the border colour's float bits for the format's
-      // channels, integer reads included.
-      Out[C] = floatBits(D.Border[C]);
-    }
-  }
+  for (unsigned C = 0; C < 4; ++C)
+    Out[C] = Border ? texmath::borderChannel(D, C) : texelChannel(D, Idx[0], Idx[1], K, C);
 }
 
 } // namespace
@@ -108,118 +89,6 @@ int64_t floorIndex(float X) {
 
 // Halves round up: an H100 gives 5/256 for a fraction of 4.5/256.
 float quantizeWeight(float Frac) { return std::floor(Frac * 256.f + 0.5f) / 256.f; }
-
-namespace {
-
-// The texture unit's arithmetic, as inferred from 5,248 fetches recorded on
-// an H100 (tests/texture/data/h100-fetches.txt; RecordedFetch checks every
-// rule below against them):
-//  - A normalised coordinate is truncated (towards -inf) to a multiple of
-//    2^-21 before it is scaled by the extent: x * W then gives the weight
-//    that the truncated x does (fractions a hair above a 1/512 step round
-//    down, exact steps round up). Unnormalised coordinates are used as is.
-//  - Filtering weights are 8-bit fractions a (0..256) of x - 0.5, halves
-//    rounding up. The corner weights are integers summing to 256: in 2D
-//    w11 = round(ax * ay / 256) and the others follow by subtraction
-//    (w10 = ax - w11, w01 = ay - w11), so the rows and columns keep their
-//    exact share; in 3D the (x, z) pairs are weighted so, and each splits
-//    by y as hi = round(w * ay / 256), lo = w - hi. (The 3D rule is the
-//    closest the recording allows: RecordedFetch lists what it misses.)
-//  - Float results are sum(w * texel) / 256 computed exactly and rounded
-//    to float with ties away from zero.
-//  - unorm8 texels are widened to 16 bits (v * 257), filtered in integers,
-//    rounded half up to 16 bits and returned as k / 65535.
-//  - A plain 1D texture filters as a 2D texture one texel high sampled at
-//    y = 0: half of each fetch comes from row -1, which only border mode
-//    makes visible (half the border colour). Layered 1D textures do not.
-
-/// A coordinate in texels, as a double (exact: the truncated normalised
-/// coordinate has at most 24 significant bits and the extent at most 17).
-double texelCoordinate(const TextureDesc &D, float X, unsigned Axis) {
-  if (!D.NormalizedCoords || !std::isfinite(X))
-    return D.NormalizedCoords ? double(X) * double(extent(D, Axis)) : double(X);
-  constexpr double Step = double(1 << 21);
-  return std::floor(double(X) * Step) / Step * double(extent(D, Axis));
-}
-
-int64_t floorIndexD(double X) {
-  if (std::isnan(X))
-    return 0;
-  constexpr double Lim = double(1 << 30);
-  return int64_t(std::clamp(std::floor(X), -Lim, Lim));
-}
-
-/// The 8-bit weight of the upper texel for texel coordinate U; I0 is the
-/// lower texel.
-unsigned upperWeight(double U, int64_t &I0) {
-  double B = U - 0.5;
-  I0 = floorIndexD(B);
-  if (std::isnan(B))
-    return 0;
-  double F = std::clamp(B - double(I0), 0.0, 1.0);
-  return unsigned(std::floor(F * 256.0 + 0.5));
-}
-
-/// The 2D corner weights (x0y0, x1y0, x0y1, x1y1) of upper weights X, Y.
-void weights2d(unsigned X, unsigned Y, unsigned W[4]) {
-  unsigned W11 = (X * Y + 128) >> 8;
-  W[3] = W11, W[1] = X - W11, W[2] = Y - W11, W[0] = 256 - X - Y + W11;
-}
-
-/// The integer corner weights (out of 256) of Count axes, corner bit Ax set
-/// for the upper texel of axis Ax.
-void cornerWeights(unsigned Count, const unsigned A[3], unsigned W[8]) {
-  if (Count == 1) {
-    W[0] = 256 - A[0], W[1] = A[0];
-    return;
-  }
-  if (Count == 2) {
-    weights2d(A[0], A[1], W);
-    return;
-  }
-  unsigned XZ[4];
-  weights2d(A[0], A[2], XZ);
-  for (unsigned K = 0; K < 4; ++K) {
-    unsigned X = K & 1, Z = K >> 1;
-    unsigned Hi = (XZ[K] * A[1] + 128) >> 8;
-    W[X | 2 | (Z << 2)] = Hi;
-    W[X | (Z << 2)] = XZ[K] - Hi;
-  }
-}
-
-/// sum(W[i] * V[i]) / 256 rounded to float with ties away from zero. The
-/// sum is kept as an unevaluated double pair (each product is exact in a
-/// double: 9 by 24 bits), which is exact unless the texels' magnitudes
-/// differ by more than about 2^50, where no tie can occur anyway.
-float weightedSum(const unsigned *W, const float *V, unsigned N) {
-  double Hi = 0, Lo = 0;
-  for (unsigned I = 0; I < N; ++I) {
-    if (!W[I])
-      continue; // Also keeps NaN/inf texels of unused corners out.
-    double P = double(W[I]) * double(V[I]) / 256.0;
-    double S = Hi + P, Bp = S - Hi;
-    Lo += (Hi - (S - Bp)) + (P - Bp); // TwoSum's error term.
-    Hi = S;
-  }
-  double X = Hi + Lo;
-  Lo -= X - Hi;
-  Hi = X;
-  if (!std::isfinite(Hi) || Hi == 0)
-    return float(Hi);
-  // The two floats around the exact value, and which one it is nearer.
-  float Near = float(Hi);
-  double E = (double(Near) - Hi) - Lo; // Near - exact.
-  float Other = E > 0 ? std::nextafter(Near, -INFINITY) : std::nextafter(Near, INFINITY);
-  if (E == 0)
-    return Near;
-  double Mid = (double(Near) + double(Other)) / 2; // Exact: 25 bits.
-  double D = (Mid - Hi) - Lo;                      // Mid - exact; its sign is exact.
-  if (D == 0) // A tie: away from zero.
-    return std::fabs(Near) > std::fabs(Other) ? Near : Other;
-  return (Near > Other ? D < 0 : D > 0) ? Near : Other;
-}
-
-} // namespace
 
 int64_t addressIndex(int64_t I, int64_t N, TexAddress M, bool Normalized) {
   if (!Normalized && (M == TexAddress::Wrap || M == TexAddress::Mirror))
@@ -300,24 +169,6 @@ uint32_t texelChannel(const TextureDesc &D, int64_t I, int64_t J, int64_t K, uns
   return 0;
 }
 
-/// A cubemap fetch's face and normalised face coordinates: the face of the
-/// direction's major axis and the face's (s, t) by the CUDA programming
-/// guide's cubemap table. Ties go to z, then y (as on an H100: |x| = |y|
-/// takes a y face, |x| = |z| a z face; |y| = |z| was not recorded).
-static void cubeCoordinates(const float Dir[3], float U[2], int64_t &Face) {
-  float X = Dir[0], Y = Dir[1], Z = Dir[2];
-  float AX = std::fabs(X), AY = std::fabs(Y), AZ = std::fabs(Z), M, S, T;
-  if (AZ >= AX && AZ >= AY) {
-    Face = Z >= 0 ? 4 : 5, M = AZ, S = Z >= 0 ? X : -X, T = -Y;
-  } else if (AY >= AX) {
-    Face = Y >= 0 ? 2 : 3, M = AY, S = X, T = Y >= 0 ? Z : -Z;
-  } else {
-    Face = X >= 0 ? 0 : 1, M = AX, S = X >= 0 ? -Z : Z, T = -Y;
-  }
-  U[0] = (S / M + 1.f) * 0.5f;
-  U[1] = (T / M + 1.f) * 0.5f;
-}
-
 void fetch(const TextureDesc &D, uint32_t Mode, const uint32_t Coords[4], uint32_t Out[4]) {
   Axes A = axesOf(Mode);
   std::fill(Out, Out + 4, 0u);
@@ -325,22 +176,16 @@ void fetch(const TextureDesc &D, uint32_t Mode, const uint32_t Coords[4], uint32
     return;
   bool Cube = (Mode & 15) == GCube || (Mode & 15) == GACube;
   if (Cube) {
-    // Sampled as the 2D face (a layer of the array) with normalised
-    // coordinates, clamped to its edges: an H100 does not filter across
-    // faces (RecordedFetch has fetches next to every edge).
+    // Sampled as the 2D face, a layer of the array (texmath::cubeFaceDesc).
     if (!D.Cubemap)
       return;
     float Dir[3], U[2];
     for (unsigned Ax = 0; Ax < 3; ++Ax)
       Dir[Ax] = std::bit_cast<float>(Coords[Ax]);
     int64_t Face;
-    cubeCoordinates(Dir, U, Face);
-    int64_t L = (Mode & 15) == GACube ? clampLayer(Coords[3], D.Depth / 6) : 0;
-    TextureDesc F = D;
-    F.Address[0] = F.Address[1] = TexAddress::Clamp;
-    F.NormalizedCoords = true;
-    F.Cubemap = false;
-    F.Layered = true;
+    texmath::cubeCoordinates(Dir, U, Face);
+    int64_t L = (Mode & 15) == GACube ? texmath::clampLayer(Coords[3], D.Depth / 6) : 0;
+    TextureDesc F = texmath::cubeFaceDesc(D);
     uint32_t C2[4] = {std::bit_cast<uint32_t>(U[0]), std::bit_cast<uint32_t>(U[1]), uint32_t(Face + 6 * L), 0};
     fetch(F, GA2d, C2, Out);
     return;
@@ -371,24 +216,24 @@ void fetch(const TextureDesc &D, uint32_t Mode, const uint32_t Coords[4], uint32
   if (!D.FilterLinear || !D.floatResults()) {
     int64_t Idx[3] = {0, 0, 0};
     for (unsigned Ax = 0; Ax < A.Count; ++Ax)
-      Idx[Ax] = addressIndex(floorIndexD(U[Ax]), int64_t(extent(D, Ax)), D.Address[Ax], D.NormalizedCoords);
+      Idx[Ax] = addressIndex(texmath::floorIndex(U[Ax]), int64_t(extent(D, Ax)), D.Address[Ax], D.NormalizedCoords);
     texel(D, Idx, Layer, Out);
     return;
   }
   // Linear filtering of the 2^Count texels around U - 0.5. A plain 1D
-  // texture filters as 2D, one texel high, at y = 0 (see above).
+  // texture filters as 2D, one texel high, at y = 0 (TextureMath.h).
   unsigned Count = (Mode & 15) == G1d ? 2 : A.Count;
   int64_t Lo[3] = {0, 0, 0}, Hi[3] = {0, 0, 0};
   unsigned Up[3] = {0, 0, 0};
   for (unsigned Ax = 0; Ax < Count; ++Ax) {
     int64_t I0;
-    Up[Ax] = upperWeight(U[Ax], I0);
+    Up[Ax] = texmath::upperWeight(U[Ax], I0);
     int64_t N = Ax < A.Count ? int64_t(extent(D, Ax)) : 1;
     Lo[Ax] = addressIndex(I0, N, D.Address[Ax], D.NormalizedCoords);
     Hi[Ax] = addressIndex(I0 + 1, N, D.Address[Ax], D.NormalizedCoords);
   }
   unsigned W[8];
-  cornerWeights(Count, Up, W);
+  texmath::cornerWeights(Count, Up, W);
   unsigned Corners = 1u << Count;
   uint32_t T[8][4];
   for (unsigned Corner = 0; Corner < Corners; ++Corner) {
@@ -401,23 +246,10 @@ void fetch(const TextureDesc &D, uint32_t Mode, const uint32_t Coords[4], uint32
   for (unsigned C = 0; C < 4; ++C) {
     if (C >= D.Channels)
       continue; // Channels the format lacks read 0, filtered or not.
-    if (isUnorm8(D)) {
-      // In integers on the texels' 8-bit values widened to 16 bits (the
-      // border colour quantised likewise).
-      uint64_t Acc = 0;
-      for (unsigned Corner = 0; Corner < Corners; ++Corner) {
-        if (!W[Corner])
-          continue;
-        float V = std::bit_cast<float>(T[Corner][C]);
-        Acc += uint64_t(W[Corner]) * uint64_t(std::lround(V * 255.f)) * 257u;
-      }
-      Out[C] = floatBits(float((Acc + 128) >> 8) / 65535.f);
-      continue;
-    }
     float V[8];
     for (unsigned Corner = 0; Corner < Corners; ++Corner)
       V[Corner] = W[Corner] ? std::bit_cast<float>(T[Corner][C]) : 0.f;
-    Out[C] = floatBits(weightedSum(W, V, Corners));
+    Out[C] = texmath::filteredChannel(D, W, V, Corners);
   }
 }
 
@@ -431,7 +263,7 @@ void gather(const TextureDesc &D, uint32_t Mode, const uint32_t Coords[4], uint3
   int64_t I[2], J[2];
   for (unsigned Ax = 0; Ax < 2; ++Ax) {
     int64_t I0, N = int64_t(extent(D, Ax));
-    upperWeight(texelCoordinate(D, std::bit_cast<float>(Coords[Ax]), Ax), I0);
+    texmath::upperWeight(texelCoordinate(D, std::bit_cast<float>(Coords[Ax]), Ax), I0);
     int64_t *Dst = Ax == 0 ? I : J;
     Dst[0] = addressIndex(I0, N, D.Address[Ax], D.NormalizedCoords);
     Dst[1] = addressIndex(I0 + 1, N, D.Address[Ax], D.NormalizedCoords);

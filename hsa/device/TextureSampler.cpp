@@ -7,8 +7,11 @@
 /// handle stays what libcuda makes it, the address of a TextureDesc
 /// (libcuda/TextureDesc.h), and these functions read the descriptor and the
 /// texels through flat loads, with the algorithm of the host backend
-/// (host/exec/Texture.cpp): same addressing modes, 1/256 filtering weights,
-/// format conversions, tld4 order and surface boundary rules.
+/// (host/exec/Texture.cpp): same addressing modes, format conversions, tld4
+/// order and surface boundary rules, and the same arithmetic of an H100's
+/// texture unit (coordinate truncation, integer filtering weights, result
+/// rounding, unorm8 filtering, border colours, layer clamping, cubemap
+/// faces), which both take from one header, libcuda/TextureMath.h.
 ///
 /// The file is compiled twice from the same text:
 ///   - by clang-14 for amdgcn-amd-amdhsa into LLVM bitcode at build time
@@ -28,6 +31,7 @@
 /// MISALIGNED_ADDRESS, which the AMD queue cannot tell apart).
 //===----------------------------------------------------------------------===//
 #include "hsa/device/TextureSampler.h"
+#include "libcuda/TextureMath.h"
 
 namespace ferry::devtex {
 namespace {
@@ -54,8 +58,8 @@ template <typename T> T minOf(T A, T B) { return B < A ? B : A; }
 template <typename T> T maxOf(T A, T B) { return A < B ? B : A; }
 template <typename T> T clampTo(T V, T Lo, T Hi) { return V < Lo ? Lo : Hi < V ? Hi : V; }
 
-uint32_t floatBits(float F) { return __builtin_bit_cast(uint32_t, F); }
-float bitsFloat(uint32_t B) { return __builtin_bit_cast(float, B); }
+using texmath::bitsFloat;
+using texmath::floatBits;
 
 /// Little-endian loads of 1, 2 or 4 bytes (the size is a constant once
 /// inlined; the texel and surface addresses are aligned to it).
@@ -86,7 +90,9 @@ Axes axesOf(uint32_t Mode) {
   case GA1d: return {1, 1, true};
   case GA2d:
   case GA2dms: return {2, 2, true};
-  default: return {2, 2, false}; // Cubemaps: not sampled (nor on the host).
+  case GCube: return {3, -1, true};
+  case GACube: return {3, 3, true};
+  default: return {2, 2, false};
   }
 }
 
@@ -101,7 +107,12 @@ const char *texelAddress(const TextureDesc &D, int64_t I, int64_t J, int64_t K) 
 int64_t layerOf(const TextureDesc &D, const Axes &A, u32x4 Coords) {
   if (!D.Layered || A.Layer < 0)
     return 0;
-  return clampTo<int64_t>(int32_t(Coords[A.Layer]), 0, int64_t(D.Depth) - 1);
+  return texmath::clampLayer(Coords[A.Layer], D.Depth);
+}
+
+/// A coordinate of a fetch in texels (texmath::texelCoordinate).
+double texelCoordinate(const TextureDesc &D, float X, unsigned Axis) {
+  return texmath::texelCoordinate(X, extent(D, Axis), D.NormalizedCoords);
 }
 
 } // namespace
@@ -181,22 +192,22 @@ uint32_t texelChannel(const TextureDesc &D, int64_t I, int64_t J, int64_t K, uns
 
 namespace {
 /// All four channels of an addressed texel; -1 on an axis marks a border
-/// texel (the border colour's float bits on the format's channels).
+/// texel (texmath::borderChannel).
 u32x4 texel(const TextureDesc &D, const int64_t Idx[3], int64_t Layer) {
   bool Border = Idx[0] < 0 || Idx[1] < 0 || Idx[2] < 0;
   int64_t K = D.Layered ? Layer : Idx[2];
   u32x4 Out = {0, 0, 0, 0};
   for (unsigned C = 0; C < 4; ++C)
-    Out[C] = !Border ? texelChannel(D, Idx[0], Idx[1], K, C) : C < D.Channels ? floatBits(D.Border[C]) : 0u;
+    Out[C] = Border ? texmath::borderChannel(D, C) : texelChannel(D, Idx[0], Idx[1], K, C);
   return Out;
 }
 } // namespace
 
-u32x4 fetch(const TextureDesc &D, uint32_t Mode, u32x4 Coords) {
+namespace {
+/// A fetch of any geometry but a cubemap's.
+u32x4 fetchPlain(const TextureDesc &D, uint32_t Mode, u32x4 Coords) {
   Axes A = axesOf(Mode);
   u32x4 Zero = {0, 0, 0, 0};
-  if (!A.Supported)
-    return Zero;
   int64_t Layer = layerOf(D, A, Coords);
   if (Mode & (1u << 4)) {
     // Integer coordinates: no filtering; outside a linear buffer reads 0.
@@ -213,62 +224,79 @@ u32x4 fetch(const TextureDesc &D, uint32_t Mode, u32x4 Coords) {
     }
     return texel(D, Idx, Layer);
   }
-  float U[3];
-  for (unsigned Ax = 0; Ax < 3; ++Ax) {
-    float X = Ax < A.Count ? bitsFloat(Coords[Ax]) : 0.f;
-    U[Ax] = D.NormalizedCoords ? X * float(extent(D, Ax)) : X;
-  }
+  double U[3];
+  for (unsigned Ax = 0; Ax < 3; ++Ax)
+    U[Ax] = Ax < A.Count ? texelCoordinate(D, bitsFloat(Coords[Ax]), Ax) : 0.0;
   if (!D.FilterLinear || !D.floatResults()) {
     int64_t Idx[3] = {0, 0, 0};
     for (unsigned Ax = 0; Ax < A.Count; ++Ax)
-      Idx[Ax] = addressIndex(floorIndex(U[Ax]), int64_t(extent(D, Ax)), D.Address[Ax], D.NormalizedCoords);
+      Idx[Ax] = addressIndex(texmath::floorIndex(U[Ax]), int64_t(extent(D, Ax)), D.Address[Ax],
+                             D.NormalizedCoords);
     return texel(D, Idx, Layer);
   }
-  // Linear filtering: the 2^Count texels around U - 0.5, weights quantised.
+  // Linear filtering of the 2^Count texels around U - 0.5 with integer
+  // corner weights; a plain 1D texture filters as 2D, one texel high, at
+  // y = 0 (TextureMath.h).
+  unsigned Count = (Mode & 15) == G1d ? 2 : A.Count;
   int64_t Lo[3] = {0, 0, 0}, Hi[3] = {0, 0, 0};
-  float W[3] = {0, 0, 0};
-  for (unsigned Ax = 0; Ax < A.Count; ++Ax) {
-    float B = U[Ax] - 0.5f;
-    int64_t I0 = floorIndex(B);
-    W[Ax] = __builtin_isnan(B) ? 0.f : quantizeWeight(B - float(I0));
-    int64_t N = int64_t(extent(D, Ax));
+  unsigned Up[3] = {0, 0, 0};
+  for (unsigned Ax = 0; Ax < Count; ++Ax) {
+    int64_t I0;
+    Up[Ax] = texmath::upperWeight(U[Ax], I0);
+    int64_t N = Ax < A.Count ? int64_t(extent(D, Ax)) : 1;
     Lo[Ax] = addressIndex(I0, N, D.Address[Ax], D.NormalizedCoords);
     Hi[Ax] = addressIndex(I0 + 1, N, D.Address[Ax], D.NormalizedCoords);
   }
-  float Acc[4] = {0, 0, 0, 0};
-  unsigned Corners = 1u << A.Count;
+  unsigned W[8];
+  texmath::cornerWeights(Count, Up, W);
+  unsigned Corners = 1u << Count;
+  float V[4][8];
   for (unsigned Corner = 0; Corner < Corners; ++Corner) {
-    int64_t Idx[3] = {0, 0, 0};
-    float Weight = 1.f;
-    for (unsigned Ax = 0; Ax < A.Count; ++Ax) {
-      bool Up = Corner & (1u << Ax);
-      Idx[Ax] = Up ? Hi[Ax] : Lo[Ax];
-      Weight *= Up ? W[Ax] : 1.f - W[Ax];
+    u32x4 T = Zero;
+    if (W[Corner]) { // Keeps NaN/inf texels of unused corners out.
+      int64_t Idx[3] = {0, 0, 0};
+      for (unsigned Ax = 0; Ax < Count; ++Ax)
+        Idx[Ax] = Corner & (1u << Ax) ? Hi[Ax] : Lo[Ax];
+      T = texel(D, Idx, Layer);
     }
-    if (Weight == 0.f)
-      continue; // Keeps NaN/inf texels of unused corners out, as on the host.
-    u32x4 T = texel(D, Idx, Layer);
     for (unsigned C = 0; C < 4; ++C)
-      Acc[C] += Weight * bitsFloat(T[C]);
+      V[C][Corner] = bitsFloat(T[C]);
   }
-  u32x4 Out;
-  for (unsigned C = 0; C < 4; ++C)
-    Out[C] = floatBits(Acc[C]);
+  u32x4 Out = Zero;
+  for (unsigned C = 0; C < D.Channels && C < 4; ++C) // Missing channels read 0.
+    Out[C] = texmath::filteredChannel(D, W, V[C], Corners);
   return Out;
+}
+} // namespace
+
+u32x4 fetch(const TextureDesc &D, uint32_t Mode, u32x4 Coords) {
+  Axes A = axesOf(Mode);
+  if (!A.Supported)
+    return u32x4{0, 0, 0, 0};
+  if ((Mode & 15) != GCube && (Mode & 15) != GACube)
+    return fetchPlain(D, Mode, Coords);
+  // A cubemap: its face sampled as a layer of a 2D array.
+  if (!D.Cubemap)
+    return u32x4{0, 0, 0, 0};
+  float Dir[3] = {bitsFloat(Coords[0]), bitsFloat(Coords[1]), bitsFloat(Coords[2])}, U[2];
+  int64_t Face;
+  texmath::cubeCoordinates(Dir, U, Face);
+  int64_t L = (Mode & 15) == GACube ? texmath::clampLayer(Coords[3], D.Depth / 6) : 0;
+  u32x4 C2 = {floatBits(U[0]), floatBits(U[1]), uint32_t(Face + 6 * L), 0};
+  return fetchPlain(texmath::cubeFaceDesc(D), GA2d, C2);
 }
 
 u32x4 gather(const TextureDesc &D, uint32_t Mode, u32x4 Coords) {
   Axes A = axesOf(Mode);
   u32x4 Out = {0, 0, 0, 0};
-  if (!A.Supported)
-    return Out;
+  if (!A.Supported || A.Count != 2)
+    return Out; // tld4 of cubemaps is refused where the texture is lowered.
   int64_t Layer = layerOf(D, A, Coords);
   unsigned Comp = (Mode >> 8) & 3;
   int64_t I[2], J[2];
   for (unsigned Ax = 0; Ax < 2; ++Ax) {
-    float X = bitsFloat(Coords[Ax]);
-    float U = D.NormalizedCoords ? X * float(extent(D, Ax)) : X;
-    int64_t I0 = floorIndex(U - 0.5f), N = int64_t(extent(D, Ax));
+    int64_t I0, N = int64_t(extent(D, Ax));
+    texmath::upperWeight(texelCoordinate(D, bitsFloat(Coords[Ax]), Ax), I0);
     int64_t *Dst = Ax == 0 ? I : J;
     Dst[0] = addressIndex(I0, N, D.Address[Ax], D.NormalizedCoords);
     Dst[1] = addressIndex(I0 + 1, N, D.Address[Ax], D.NormalizedCoords);

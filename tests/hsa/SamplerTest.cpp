@@ -6,18 +6,22 @@
 /// against CUDA's rules and H100 recordings. Exhaustive where the input is
 /// small (half floats, 8-bit sRGB, index addressing), random descriptors,
 /// modes and coordinates otherwise: fetches (point, linear, integer
-/// coordinates, every format, layered and 3D, border colours), tld4
-/// gathers, queries and surface loads/stores in the three boundary modes.
+/// coordinates, every format, layered, 3D and cubemap, border colours),
+/// tld4 gathers, queries and surface loads/stores in the three boundary
+/// modes; and every fetch an H100 recorded (tests/texture/data), which
+/// the device sampler must reproduce as the host one does.
 /// This is what checks the sampler's algorithm without an AMD GPU; the
 /// amdgcn build itself is checked by the FileCheck tests and hsa.corpus.
 #include "host/exec/Texture.h"
 #include "hsa/device/TextureSampler.h"
+#include "tests/texture/RecordedFetches.h"
 
 #include <gtest/gtest.h>
 
 #include <bit>
 #include <cmath>
 #include <cstddef>
+#include <cstdio>
 #include <cstring>
 #include <random>
 #include <string>
@@ -50,14 +54,16 @@ struct RandomTexture {
     D.Type = TexelType(Pick(8));
     const unsigned Chans[] = {1, 2, 4};
     D.Channels = uint8_t(Chans[Pick(3)]);
-    unsigned Shape = Pick(6); // 1d, 2d, 3d, a1d, a2d, linear
-    D.Layered = Shape == 3 || Shape == 4;
+    // 1d, 2d, 3d, a1d, a2d, linear, cubemap, cubemap array (textures).
+    unsigned Shape = Pick(Surface ? 6 : 8);
+    D.Cubemap = Shape >= 6;
+    D.Layered = Shape == 3 || Shape == 4 || D.Cubemap;
     D.LinearMemory = Shape == 5 && !Surface;
-    D.Dims = Shape == 2 ? 3 : Shape == 1 || Shape == 4 ? 2 : 1;
+    D.Dims = Shape == 2 ? 3 : Shape == 1 || Shape == 4 || D.Cubemap ? 2 : 1;
     D.Width = 1 + Pick(9);
-    D.Height = D.Dims >= 2 ? 1 + Pick(7) : 1;
-    D.Depth = D.Dims == 3 || D.Layered ? 1 + Pick(5) : 1;
-    const uint32_t Geoms[] = {0, 1, 2, 3, 4, 0};
+    D.Height = D.Cubemap ? D.Width : D.Dims >= 2 ? 1 + Pick(7) : 1;
+    D.Depth = D.Cubemap ? 6 * (Shape == 7 ? 1 + Pick(3) : 1) : D.Dims == 3 || D.Layered ? 1 + Pick(5) : 1;
+    const uint32_t Geoms[] = {0, 1, 2, 3, 4, 0, 5, 6};
     Geometry = Geoms[Shape];
     D.Pitch = D.Width * D.elementBytes() + 4 * Pick(3); // Padded rows too.
     D.SlicePitch = D.Pitch * D.Height;
@@ -102,6 +108,20 @@ uint32_t randomFloatCoord(std::mt19937 &R, const TextureDesc &D, unsigned Axis) 
     float U = float(R() % 1000001) / 1000000.f * 4.f - 1.5f;
     return std::bit_cast<uint32_t>(U * Span);
   }
+  }
+}
+
+/// A cubemap direction's component: small integers make faces' ties and
+/// edges likely, the rest anywhere in [-1.5, 1.5], with NaN, inf and 0.
+uint32_t randomDirection(std::mt19937 &R) {
+  switch (R() % 12) {
+  case 0: return std::bit_cast<uint32_t>(std::nanf(""));
+  case 1: return std::bit_cast<uint32_t>(R() % 2 ? INFINITY : -INFINITY);
+  case 2: return std::bit_cast<uint32_t>(R() % 2 ? 0.f : -0.f);
+  case 3:
+  case 4:
+  case 5: return std::bit_cast<uint32_t>(float(int(R() % 5) - 2) / 2.f);
+  default: return std::bit_cast<uint32_t>(float(R() % 1000001) / 1000000.f * 3.f - 1.5f);
   }
 }
 
@@ -153,8 +173,13 @@ TEST(HsaSampler, FetchesMatchTheHost) {
       uint32_t Mode = Tx.Geometry | (Int ? IntCoords : 0);
       uint32_t C[4] = {0, 0, 0, 0};
       for (unsigned Ax = 0; Ax < 3; ++Ax)
-        C[Ax] = Int ? uint32_t(int32_t(R() % (D.Width + 8)) - 4) : randomFloatCoord(R, D, Ax);
-      if (D.Layered) // The layer, after the coordinates (a1d: 1, a2d: 2).
+        C[Ax] = D.Cubemap ? randomDirection(R)
+                : Int     ? uint32_t(int32_t(R() % (D.Width + 8)) - 4)
+                          : randomFloatCoord(R, D, Ax);
+      // The layer, after the coordinates (a1d: 1, a2d: 2, acube: 3).
+      if (D.Cubemap)
+        C[3] = uint32_t(int32_t(R() % (D.Depth / 6 + 4)) - 2);
+      else if (D.Layered)
         C[D.Dims] = uint32_t(int32_t(R() % (D.Depth + 4)) - 2);
       uint32_t Want[4];
       ref::fetch(D, Mode, C, Want);
@@ -169,13 +194,50 @@ TEST(HsaSampler, FetchesMatchTheHost) {
   EXPECT_EQ(Fetches, 3000u * 60u);
 }
 
+// The fetches an H100 made (tests/texture's RecordedFetch holds the host
+// sampler to them): the device sampler must give the host's bits for every
+// one, and so the H100's, but for the 3D trilinear class RecordedFetch
+// allows (recorded::trilinearAllowance).
+TEST(HsaSampler, RecordedH100FetchesMatch) {
+  size_t Samples = 0, Trilinear = 0, Cubemap = 0, FromHost = 0, FromH100 = 0;
+  std::string Error = recorded::forEachRecordedFetch(
+      [](const recorded::Texture &) {},
+      [&](const recorded::Texture &T, const recorded::Fetch &F) {
+        uint32_t Want[4];
+        ref::fetch(T.Desc, uint32_t(T.Geom), F.Coords, Want);
+        dev::u32x4 Got = dev::fetch(T.Desc, uint32_t(T.Geom), toVec(F.Coords));
+        uint32_t G[4] = {Got[0], Got[1], Got[2], Got[3]};
+        ++Samples;
+        Cubemap += T.Geom >= 5;
+        auto Show = [](const uint32_t V[4]) {
+          char B[40];
+          std::snprintf(B, sizeof B, "%08x %08x %08x %08x", V[0], V[1], V[2], V[3]);
+          return std::string(B);
+        };
+        if (std::memcmp(G, Want, sizeof G) != 0 && ++FromHost <= 5)
+          ADD_FAILURE() << T.Line << "\n  at " << F.Line << "\n  device " << Show(G) << ", host " << Show(Want);
+        if (std::memcmp(G, F.Result, sizeof G) == 0)
+          return;
+        if (recorded::trilinearAllowance(T, G, F.Result))
+          ++Trilinear;
+        else if (++FromH100 <= 5)
+          ADD_FAILURE() << T.Line << "\n  at " << F.Line << "\n  device " << Show(G);
+      });
+  ASSERT_EQ(Error, "");
+  EXPECT_GT(Samples, 5000u);
+  EXPECT_GT(Cubemap, 0u);
+  EXPECT_EQ(FromHost, 0u) << "of " << Samples << " recorded fetches differ from the host sampler's";
+  EXPECT_EQ(FromH100, 0u) << "of " << Samples << " recorded fetches differ from the H100's";
+  EXPECT_LE(Trilinear, 25u) << "3D trilinear fetches off by a weight step";
+}
+
 TEST(HsaSampler, GathersMatchTheHost) {
   std::mt19937 R(7);
   for (int T = 0; T < 2000; ++T) {
     RandomTexture Tx(R, false);
     const TextureDesc &D = Tx.D;
-    if (D.Dims != 2)
-      continue; // tld4 is 2D (and 2D layered).
+    if (D.Dims != 2 || D.Cubemap)
+      continue; // tld4 is 2D (and 2D layered); of cubemaps, refused when lowered.
     for (int K = 0; K < 40; ++K) {
       uint32_t Mode = Tx.Geometry | (R() % 4) << 8;
       uint32_t C[4] = {randomFloatCoord(R, D, 0), randomFloatCoord(R, D, 1), 0, 0};
