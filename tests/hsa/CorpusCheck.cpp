@@ -415,11 +415,13 @@ int main(int Argc, char **Argv) {
     unsigned Textures = 0;
     for (const KernelCompileError &F : Failed) {
       Compiled.erase(F.Kernel);
-      // Textures and surfaces compile through the device-side sampler; only
-      // a ferry built without clang-14 lacks it, and then they are a known
-      // gap of that build: counted, not failures.
+      // Known gaps, counted and listed but not failures: textures and
+      // surfaces in a ferry built without clang-14 (the device-side sampler
+      // needs it), and dynamic parallelism, which the AMD backend refuses
+      // per kernel (the rest of the module still compiles; DESIGN.md).
       StringRef Msg = F.Message;
-      if (Msg.contains("built without the device texture sampler")) {
+      if (Msg.contains("built without the device texture sampler") ||
+          Msg.contains("dynamic parallelism")) {
         ++Textures;
         std::lock_guard<std::mutex> L(OutM);
         TextureNotes.push_back(Img.Name + " " + T.Name + " " + F.Kernel + ": " +
@@ -433,7 +435,7 @@ int main(int Argc, char **Argv) {
     if (!CO) {
       std::string Msg = toString(CO.takeError());
       if (Failed.size() == Textures && Textures)
-        ; // Every entry is a known texture/surface gap.
+        ; // Every failed entry is a known gap.
       else if (Failed.empty())
         Lines.push_back(Img.Name + " " + T.Name + ": " + StringRef(Msg).take_front(400).str());
       Compiled.clear();
@@ -479,11 +481,11 @@ int main(int Argc, char **Argv) {
       std::printf("note: not lowered by ptx/lower (not an AMD failure): %s\n", U.c_str());
   std::sort(TextureNotes.begin(), TextureNotes.end());
   for (const std::string &N : TextureNotes)
-    std::printf("known gap (textures/surfaces): %s\n", N.c_str());
+    std::printf("known gap (textures/surfaces without clang-14, dynamic parallelism): %s\n", N.c_str());
   double Secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
   std::printf("%zu images, %u entries x %zu targets: %u kernel code objects checked in %u linked "
               "objects (%u of them sample textures or surfaces), %zu problems, %u kernel x target "
-              "pairs left out for textures/surfaces, %u entries not lowered by ptx/lower; %.1f s\n",
+              "pairs left out as known gaps, %u entries not lowered by ptx/lower; %.1f s\n",
               Images.size(), Entries, Targets.size(), Checked.load(), Objects.load(),
               TextureChecked.load(), Failures.size(), TextureKernels.load(), Unlowered, Secs);
   return Failures.empty() ? 0 : 1;
