@@ -46,7 +46,8 @@ static GraphMemState &state() {
   return *S;
 }
 
-Expected<std::shared_ptr<GraphAlloc>> GraphAlloc::create(Ref<Context> Ctx, size_t Bytes, const CUmemPoolProps &Props,
+Expected<std::shared_ptr<GraphAlloc>> GraphAlloc::create(Ref<Context> Ctx, size_t Bytes,
+                                                         const CUmemPoolProps &Props,
                                                          std::vector<CUmemAccessDesc> Access) {
   if (Bytes == 0)
     return makeError(CUDA_ERROR_INVALID_VALUE, "a graph allocation of 0 bytes");
@@ -106,9 +107,10 @@ Status apply(std::span<const Op> Ops, bool AutoFree) {
   };
   for (const Op &O : Ops) {
     if (O.Alloc && LiveOf(O.A) && !AutoFree)
-      return makeError(CUDA_ERROR_INVALID_VALUE,
-                       "the graph's allocation from its last launch has not been freed (free it, or "
-                       "instantiate with CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH)");
+      return makeError(
+          CUDA_ERROR_INVALID_VALUE,
+          "the graph's allocation from its last launch has not been freed (free it, or "
+          "instantiate with CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH)");
     if (!O.Alloc && !LiveOf(O.A))
       return makeError(CUDA_ERROR_INVALID_VALUE, "a free node frees memory that is not allocated");
     Live[O.A] = O.Alloc;
@@ -125,7 +127,8 @@ Status freeOutside(GraphAlloc &A) {
   GraphMemState &S = state();
   std::lock_guard<std::mutex> L(S.M);
   if (!A.Live)
-    return makeError(CUDA_ERROR_INVALID_VALUE, "the graph allocation is not allocated (never launched, or freed)");
+    return makeError(CUDA_ERROR_INVALID_VALUE,
+                     "the graph allocation is not allocated (never launched, or freed)");
   S.setLive(A, false);
   return Status::ok();
 }
@@ -135,10 +138,14 @@ uint64_t attribute(int Ordinal, int Attr) {
   std::lock_guard<std::mutex> L(S.M);
   auto &C = S.Devices[Ordinal];
   switch (Attr) {
-  case CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT: return C.Used;
-  case CU_GRAPH_MEM_ATTR_USED_MEM_HIGH: return C.UsedHigh;
-  case CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT: return C.Reserved;
-  default: return C.ReservedHigh;
+  case CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT:
+    return C.Used;
+  case CU_GRAPH_MEM_ATTR_USED_MEM_HIGH:
+    return C.UsedHigh;
+  case CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT:
+    return C.Reserved;
+  default:
+    return C.ReservedHigh;
   }
 }
 
@@ -177,7 +184,7 @@ Status trim(DeviceEntry &D) {
   std::lock_guard<std::mutex> L(S.M);
   for (auto &A : Keep) {
     uintptr_t Base = uintptr_t(A->ptr());
-    if ( &A->context().device() != &D || !A->Mapped || A->Live)
+    if (&A->context().device() != &D || !A->Mapped || A->Live)
       continue;
     if (Host) {
       // Whole pages inside the allocation go back to the kernel; they read

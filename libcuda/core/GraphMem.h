@@ -34,9 +34,11 @@ class GraphAlloc {
 public:
   /// Allocates Bytes (> 0) of device memory on Ctx's device and registers
   /// it in the allocation table as AllocKind::Graph.
-  static Expected<std::shared_ptr<GraphAlloc>> create(Ref<Context> Ctx, size_t Bytes, const CUmemPoolProps &Props,
+  static Expected<std::shared_ptr<GraphAlloc>> create(Ref<Context> Ctx, size_t Bytes,
+                                                      const CUmemPoolProps &Props,
                                                       std::vector<CUmemAccessDesc> Access);
-  GraphAlloc(Ref<Context> Ctx, void *Ptr, size_t Bytes) : Ctx(std::move(Ctx)), Ptr(Ptr), Bytes(Bytes) {}
+  GraphAlloc(Ref<Context> Ctx, void *Ptr, size_t Bytes)
+      : Ctx(std::move(Ctx)), Ptr(Ptr), Bytes(Bytes) {}
   ~GraphAlloc();
   GraphAlloc(const GraphAlloc &) = delete;
   GraphAlloc &operator=(const GraphAlloc &) = delete;

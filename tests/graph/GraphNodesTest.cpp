@@ -94,7 +94,8 @@ protected:
     EXPECT_EQ(cuModuleUnload(Mod), CUDA_SUCCESS);
     EXPECT_EQ(cuDevicePrimaryCtxRelease_v2(0), CUDA_SUCCESS);
   }
-  CUgraphNode kernelNode(CUgraph Into, CUfunction F, void **Args, std::vector<CUgraphNode> Deps = {}) {
+  CUgraphNode kernelNode(CUgraph Into, CUfunction F, void **Args,
+                         std::vector<CUgraphNode> Deps = {}) {
     CUDA_KERNEL_NODE_PARAMS P{};
     P.func = F;
     P.gridDimX = P.gridDimY = P.gridDimZ = 1;
@@ -117,8 +118,9 @@ protected:
     return Node;
   }
   /// Adds a conditional node; returns its body graphs.
-  std::vector<CUgraph> condNode(CUgraphConditionalHandle H, CUgraphConditionalNodeType T, unsigned Size,
-                                std::vector<CUgraphNode> Deps = {}, CUresult Expect = CUDA_SUCCESS) {
+  std::vector<CUgraph> condNode(CUgraphConditionalHandle H, CUgraphConditionalNodeType T,
+                                unsigned Size, std::vector<CUgraphNode> Deps = {},
+                                CUresult Expect = CUDA_SUCCESS) {
     CUgraphNodeParams P{};
     P.type = CU_GRAPH_NODE_TYPE_CONDITIONAL;
     P.conditional.handle = H;
@@ -157,7 +159,8 @@ protected:
 
 TEST_F(GraphNodes, WhileLoopRunsUntilAKernelClearsTheHandle) {
   CUgraphConditionalHandle H = 0;
-  ASSERT_EQ(cuGraphConditionalHandleCreate(&H, G, Ctx, 1, CU_GRAPH_COND_ASSIGN_DEFAULT), CUDA_SUCCESS);
+  ASSERT_EQ(cuGraphConditionalHandleCreate(&H, G, Ctx, 1, CU_GRAPH_COND_ASSIGN_DEFAULT),
+            CUDA_SUCCESS);
   auto Body = condNode(H, CU_GRAPH_COND_TYPE_WHILE, 1);
   ASSERT_EQ(Body.size(), 1u);
   void *Args[] = {&H, &Buf};
@@ -224,7 +227,8 @@ TEST_F(GraphNodes, IfWithElseAndSwitchPickTheirBodies) {
     ASSERT_EQ(cuMemsetD32_v2(Zero, 0, N), CUDA_SUCCESS);
     launch(X);
     auto V = read();
-    EXPECT_EQ(std::vector<int>(V.begin(), V.begin() + 4), C.Want) << "if=" << C.If << " switch=" << C.Sw;
+    EXPECT_EQ(std::vector<int>(V.begin(), V.begin() + 4), C.Want)
+        << "if=" << C.If << " switch=" << C.Sw;
     EXPECT_EQ(cuGraphExecDestroy(X), CUDA_SUCCESS);
   }
 }
@@ -249,10 +253,12 @@ TEST_F(GraphNodes, ConditionalNodesRejectBadParameters) {
 
 TEST_F(GraphNodes, StreamCaptureIntoABodyGraph) {
   CUgraphConditionalHandle H = 0;
-  ASSERT_EQ(cuGraphConditionalHandleCreate(&H, G, Ctx, 1, CU_GRAPH_COND_ASSIGN_DEFAULT), CUDA_SUCCESS);
-  auto Body = condNode(H, CU_GRAPH_COND_TYPE_WHILE, 1);
-  ASSERT_EQ(cuStreamBeginCaptureToGraph(S, Body[0], nullptr, nullptr, 0, CU_STREAM_CAPTURE_MODE_RELAXED),
+  ASSERT_EQ(cuGraphConditionalHandleCreate(&H, G, Ctx, 1, CU_GRAPH_COND_ASSIGN_DEFAULT),
             CUDA_SUCCESS);
+  auto Body = condNode(H, CU_GRAPH_COND_TYPE_WHILE, 1);
+  ASSERT_EQ(
+      cuStreamBeginCaptureToGraph(S, Body[0], nullptr, nullptr, 0, CU_STREAM_CAPTURE_MODE_RELAXED),
+      CUDA_SUCCESS);
   void *Args[] = {&H, &Buf};
   ASSERT_EQ(cuLaunchKernel(Countdown, 1, 1, 1, 1, 1, 1, 0, S, Args, nullptr), CUDA_SUCCESS);
   CUgraph Out = nullptr;
@@ -342,8 +348,10 @@ TEST_F(GraphNodes, MemoryNodesKeepTheirAddressAndFollowCudaRules) {
   cuuint64_t Zero = 0, One = 1;
   EXPECT_EQ(cuDeviceSetGraphMemAttribute(0, CU_GRAPH_MEM_ATTR_USED_MEM_HIGH, &Zero), CUDA_SUCCESS);
   EXPECT_EQ(graphMem(CU_GRAPH_MEM_ATTR_USED_MEM_HIGH), 0u);
-  EXPECT_EQ(cuDeviceSetGraphMemAttribute(0, CU_GRAPH_MEM_ATTR_USED_MEM_HIGH, &One), CUDA_ERROR_INVALID_VALUE);
-  EXPECT_EQ(cuDeviceSetGraphMemAttribute(0, CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT, &Zero), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuDeviceSetGraphMemAttribute(0, CU_GRAPH_MEM_ATTR_USED_MEM_HIGH, &One),
+            CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(cuDeviceSetGraphMemAttribute(0, CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT, &Zero),
+            CUDA_ERROR_INVALID_VALUE);
   // Runs again after a trim, at the same address.
   launch(X);
   EXPECT_EQ(read()[0], 42);
@@ -371,7 +379,8 @@ TEST_F(GraphNodes, UnfreedAllocationsBlockRelaunchUnlessAutoFree) {
   ASSERT_EQ(cuMemFree_v2(M.Ptr), CUDA_SUCCESS); // cuMemFree frees it too.
   EXPECT_EQ(cuGraphExecDestroy(X), CUDA_SUCCESS);
 
-  ASSERT_EQ(cuGraphInstantiateWithFlags(&X, G, CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH), CUDA_SUCCESS);
+  ASSERT_EQ(cuGraphInstantiateWithFlags(&X, G, CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH),
+            CUDA_SUCCESS);
   launch(X);
   launch(X); // The last launch's allocation is freed first.
   EXPECT_EQ(read()[0], 7);
@@ -399,8 +408,9 @@ TEST_F(GraphNodes, CapturedAsyncAllocationBecomesMemoryNodes) {
     ASSERT_EQ(cuGraphNodeGetType(Node, &T), CUDA_SUCCESS);
     Types.push_back(T);
   }
-  EXPECT_EQ(Types, (std::vector<CUgraphNodeType>{CU_GRAPH_NODE_TYPE_MEM_ALLOC, CU_GRAPH_NODE_TYPE_MEMSET,
-                                                  CU_GRAPH_NODE_TYPE_MEMCPY, CU_GRAPH_NODE_TYPE_MEM_FREE}));
+  EXPECT_EQ(Types,
+            (std::vector<CUgraphNodeType>{CU_GRAPH_NODE_TYPE_MEM_ALLOC, CU_GRAPH_NODE_TYPE_MEMSET,
+                                          CU_GRAPH_NODE_TYPE_MEMCPY, CU_GRAPH_NODE_TYPE_MEM_FREE}));
   CUgraphExec X = nullptr;
   ASSERT_EQ(cuGraphInstantiateWithFlags(&X, Captured, 0), CUDA_SUCCESS);
   launch(X);
