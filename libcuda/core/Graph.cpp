@@ -463,7 +463,7 @@ Expected<Ref<GraphExec>> GraphExec::instantiate(Graph &G, unsigned long long Fla
       X->StepIndex[I] = X->Steps.size();
       Step S;
       S.Work = G.Nodes[I]->Work;
-      if (S.Work.Type == NodeType::MemAlloc)
+      if (S.Work.Type == NodeType::MemAlloc || S.Work.Type == NodeType::MemFree)
         X->Allocs.push_back(S.Work.Alloc);
       X->Steps.push_back(std::move(S));
     }

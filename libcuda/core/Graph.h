@@ -270,8 +270,8 @@ private:
   std::vector<Step> Steps;
   /// Handles whose default value each launch assigns (own and nested).
   std::vector<std::shared_ptr<CondSlot>> Conds;
-  /// The allocations this graph's alloc nodes make (kept alive by launches
-  /// in flight, so destroying the graph meanwhile is safe).
+  /// The allocations this graph's alloc and free nodes name (kept alive by
+  /// launches in flight, so destroying a graph meanwhile is safe).
   std::vector<std::shared_ptr<GraphAlloc>> Allocs;
   bool HasMemNodes = false;
   std::weak_ptr<Graph> MemSource; ///< Whose MemInstances this counts in.

@@ -21,6 +21,11 @@ struct GraphMemState {
   std::mutex M;
   std::map<uintptr_t, std::weak_ptr<GraphAlloc>> Allocs;
   std::map<int, Counters> Devices;
+  /// The live allocations, kept alive past their graphs until freed.
+  std::map<const GraphAlloc *, std::shared_ptr<GraphAlloc>> LiveRefs;
+  /// References dropped under M; released after it is unlocked (the last
+  /// one destroys the allocation, which takes M).
+  std::vector<std::shared_ptr<GraphAlloc>> Dropped;
 
   Counters &of(const GraphAlloc &A) { return Devices[A.context().device().Ordinal]; }
   void setLive(GraphAlloc &A, bool Live) {
@@ -33,8 +38,13 @@ struct GraphMemState {
         C.Reserved += A.bytes();
         C.ReservedHigh = std::max(C.ReservedHigh, C.Reserved);
       }
+      LiveRefs[&A] = A.shared_from_this();
     } else if (!Live && A.Live) {
       C.Used -= A.bytes();
+      if (auto It = LiveRefs.find(&A); It != LiveRefs.end()) {
+        Dropped.push_back(std::move(It->second));
+        LiveRefs.erase(It);
+      }
     }
     A.Live = Live;
   }
@@ -95,9 +105,16 @@ std::shared_ptr<GraphAlloc> GraphAlloc::find(uintptr_t Ptr) {
 
 namespace graphmem {
 
+/// Releases what the state dropped under its lock, after unlocking.
+static void releaseDropped(GraphMemState &S, std::unique_lock<std::mutex> &L) {
+  std::vector<std::shared_ptr<GraphAlloc>> Drop;
+  Drop.swap(S.Dropped);
+  L.unlock();
+}
+
 Status apply(std::span<const Op> Ops, bool AutoFree) {
   GraphMemState &S = state();
-  std::lock_guard<std::mutex> L(S.M);
+  std::unique_lock<std::mutex> L(S.M);
   // Validate on a copy of the live states first: a refused launch changes
   // nothing.
   std::map<GraphAlloc *, bool> Live;
@@ -120,16 +137,18 @@ Status apply(std::span<const Op> Ops, bool AutoFree) {
       S.setLive(*O.A, false); // AUTO_FREE_ON_LAUNCH: freed just before.
     S.setLive(*O.A, O.Alloc);
   }
+  releaseDropped(S, L);
   return Status::ok();
 }
 
 Status freeOutside(GraphAlloc &A) {
   GraphMemState &S = state();
-  std::lock_guard<std::mutex> L(S.M);
+  std::unique_lock<std::mutex> L(S.M);
   if (!A.Live)
     return makeError(CUDA_ERROR_INVALID_VALUE,
                      "the graph allocation is not allocated (never launched, or freed)");
   S.setLive(A, false);
+  releaseDropped(S, L);
   return Status::ok();
 }
 

@@ -15,7 +15,9 @@
 /// Stream order is tracked at enqueue time, in program order, which is
 /// where CUDA checks its rules too: a launch marks its allocations live
 /// and its frees not; cuMemFreeAsync/cuMemFree of a graph allocation, or
-/// another graph's free node, mark it freed. The memory itself is never
+/// another graph's free node, mark it freed. A live allocation outlives
+/// its graph (the program must still free it, as on NVIDIA): the state
+/// holds it until it is freed. The memory itself is never
 /// reused for anything else while its node exists, so a stale access
 /// cannot corrupt another allocation.
 ///
@@ -30,7 +32,7 @@
 
 namespace ferry::core {
 
-class GraphAlloc {
+class GraphAlloc : public std::enable_shared_from_this<GraphAlloc> {
 public:
   /// Allocates Bytes (> 0) of device memory on Ctx's device and registers
   /// it in the allocation table as AllocKind::Graph.

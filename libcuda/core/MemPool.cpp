@@ -411,7 +411,12 @@ static Status freeGraphAlloc(uintptr_t Ptr, Stream &S) {
     if (auto R = capture::onMemNode(S, std::move(W)))
       return std::move(*R);
   }
-  return graphmem::freeOutside(*G);
+  if (Status St = graphmem::freeOutside(*G); !St)
+    return St;
+  // Work enqueued before the free may still use the memory, and the free
+  // may have dropped the last reference (the graph is gone): the stream
+  // holds it until that work is done.
+  return S.submit([&](Queue &Q) { return Q.enqueueHostFunction([Keep = G](CUresult) {}); });
 }
 
 Status freeAsync(uintptr_t Ptr, Stream &S) {

@@ -385,6 +385,30 @@ TEST_F(GraphNodes, UnfreedAllocationsBlockRelaunchUnlessAutoFree) {
   launch(X); // The last launch's allocation is freed first.
   EXPECT_EQ(read()[0], 7);
   EXPECT_EQ(cuGraphExecDestroy(X), CUDA_SUCCESS);
+  // The last allocation is the program's to free, graph or no graph.
+  EXPECT_EQ(cuMemFreeAsync(M.Ptr, S), CUDA_SUCCESS);
+  EXPECT_EQ(graphMem(CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT), 0u);
+}
+
+TEST_F(GraphNodes, AnUnfreedAllocationOutlivesItsGraph) {
+  MemGraph M = buildMemGraph(G, Ctx, Buf, 5, false);
+  CUgraphExec X = nullptr;
+  ASSERT_EQ(cuGraphInstantiateWithFlags(&X, G, 0), CUDA_SUCCESS);
+  launch(X);
+  EXPECT_EQ(cuGraphExecDestroy(X), CUDA_SUCCESS);
+  EXPECT_EQ(cuGraphDestroy(G), CUDA_SUCCESS);
+  ASSERT_EQ(cuGraphCreate(&G, 0), CUDA_SUCCESS); // For TearDown.
+  // Still allocated, and usable in stream order until freed.
+  ASSERT_EQ(cuMemsetD32Async(M.Ptr + 8, 6, 1, S), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemcpyDtoDAsync_v2(Buf, M.Ptr, 12, S), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemFreeAsync(M.Ptr, S), CUDA_SUCCESS);
+  ASSERT_EQ(cuStreamSynchronize(S), CUDA_SUCCESS);
+  auto V = read();
+  EXPECT_EQ(V[0], 5);
+  EXPECT_EQ(V[2], 6);
+  EXPECT_EQ(graphMem(CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT), 0u);
+  // Freed and its graph gone: the address is no allocation any more.
+  EXPECT_EQ(cuMemFreeAsync(M.Ptr, S), CUDA_ERROR_INVALID_VALUE);
 }
 
 TEST_F(GraphNodes, CapturedAsyncAllocationBecomesMemoryNodes) {
