@@ -378,6 +378,99 @@ cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *N, cudaGraph_t G, const c
                                       size_t NumDeps, cudaEvent_t Ev) {
   return inContextWith([&](Context &) { return driver().cuGraphAddEventWaitNode(N, G, Deps, NumDeps, Ev); });
 }
+
+//===----------------------------------------------------------------------===//
+// Graph memory nodes and conditional nodes. cudaMemAllocNodeParams has
+// CUDA_MEM_ALLOC_NODE_PARAMS's layout (cudaMemPoolProps, cudaMemAccessDesc
+// are the driver's structs under other names).
+//===----------------------------------------------------------------------===//
+
+static_assert(sizeof(cudaMemAllocNodeParams) == sizeof(CUDA_MEM_ALLOC_NODE_PARAMS));
+static_assert(sizeof(cudaConditionalNodeParams) == sizeof(CUDA_CONDITIONAL_NODE_PARAMS) - sizeof(CUcontext));
+
+cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *N, cudaGraph_t G, const cudaGraphNode_t *Deps, size_t NumDeps,
+                                     struct cudaMemAllocNodeParams *P) {
+  return inContextWith([&](Context &) {
+    return driver().cuGraphAddMemAllocNode(N, G, Deps, NumDeps, reinterpret_cast<CUDA_MEM_ALLOC_NODE_PARAMS *>(P));
+  });
+}
+
+cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *N, cudaGraph_t G, const cudaGraphNode_t *Deps, size_t NumDeps,
+                                    void *Ptr) {
+  return inContextWith([&](Context &) {
+    return driver().cuGraphAddMemFreeNode(N, G, Deps, NumDeps, reinterpret_cast<CUdeviceptr>(Ptr));
+  });
+}
+
+cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t N, struct cudaMemAllocNodeParams *P) {
+  return inContextWith([&](Context &) {
+    return driver().cuGraphMemAllocNodeGetParams(N, reinterpret_cast<CUDA_MEM_ALLOC_NODE_PARAMS *>(P));
+  });
+}
+
+cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t N, void *Ptr) {
+  return inContextWith(
+      [&](Context &) { return driver().cuGraphMemFreeNodeGetParams(N, static_cast<CUdeviceptr *>(Ptr)); });
+}
+
+cudaError_t cudaDeviceGetGraphMemAttribute(int Dev, enum cudaGraphMemAttributeType A, void *V) {
+  if (cudaError_t E = enterDriver())
+    return E;
+  CUdevice H;
+  if (cudaError_t E = deviceHandle(Dev, H))
+    return recordError(E);
+  return finish(driver().cuDeviceGetGraphMemAttribute(H, CUgraphMem_attribute(A), V), Dev);
+}
+
+cudaError_t cudaDeviceSetGraphMemAttribute(int Dev, enum cudaGraphMemAttributeType A, void *V) {
+  if (cudaError_t E = enterDriver())
+    return E;
+  CUdevice H;
+  if (cudaError_t E = deviceHandle(Dev, H))
+    return recordError(E);
+  return finish(driver().cuDeviceSetGraphMemAttribute(H, CUgraphMem_attribute(A), V), Dev);
+}
+
+cudaError_t cudaDeviceGraphMemTrim(int Dev) {
+  if (cudaError_t E = enterDriver())
+    return E;
+  CUdevice H;
+  if (cudaError_t E = deviceHandle(Dev, H))
+    return recordError(E);
+  return finish(driver().cuDeviceGraphMemTrim(H), Dev);
+}
+
+cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *Out, cudaGraph_t G, unsigned Default,
+                                             unsigned Flags) {
+  if (!Out)
+    return recordError(cudaErrorInvalidValue);
+  // Both are 64-bit handles; the driver spells it unsigned long.
+  static_assert(sizeof(cudaGraphConditionalHandle) == sizeof(CUgraphConditionalHandle));
+  CUgraphConditionalHandle H = 0;
+  cudaError_t E = inContextWith(
+      [&](Context &C) { return driver().cuGraphConditionalHandleCreate(&H, G, C.Ctx, Default, Flags); });
+  if (E == cudaSuccess)
+    *Out = H;
+  return E;
+}
+
+/// cudaGraphAddNode of a conditional node: the driver makes the bodies and
+/// returns them through the (context-carrying) driver struct.
+static cudaError_t addConditionalNode(cudaGraphNode_t *N, cudaGraph_t G, const cudaGraphNode_t *Deps, size_t NumDeps,
+                                      cudaConditionalNodeParams &P) {
+  return inContextWith([&](Context &C) {
+    CUgraphNodeParams Q{};
+    Q.type = CU_GRAPH_NODE_TYPE_CONDITIONAL;
+    Q.conditional.handle = P.handle;
+    Q.conditional.type = CUgraphConditionalNodeType(P.type);
+    Q.conditional.size = P.size;
+    Q.conditional.ctx = C.Ctx;
+    CUresult R = driver().cuGraphAddNode(N, G, Deps, nullptr, NumDeps, &Q);
+    if (R == CUDA_SUCCESS)
+      P.phGraph_out = Q.conditional.phGraph_out;
+    return R;
+  });
+}
 cudaError_t cudaGraphEventRecordNodeGetEvent(cudaGraphNode_t N, cudaEvent_t *Ev) {
   return inContextWith([&](Context &) { return driver().cuGraphEventRecordNodeGetEvent(N, Ev); });
 }
@@ -565,6 +658,13 @@ cudaError_t cudaGraphAddNode(cudaGraphNode_t *N, cudaGraph_t G, const cudaGraphN
     return cudaGraphAddEventWaitNode(N, G, Deps, NumDeps, P->eventWait.event);
   case cudaGraphNodeTypeEventRecord:
     return cudaGraphAddEventRecordNode(N, G, Deps, NumDeps, P->eventRecord.event);
+  case cudaGraphNodeTypeMemAlloc:
+    static_assert(sizeof(cudaMemAllocNodeParamsV2) == sizeof(cudaMemAllocNodeParams));
+    return cudaGraphAddMemAllocNode(N, G, Deps, NumDeps, reinterpret_cast<cudaMemAllocNodeParams *>(&P->alloc));
+  case cudaGraphNodeTypeMemFree:
+    return cudaGraphAddMemFreeNode(N, G, Deps, NumDeps, P->free.dptr);
+  case cudaGraphNodeTypeConditional:
+    return addConditionalNode(N, G, Deps, NumDeps, P->conditional);
   default:
     logMessage("cudaGraphAddNode: node type %d is not supported", int(P->type));
     return recordError(cudaErrorNotSupported);

@@ -11,6 +11,7 @@
 /// report.
 #include "libcuda/api/Common.h"
 #include "libcuda/core/Graph.h"
+#include "libcuda/core/GraphMem.h"
 
 #include <cstdio>
 #include <cstring>
@@ -710,7 +711,9 @@ FERRY_EXPORT CUresult cuGraphDebugDotPrint(CUgraph hGraph, const char *path, uns
   std::FILE *F = std::fopen(path, "w");
   if (!F)
     return fail(__func__, CUDA_ERROR_OPERATING_SYSTEM, std::string("cannot write ") + path);
-  static const char *Names[] = {"kernel", "memcpy", "memset", "host", "graph", "empty", "wait_event", "event_record"};
+  static const char *Names[] = {"kernel", "memcpy",    "memset",   "host",   "graph",        "empty",      "wait_event",
+                                "event_record", "ext_sem_signal", "ext_sem_wait", "mem_alloc", "mem_free", "mem_op",
+                                "conditional"};
   std::fprintf(F, "digraph ferry_graph {\n");
   for (GraphNode *N : (*G)->nodes()) {
     std::string Label = Names[int(N->type())];
@@ -974,6 +977,9 @@ static CUDA_KERNEL_NODE_PARAMS_v2 kernelOf(const CUDA_KERNEL_NODE_PARAMS_v3 &K) 
   return P;
 }
 
+static CUresult addConditional(const char *Fn, CUgraphNode *Out, CUgraph hGraph, const CUgraphNode *Deps, size_t N,
+                               CUDA_CONDITIONAL_NODE_PARAMS &P);
+
 static CUresult addNode(const char *Fn, CUgraphNode *Out, CUgraph G, const CUgraphNode *Deps,
                         const CUgraphEdgeData *Edges, size_t N, CUgraphNodeParams *P) {
   if (!P)
@@ -1005,6 +1011,13 @@ static CUresult addNode(const char *Fn, CUgraphNode *Out, CUgraph G, const CUgra
     return cuGraphAddEventWaitNode(Out, G, Deps, N, P->eventWait.event);
   case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
     return cuGraphAddEventRecordNode(Out, G, Deps, N, P->eventRecord.event);
+  case CU_GRAPH_NODE_TYPE_MEM_ALLOC:
+    static_assert(sizeof(CUDA_MEM_ALLOC_NODE_PARAMS_v1) == sizeof(CUDA_MEM_ALLOC_NODE_PARAMS_v2));
+    return cuGraphAddMemAllocNode(Out, G, Deps, N, reinterpret_cast<CUDA_MEM_ALLOC_NODE_PARAMS *>(&P->alloc));
+  case CU_GRAPH_NODE_TYPE_MEM_FREE:
+    return cuGraphAddMemFreeNode(Out, G, Deps, N, P->free.dptr);
+  case CU_GRAPH_NODE_TYPE_CONDITIONAL:
+    return addConditional(Fn, Out, G, Deps, N, P->conditional);
   default:
     return fail(Fn, CUDA_ERROR_NOT_SUPPORTED, "graph node type " + std::to_string(int(P->type)));
   }
@@ -1075,4 +1088,189 @@ FERRY_EXPORT CUresult cuGraphExecNodeSetParams(CUgraphExec hGraphExec, CUgraphNo
     return fail(__func__, CUDA_ERROR_NOT_SUPPORTED,
                 "setting parameters of graph node type " + std::to_string(int(P->type)));
   }
+}
+
+//===----------------------------------------------------------------------===//
+// Graph memory nodes (core/GraphMem.h)
+//===----------------------------------------------------------------------===//
+
+FERRY_EXPORT CUresult cuGraphAddMemAllocNode(CUgraphNode *phGraphNode, CUgraph hGraph,
+                                             const CUgraphNode *dependencies, size_t numDependencies,
+                                             CUDA_MEM_ALLOC_NODE_PARAMS *nodeParams) {
+  if (!nodeParams)
+    return fail(__func__, CUDA_ERROR_INVALID_VALUE, "nodeParams is null");
+  const CUmemPoolProps &P = nodeParams->poolProps;
+  if (P.allocType != CU_MEM_ALLOCATION_TYPE_PINNED)
+    return fail(__func__, CUDA_ERROR_INVALID_VALUE, "poolProps.allocType must be CU_MEM_ALLOCATION_TYPE_PINNED");
+  if (P.location.type != CU_MEM_LOCATION_TYPE_DEVICE)
+    return fail(__func__, CUDA_ERROR_NOT_SUPPORTED, "graph allocations can only be placed on a device");
+  if (nodeParams->bytesize == 0)
+    return fail(__func__, CUDA_ERROR_INVALID_VALUE, "bytesize is 0");
+  if (nodeParams->accessDescCount && !nodeParams->accessDescs)
+    return fail(__func__, CUDA_ERROR_INVALID_VALUE, "accessDescs is null but accessDescCount is not 0");
+  std::vector<CUmemAccessDesc> Access;
+  for (size_t I = 0; I < nodeParams->accessDescCount; ++I) {
+    const CUmemAccessDesc &A = nodeParams->accessDescs[I];
+    if (A.location.type != CU_MEM_LOCATION_TYPE_DEVICE || !core::device(A.location.id))
+      return fail(__func__, CUDA_ERROR_INVALID_VALUE, "an access descriptor names no device");
+    Access.push_back(A);
+  }
+  auto C = core::currentContext();
+  if (!C)
+    return fail(__func__, C.error());
+  if ((*C)->device().Ordinal != P.location.id)
+    return fail(__func__, CUDA_ERROR_INVALID_VALUE,
+                "poolProps.location names another device than the current context's");
+  auto A = core::GraphAlloc::create(*C, nodeParams->bytesize, P, std::move(Access));
+  if (!A)
+    return fail(__func__, A.error());
+  CUdeviceptr Ptr = CUdeviceptr(uintptr_t((*A)->ptr()));
+  NodeWork W;
+  W.Type = NodeType::MemAlloc;
+  W.Ctx = *C;
+  W.Alloc = std::move(*A);
+  CUresult R = addPlain(__func__, phGraphNode, hGraph, dependencies, numDependencies, std::move(W));
+  if (R == CUDA_SUCCESS)
+    nodeParams->dptr = Ptr;
+  return R;
+}
+
+FERRY_EXPORT CUresult cuGraphAddMemFreeNode(CUgraphNode *phGraphNode, CUgraph hGraph,
+                                            const CUgraphNode *dependencies, size_t numDependencies,
+                                            CUdeviceptr dptr) {
+  auto G = core::resolve<Graph>(hGraph);
+  if (!G)
+    return fail(__func__, G.error());
+  auto A = core::GraphAlloc::find(uintptr_t(dptr));
+  if (!A)
+    return fail(__func__, CUDA_ERROR_INVALID_VALUE, "dptr is not an address an allocation node returned");
+  if ((*G)->freeNodeOf(*A))
+    return fail(__func__, CUDA_ERROR_INVALID_VALUE, "the allocation is already freed in this graph");
+  NodeWork W;
+  W.Type = NodeType::MemFree;
+  W.Ctx = refOf(&A->context());
+  W.Alloc = std::move(A);
+  return addPlain(__func__, phGraphNode, hGraph, dependencies, numDependencies, std::move(W));
+}
+
+FERRY_EXPORT CUresult cuGraphMemAllocNodeGetParams(CUgraphNode hNode, CUDA_MEM_ALLOC_NODE_PARAMS *params_out) {
+  if (!params_out)
+    return fail(__func__, CUDA_ERROR_INVALID_VALUE, "params_out is null");
+  auto N = nodeArg(hNode, NodeType::MemAlloc);
+  if (!N)
+    return fail(__func__, N.error());
+  // The node owns the allocation (and its access list) for its lifetime,
+  // so the returned accessDescs pointer stays valid as long as NVIDIA's.
+  const core::GraphAlloc &A = *(*N)->graph().work(**N).Alloc;
+  params_out->poolProps = A.props();
+  params_out->accessDescs = A.access().empty() ? nullptr : A.access().data();
+  params_out->accessDescCount = A.access().size();
+  params_out->bytesize = A.bytes();
+  params_out->dptr = CUdeviceptr(uintptr_t(A.ptr()));
+  return CUDA_SUCCESS;
+}
+
+FERRY_EXPORT CUresult cuGraphMemFreeNodeGetParams(CUgraphNode hNode, CUdeviceptr *dptr_out) {
+  if (!dptr_out)
+    return fail(__func__, CUDA_ERROR_INVALID_VALUE, "dptr_out is null");
+  auto N = nodeArg(hNode, NodeType::MemFree);
+  if (!N)
+    return fail(__func__, N.error());
+  *dptr_out = CUdeviceptr(uintptr_t((*N)->graph().work(**N).Alloc->ptr()));
+  return CUDA_SUCCESS;
+}
+
+FERRY_EXPORT CUresult cuDeviceGetGraphMemAttribute(CUdevice device, CUgraphMem_attribute attr, void *value) {
+  if (!value)
+    return fail(__func__, CUDA_ERROR_INVALID_VALUE, "value is null");
+  auto D = deviceArg(device);
+  if (!D)
+    return fail(__func__, D.error());
+  if (attr < CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT || attr > CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH)
+    return fail(__func__, CUDA_ERROR_INVALID_VALUE, "unknown graph memory attribute " + std::to_string(int(attr)));
+  uint64_t V = core::graphmem::attribute((*D)->Ordinal, attr);
+  std::memcpy(value, &V, sizeof(V)); // cuuint64_t for every attribute.
+  return CUDA_SUCCESS;
+}
+
+FERRY_EXPORT CUresult cuDeviceSetGraphMemAttribute(CUdevice device, CUgraphMem_attribute attr, void *value) {
+  if (!value)
+    return fail(__func__, CUDA_ERROR_INVALID_VALUE, "value is null");
+  auto D = deviceArg(device);
+  if (!D)
+    return fail(__func__, D.error());
+  uint64_t V;
+  std::memcpy(&V, value, sizeof(V));
+  if (V != 0)
+    return fail(__func__, CUDA_ERROR_INVALID_VALUE, "a high watermark can only be reset, to 0");
+  return done(__func__, core::graphmem::resetHigh((*D)->Ordinal, attr));
+}
+
+FERRY_EXPORT CUresult cuDeviceGraphMemTrim(CUdevice device) {
+  auto D = deviceArg(device);
+  if (!D)
+    return fail(__func__, D.error());
+  return done(__func__, core::graphmem::trim(**D));
+}
+
+//===----------------------------------------------------------------------===//
+// Conditional nodes
+//===----------------------------------------------------------------------===//
+
+FERRY_EXPORT CUresult cuGraphConditionalHandleCreate(CUgraphConditionalHandle *pHandle_out, CUgraph hGraph,
+                                                     CUcontext ctx, unsigned int defaultLaunchValue,
+                                                     unsigned int flags) {
+  if (!pHandle_out)
+    return fail(__func__, CUDA_ERROR_INVALID_VALUE, "pHandle_out is null");
+  if (flags & ~unsigned(CU_GRAPH_COND_ASSIGN_DEFAULT))
+    return fail(__func__, CUDA_ERROR_INVALID_VALUE, "flags must be 0 or CU_GRAPH_COND_ASSIGN_DEFAULT");
+  auto G = core::resolve<Graph>(hGraph);
+  if (!G)
+    return fail(__func__, G.error());
+  auto C = nodeContext(ctx);
+  if (!C)
+    return fail(__func__, C.error());
+  auto S = core::CondSlot::create(*C, defaultLaunchValue, flags & CU_GRAPH_COND_ASSIGN_DEFAULT);
+  if (!S)
+    return fail(__func__, S.error());
+  *pHandle_out = (*S)->handle();
+  (*G)->addCondSlot(std::move(*S));
+  return CUDA_SUCCESS;
+}
+
+/// cuGraphAddNode of a conditional node: makes its empty body graphs and
+/// hands them back through P.phGraph_out (an array the node owns).
+static CUresult addConditional(const char *Fn, CUgraphNode *Out, CUgraph hGraph, const CUgraphNode *Deps, size_t N,
+                               CUDA_CONDITIONAL_NODE_PARAMS &P) {
+  auto Slot = core::CondSlot::find(P.handle);
+  if (!Slot)
+    return fail(Fn, CUDA_ERROR_INVALID_VALUE, "the conditional handle was not made by cuGraphConditionalHandleCreate");
+  unsigned Max = P.type == CU_GRAPH_COND_TYPE_IF ? 2 : P.type == CU_GRAPH_COND_TYPE_WHILE ? 1 : ~0u;
+  if (P.type < CU_GRAPH_COND_TYPE_IF || P.type > CU_GRAPH_COND_TYPE_SWITCH)
+    return fail(Fn, CUDA_ERROR_INVALID_VALUE, "unknown conditional node type " + std::to_string(int(P.type)));
+  if (P.size == 0 || P.size > Max)
+    return fail(Fn, CUDA_ERROR_INVALID_VALUE,
+                "size must be 1 for WHILE, 1 or 2 for IF, and at least 1 for SWITCH");
+  auto C = nodeContext(P.ctx);
+  if (!C)
+    return fail(Fn, C.error());
+  if (C->get() != &Slot->context())
+    return fail(Fn, CUDA_ERROR_INVALID_VALUE, "the node's context is not the handle's");
+  NodeWork W;
+  W.Type = NodeType::Conditional;
+  W.Ctx = *C;
+  W.Cond = std::move(Slot);
+  W.CondKind = core::CondType(P.type);
+  for (unsigned I = 0; I < P.size; ++I)
+    W.Bodies.push_back(Graph::create());
+  std::vector<Ref<Graph>> Bodies = W.Bodies;
+  CUresult R = addPlain(Fn, Out, hGraph, Deps, N, std::move(W));
+  if (R != CUDA_SUCCESS) {
+    for (auto &B : Bodies)
+      B->destroy();
+    return R;
+  }
+  auto Node = core::resolve<GraphNode>(*Out);
+  P.phGraph_out = reinterpret_cast<CUgraph *>((*Node)->BodyHandles.data());
+  return CUDA_SUCCESS;
 }

@@ -11,6 +11,8 @@
 /// pools, and shareable (IPC) handle types, are CUDA_ERROR_NOT_SUPPORTED
 /// (the export/import entry points stay the generated NOT_SUPPORTED stubs).
 #include "libcuda/api/Common.h"
+#include "libcuda/core/Graph.h"
+#include "libcuda/core/GraphMem.h"
 #include "libcuda/core/MemPool.h"
 
 using namespace ferry;
@@ -44,6 +46,27 @@ CUresult allocAsync(const char *Fn, CUdeviceptr *Out, size_t Bytes, CUmemoryPool
     P = std::move(*R);
   } else {
     P = core::mempool::currentPool((*S)->context().device());
+  }
+  if (core::capture::capturingGraph(**S)) {
+    // Captured: an alloc node, whose memory is the graph's (from the
+    // device's graph memory, whichever pool was named, as on NVIDIA).
+    if (Bytes == 0)
+      return fail(Fn, CUDA_ERROR_INVALID_VALUE, "a captured allocation of 0 bytes");
+    CUmemPoolProps Props{};
+    Props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+    Props.location = {CU_MEM_LOCATION_TYPE_DEVICE, (*S)->context().device().Ordinal};
+    auto A = core::GraphAlloc::create((*S)->contextRef(), Bytes, Props, {});
+    if (!A)
+      return fail(Fn, A.error());
+    void *Ptr = (*A)->ptr();
+    core::NodeWork W;
+    W.Type = core::NodeType::MemAlloc;
+    W.Ctx = (*S)->contextRef();
+    W.Alloc = std::move(*A);
+    if (auto R = core::capture::onMemNode(**S, std::move(W)); R && !*R)
+      return done(Fn, std::move(*R));
+    *Out = CUdeviceptr(uintptr_t(Ptr));
+    return CUDA_SUCCESS;
   }
   if (Status St = core::mempool::checkCapture(**S); !St)
     return done(Fn, std::move(St));

@@ -2,6 +2,8 @@
 /// Allocation entry points (device, pitched, pinned host, registered host,
 /// managed), memory info, address ranges and pointer attributes.
 #include "libcuda/api/Common.h"
+#include "libcuda/core/Graph.h"
+#include "libcuda/core/GraphMem.h"
 #include "libcuda/core/MemPool.h"
 
 #include <cstring>
@@ -31,6 +33,14 @@ FERRY_EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *dptrOut, size_t bytesize) {
 FERRY_EXPORT CUresult cuMemFree_v2(CUdeviceptr p) {
   if (p == 0)
     return CUDA_SUCCESS; // cudaFree(0) relies on this.
+  if (auto G = core::GraphAlloc::find(uintptr_t(p))) {
+    // A graph allocation stays its node's; freeing it ends its stream-order
+    // lifetime. Synchronous like every cuMemFree: earlier work finishes first.
+    if (Status St = core::capture::checkUnsafeCall("freeing memory"); !St)
+      return done(__func__, std::move(St));
+    (void)G->context().synchronize();
+    return done(__func__, core::graphmem::freeOutside(*G));
+  }
   return done(__func__, core::release(ptr(p), {AllocKind::Device, AllocKind::Managed}));
 }
 
@@ -224,7 +234,7 @@ static CUresult pointerAttribute(const char *Fn, void *data, CUpointer_attribute
     // Device memory has no host address on NVIDIA; here all memory is
     // host-reachable but we keep the NVIDIA answer for device memory.
     bool DeviceOnly = (Al.Kind == AllocKind::Device || Al.Kind == AllocKind::Vmm ||
-                       Al.Kind == AllocKind::ModuleGlobal) &&
+                       Al.Kind == AllocKind::ModuleGlobal || Al.Kind == AllocKind::Graph) &&
                       !Al.ManagedVariable;
     if (A && DeviceOnly && Strict)
       return fail(Fn, CUDA_ERROR_INVALID_VALUE, "device memory has no host pointer");

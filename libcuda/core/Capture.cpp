@@ -330,11 +330,36 @@ std::optional<Status> onGraphLaunch(Stream &S, const GraphExec &X) {
   StreamEntry *SE = T.find(S);
   if (!SE)
     return std::nullopt;
+  if (X.hasMemNodes()) {
+    SE->Seq->Invalidated = true;
+    return Status(makeError(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED,
+                            "a graph with memory nodes cannot be launched into a capture (it would become a child graph)"));
+  }
   NodeWork W;
   W.Type = NodeType::Child;
   W.Ctx = S.contextRef();
   W.Child = X.asGraph();
   return addNode(*SE, std::move(W));
+}
+
+std::optional<Status> onMemNode(Stream &S, NodeWork W) {
+  if (idle())
+    return std::nullopt;
+  Table &T = table();
+  std::lock_guard<std::mutex> L(T.M);
+  StreamEntry *SE = T.find(S);
+  if (!SE)
+    return std::nullopt;
+  return addNode(*SE, std::move(W));
+}
+
+Ref<Graph> capturingGraph(Stream &S) {
+  if (idle())
+    return nullptr;
+  Table &T = table();
+  std::lock_guard<std::mutex> L(T.M);
+  StreamEntry *SE = T.find(S);
+  return SE ? SE->Seq->G : nullptr;
 }
 
 Status begin(Stream &S, Mode M, Ref<Graph> Into, std::vector<GraphNode *> Deps) {

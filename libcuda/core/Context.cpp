@@ -156,6 +156,7 @@ void Context::teardown() {
     case AllocKind::ModuleGlobal:
       break; // Owned by its module, never noted here.
     case AllocKind::Vmm: // Never noted by a context: cuMemUnmap owns it.
+    case AllocKind::Graph: // Never noted: its graph node owns it.
       break;
     }
   }

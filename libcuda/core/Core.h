@@ -278,7 +278,9 @@ private:
 /// memory owned by the module (never freed by cuMemFree).
 /// Vmm: a range mapped with cuMemMap (api/Vmm.cpp owns it; it is device
 /// memory to every other API but never freed by cuMemFree or teardown).
-enum class AllocKind { Device, Host, Managed, Registered, ModuleGlobal, Vmm };
+/// Graph: the memory of a graph alloc node (core/GraphMem.h owns it;
+/// cuMemFree/cuMemFreeAsync only mark it freed in stream order).
+enum class AllocKind { Device, Host, Managed, Registered, ModuleGlobal, Vmm, Graph };
 
 struct Allocation {
   uintptr_t Base = 0;

@@ -5,10 +5,68 @@
 /// submit, so a graph launch is ordered like any other stream command.
 #include "libcuda/core/Graph.h"
 
+#include "libcuda/core/GraphMem.h"
+#include "support/Log.h"
+
 #include <algorithm>
 #include <set>
 
 namespace ferry::core {
+
+//===----------------------------------------------------------------------===//
+// Conditional handles
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct CondRegistry {
+  std::mutex M;
+  std::map<uint64_t, std::weak_ptr<CondSlot>> Slots;
+};
+CondRegistry &condRegistry() {
+  static CondRegistry *R = new CondRegistry; // Leaked, like the handle table.
+  return *R;
+}
+} // namespace
+
+Expected<std::shared_ptr<CondSlot>> CondSlot::create(Ref<Context> Ctx, unsigned Default, bool AssignDefault) {
+  // Host-pinned: the device stores into it, the host function of the
+  // conditional node reads it, with no copy in between on any backend.
+  auto P = Ctx->device().Backend->allocate(MemoryKind::HostPinned, sizeof(uint32_t));
+  if (!P)
+    return P.takeError();
+  auto *Word = static_cast<uint32_t *>(*P);
+  *Word = Default;
+  auto S = std::make_shared<CondSlot>(std::move(Ctx), Word, Default, AssignDefault);
+  CondRegistry &R = condRegistry();
+  std::lock_guard<std::mutex> L(R.M);
+  R.Slots[S->handle()] = S;
+  return S;
+}
+
+CondSlot::~CondSlot() {
+  {
+    CondRegistry &R = condRegistry();
+    std::lock_guard<std::mutex> L(R.M);
+    R.Slots.erase(handle());
+  }
+  (void)Ctx->device().Backend->release(MemoryKind::HostPinned, Word, sizeof(uint32_t));
+}
+
+std::shared_ptr<CondSlot> CondSlot::find(uint64_t H) {
+  CondRegistry &R = condRegistry();
+  std::lock_guard<std::mutex> L(R.M);
+  auto It = R.Slots.find(H);
+  return It == R.Slots.end() ? nullptr : It->second.lock();
+}
+
+/// Graphs a node owns (a child graph, conditional bodies): they go when
+/// the node goes.
+static void destroyOwned(const NodeWork &W) {
+  if (W.Child)
+    W.Child->destroy();
+  for (const Ref<Graph> &B : W.Bodies)
+    B->destroy();
+}
 
 //===----------------------------------------------------------------------===//
 // Graph
@@ -20,8 +78,7 @@ Graph::~Graph() {
   // its nodes and child graphs must stop resolving.
   for (auto &N : Nodes) {
     retire(N.get());
-    if (N->Work.Child)
-      N->Work.Child->destroy();
+    destroyOwned(N->Work);
   }
 }
 
@@ -32,6 +89,9 @@ Ref<Graph> Graph::create() {
 }
 
 void Graph::refreshParamPtrs(GraphNode &N) {
+  N.BodyHandles.clear();
+  for (const Ref<Graph> &B : N.Work.Bodies)
+    N.BodyHandles.push_back(static_cast<Object *>(B.get()));
   N.ParamPtrs.clear();
   const LaunchRequest &L = N.Work.Launch;
   if (N.Work.Type != NodeType::Kernel || !L.Code)
@@ -89,6 +149,8 @@ static void eraseOne(std::vector<GraphNode *> &V, GraphNode *N) {
 
 Status Graph::removeEdges(std::span<GraphNode *const> From, std::span<GraphNode *const> To) {
   std::lock_guard<std::mutex> L(M);
+  if (hasMemNodesLocked())
+    return makeError(CUDA_ERROR_NOT_SUPPORTED, "edges of a graph with memory nodes cannot be removed");
   for (size_t I = 0; I < From.size(); ++I) {
     GraphNode *A = From[I], *B = To[I];
     if (!A || !B || !contains(*A) || !contains(*B) ||
@@ -108,6 +170,8 @@ Status Graph::destroyNode(GraphNode &N) {
     std::lock_guard<std::mutex> L(M);
     if (!contains(N))
       return makeError(CUDA_ERROR_INVALID_VALUE, "not a node of this graph");
+    if (hasMemNodesLocked())
+      return makeError(CUDA_ERROR_NOT_SUPPORTED, "nodes of a graph with memory nodes cannot be deleted");
     for (GraphNode *D : N.Deps)
       eraseOne(D->Dependents, &N);
     for (GraphNode *D : N.Dependents)
@@ -121,8 +185,7 @@ Status Graph::destroyNode(GraphNode &N) {
       I = I->second == &N ? CloneMap.erase(I) : std::next(I);
   }
   retire(&N);
-  if (Keep->Work.Child)
-    Keep->Work.Child->destroy();
+  destroyOwned(Keep->Work);
   return Status::ok();
 }
 
@@ -189,21 +252,64 @@ Expected<std::vector<GraphNode *>> Graph::topologicalOrder() const {
   return Out;
 }
 
-/// Child graphs are owned by their node: copying work copies the child.
+/// Child and body graphs are owned by their node: copying work copies them.
 static Expected<NodeWork> copyWork(const NodeWork &W) {
   NodeWork C = W;
+  C.Bodies.clear();
+  auto Undo = [&] {
+    if (C.Child && C.Child != W.Child)
+      C.Child->destroy();
+    for (auto &B : C.Bodies)
+      B->destroy();
+  };
   if (W.Child) {
     auto Child = W.Child->clone();
     if (!Child)
       return Child.takeError();
     C.Child = *Child;
   }
+  for (const Ref<Graph> &B : W.Bodies) {
+    auto Body = B->clone();
+    if (!Body) {
+      Undo();
+      return Body.takeError();
+    }
+    C.Bodies.push_back(*Body);
+  }
   return C;
 }
 
+bool Graph::hasMemNodesLocked() const {
+  for (auto &N : Nodes)
+    if (N->Work.Type == NodeType::MemAlloc || N->Work.Type == NodeType::MemFree)
+      return true;
+  return false;
+}
+
+bool Graph::hasMemNodes() const {
+  std::lock_guard<std::mutex> L(M);
+  return hasMemNodesLocked();
+}
+
+GraphNode *Graph::freeNodeOf(const GraphAlloc &A) const {
+  std::lock_guard<std::mutex> L(M);
+  for (auto &N : Nodes)
+    if (N->Work.Type == NodeType::MemFree && N->Work.Alloc.get() == &A)
+      return N.get();
+  return nullptr;
+}
+
+void Graph::addCondSlot(std::shared_ptr<CondSlot> S) {
+  std::lock_guard<std::mutex> L(M);
+  Conds.push_back(std::move(S));
+}
+
 Expected<Ref<Graph>> Graph::clone() const {
+  if (hasMemNodes())
+    return makeError(CUDA_ERROR_NOT_SUPPORTED, "a graph with memory nodes cannot be cloned");
   auto G = Graph::create();
   std::lock_guard<std::mutex> L(M);
+  G->Conds = Conds;
   std::map<const GraphNode *, GraphNode *> Map;
   for (auto &N : Nodes) {
     auto W = copyWork(N->Work);
@@ -260,8 +366,7 @@ void Graph::destroy() {
   }
   for (auto &N : Ns) {
     retire(N.get());
-    if (N->Work.Child)
-      N->Work.Child->destroy();
+    destroyOwned(N->Work);
   }
   retire(this);
 }
@@ -269,6 +374,64 @@ void Graph::destroy() {
 //===----------------------------------------------------------------------===//
 // GraphExec
 //===----------------------------------------------------------------------===//
+
+GraphExec::~GraphExec() {
+  if (auto G = MemSource.lock())
+    --G->MemInstances;
+}
+
+/// Node types a conditional body may hold, recursively (the
+/// CUDA_CONDITIONAL_NODE_PARAMS rules): kernels, empty nodes, child
+/// graphs, memsets, memcpys and conditionals.
+static Status checkBody(const Graph &B) {
+  for (GraphNode *N : B.nodes()) {
+    NodeWork W = B.work(*N);
+    switch (W.Type) {
+    case NodeType::Kernel:
+    case NodeType::Empty:
+    case NodeType::Memset:
+    case NodeType::Memcpy:
+    case NodeType::Conditional:
+      break;
+    case NodeType::Child:
+      if (Status St = checkBody(*W.Child); !St)
+        return St;
+      break;
+    default:
+      return makeError(CUDA_ERROR_NOT_SUPPORTED,
+                       "a conditional node's body holds a node of type " + std::to_string(int(W.Type)) +
+                           " (only kernel, empty, child graph, memset, memcpy and conditional nodes are allowed)");
+    }
+  }
+  return Status::ok();
+}
+
+Status GraphExec::instantiateNested(Step &S, unsigned long long Flags) {
+  if (S.Work.Child) {
+    if (S.Work.Child->hasMemNodes())
+      return makeError(CUDA_ERROR_NOT_SUPPORTED, "a child graph holds memory nodes");
+    auto C = instantiate(*S.Work.Child, Flags);
+    if (!C)
+      return C.takeError();
+    S.Child = *C;
+  }
+  if (S.Work.Type != NodeType::Conditional)
+    return Status::ok();
+  for (const Ref<Graph> &B : S.Work.Bodies) {
+    if (Status St = checkBody(*B); !St)
+      return St;
+    auto C = instantiate(*B, Flags);
+    if (!C)
+      return C.takeError();
+    S.Bodies.push_back(*C);
+  }
+  auto Q = S.Work.Ctx->device().Backend->createQueue(0);
+  if (!Q)
+    return Q.takeError();
+  S.Inner = std::make_shared<BodyQueue>();
+  S.Inner->Q = std::move(*Q);
+  return Status::ok();
+}
 
 Expected<Ref<GraphExec>> GraphExec::instantiate(Graph &G, unsigned long long Flags) {
   // CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH: launching from device code.
@@ -278,6 +441,11 @@ Expected<Ref<GraphExec>> GraphExec::instantiate(Graph &G, unsigned long long Fla
   X->Flags = Flags;
   {
     std::lock_guard<std::mutex> L(G.M);
+    X->HasMemNodes = G.hasMemNodesLocked();
+    if (X->HasMemNodes && G.MemInstances.load() != 0)
+      return makeError(CUDA_ERROR_NOT_SUPPORTED,
+                       "a graph with memory nodes can have only one instantiation at a time");
+    X->Conds = G.Conds;
     auto Order = topoIndices(G.Nodes);
     if (!Order)
       return Order.takeError();
@@ -293,18 +461,60 @@ Expected<Ref<GraphExec>> GraphExec::instantiate(Graph &G, unsigned long long Fla
     std::sort(X->Edges.begin(), X->Edges.end());
     for (size_t I : *Order) {
       X->StepIndex[I] = X->Steps.size();
-      X->Steps.push_back(Step{G.Nodes[I]->Work, nullptr, true});
+      Step S;
+      S.Work = G.Nodes[I]->Work;
+      if (S.Work.Type == NodeType::MemAlloc || S.Work.Type == NodeType::MemFree)
+        X->Allocs.push_back(S.Work.Alloc);
+      X->Steps.push_back(std::move(S));
     }
   }
-  for (Step &S : X->Steps)
-    if (S.Work.Child) {
-      auto C = instantiate(*S.Work.Child, Flags);
-      if (!C)
-        return C.takeError();
-      S.Child = *C;
-    }
+  for (Step &S : X->Steps) {
+    if (Status St = instantiateNested(S, Flags); !St)
+      return St.takeError();
+    for (const Ref<GraphExec> &C : S.Bodies)
+      X->Conds.insert(X->Conds.end(), C->Conds.begin(), C->Conds.end());
+    if (S.Child)
+      X->Conds.insert(X->Conds.end(), S.Child->Conds.begin(), S.Child->Conds.end());
+  }
+  if (X->HasMemNodes) {
+    ++G.MemInstances;
+    X->MemSource = std::static_pointer_cast<Graph>(G.shared_from_this());
+  }
   publish(X);
   return X;
+}
+
+void GraphExec::runConditional(const NodeWork &W, const std::vector<Ref<GraphExec>> &Bodies, BodyQueue &Inner) {
+  std::lock_guard<std::mutex> L(Inner.M);
+  Queue &Q = *Inner.Q;
+  Context &Ctx = *W.Ctx;
+  // Runs one body to completion; false once the device has faulted (the
+  // stream's later work is skipped then, as after any fault).
+  auto Run = [&](const GraphExec &B) {
+    if (Status St = B.enqueueOn(Q); !St) {
+      log::api().error("conditional node: its body could not be enqueued: {}", St.message());
+      return false;
+    }
+    Q.drain();
+    return bool(Ctx.stickyError());
+  };
+  uint32_t V = W.Cond->read();
+  switch (W.CondKind) {
+  case CondType::If:
+    if (V)
+      Run(*Bodies[0]);
+    else if (Bodies.size() > 1)
+      Run(*Bodies[1]);
+    break;
+  case CondType::While:
+    while (V && Run(*Bodies[0]))
+      V = W.Cond->read();
+    break;
+  case CondType::Switch:
+    if (V < Bodies.size())
+      Run(*Bodies[V]);
+    break;
+  }
 }
 
 Status GraphExec::enqueueOn(Queue &Q) const {
@@ -341,6 +551,18 @@ Status GraphExec::enqueueOn(Queue &Q) const {
         St = S.Child->enqueueOn(Q);
       break;
     case NodeType::Empty:
+    // Graph memory is accounted at launch (applyMemNodes); the memory
+    // itself exists for as long as its node.
+    case NodeType::MemAlloc:
+    case NodeType::MemFree:
+      break;
+    case NodeType::Conditional:
+      // The function holds the bodies and their queue, so destroying the
+      // executable graph before the launch has run is safe.
+      St = Q.enqueueHostFunction([W, Bodies = S.Bodies, Inner = S.Inner](CUresult R) {
+        if (R == CUDA_SUCCESS)
+          runConditional(W, Bodies, *Inner);
+      });
       break;
     case NodeType::WaitEvent:
       if (auto Sig = W.Ev->signal())
@@ -360,12 +582,40 @@ Status GraphExec::enqueueOn(Queue &Q) const {
   return Status::ok();
 }
 
+Status GraphExec::applyMemNodes() const {
+  std::vector<graphmem::Op> Ops;
+  {
+    std::lock_guard<std::mutex> L(M);
+    for (const Step &S : Steps)
+      if (S.Work.Type == NodeType::MemAlloc || S.Work.Type == NodeType::MemFree)
+        Ops.push_back({S.Work.Alloc.get(), S.Work.Type == NodeType::MemAlloc});
+  }
+  return graphmem::apply(Ops, Flags & CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH);
+}
+
 Status GraphExec::launch(Stream &S) {
   if (auto R = capture::onGraphLaunch(S, *this))
     return std::move(*R);
   if (Status St = S.context().stickyError(); !St)
     return St;
-  return S.submit([&](Queue &Q) { return enqueueOn(Q); });
+  if (HasMemNodes)
+    if (Status St = applyMemNodes(); !St)
+      return St;
+  return S.submit([&](Queue &Q) -> Status {
+    // Handles with CU_GRAPH_COND_ASSIGN_DEFAULT start every execution at
+    // their default value.
+    for (const auto &C : Conds)
+      if (C->assignsDefault())
+        if (Status St = Q.enqueueFill(C->defaultFill()); !St)
+          return St;
+    if (Status St = enqueueOn(Q); !St)
+      return St;
+    if (Allocs.empty())
+      return Status::ok();
+    // The allocations stay until this launch has finished, even if the
+    // graph and this executable graph are destroyed meanwhile.
+    return Q.enqueueHostFunction([Keep = Allocs](CUresult) {});
+  });
 }
 
 Expected<size_t> GraphExec::stepOf(const GraphNode &Orig) const {
@@ -451,6 +701,10 @@ Status GraphExec::update(Graph &G, UpdateResult &R) {
         if (New.Type == NodeType::Child || Old.Ev != New.Ev)
           return Fail(6, G.Nodes[I].get(), "child graph and event node changes are not supported");
       }
+      if (New.Type == NodeType::Conditional)
+        return Fail(6, G.Nodes[I].get(), "conditional nodes cannot be updated");
+      if ((New.Type == NodeType::MemAlloc || New.Type == NodeType::MemFree) && Old.Alloc != New.Alloc)
+        return Fail(6, G.Nodes[I].get(), "memory nodes cannot be changed");
       Works.push_back(New);
     }
     for (size_t I = 0; I < Works.size(); ++I)

@@ -25,6 +25,7 @@
 
 #include "libcuda/core/Core.h"
 
+#include <atomic>
 #include <map>
 #include <optional>
 #include <span>
@@ -45,7 +46,50 @@ enum class NodeType : int {
   Empty = 5,
   WaitEvent = 6,
   EventRecord = 7,
+  MemAlloc = 10,
+  MemFree = 11,
+  Conditional = 13,
 };
+
+/// CUgraphConditionalNodeType values.
+enum class CondType : int { If = 0, While = 1, Switch = 2 };
+
+/// The value of a conditional handle (cuGraphConditionalHandleCreate): one
+/// 32-bit word in memory both the host and the device reach. The handle a
+/// program sees is the word's address, so the device runtime's
+/// cudaGraphSetConditional(handle, value) is a plain store (ptx lowering),
+/// and the conditional node reads the word once the work before it has
+/// finished. Shared by the graph that made it, the nodes that use it and
+/// their executable copies; the word is freed with the last of them.
+///
+/// Executions of one graph share its handles' words (the handle is baked
+/// into kernel arguments, which ferry does not rewrite per instantiation),
+/// so two executions that overlap in time see each other's values; NVIDIA
+/// leaves concurrent setting of one handle undefined as well.
+class CondSlot {
+public:
+  static Expected<std::shared_ptr<CondSlot>> create(Ref<Context> Ctx, unsigned Default, bool AssignDefault);
+  ~CondSlot();
+  uint64_t handle() const { return uint64_t(reinterpret_cast<uintptr_t>(Word)); }
+  Context &context() const { return *Ctx; }
+  uint32_t read() const { return __atomic_load_n(Word, __ATOMIC_ACQUIRE); }
+  /// The fill that gives the handle its default value (launch start).
+  FillRect defaultFill() const { return FillRect{Word, Default, 4, 1, 1, 4}; }
+  bool assignsDefault() const { return AssignDefault; }
+  /// The live slot whose handle is H (any graph's), else null.
+  static std::shared_ptr<CondSlot> find(uint64_t H);
+
+  CondSlot(Ref<Context> Ctx, uint32_t *Word, unsigned Default, bool AssignDefault)
+      : Ctx(std::move(Ctx)), Word(Word), Default(Default), AssignDefault(AssignDefault) {}
+
+private:
+  Ref<Context> Ctx;
+  uint32_t *Word;
+  unsigned Default;
+  bool AssignDefault;
+};
+
+class GraphAlloc; // core/GraphMem.h
 
 /// What one node does. Copyable: instantiation and cloning copy it, so
 /// later edits of the graph do not reach an instantiated copy.
@@ -65,6 +109,13 @@ struct NodeWork {
   std::function<void(CUresult)> Callback;
   Ref<Event> Ev;      ///< WaitEvent, EventRecord.
   Ref<Graph> Child;   ///< Child (a private clone).
+  /// MemAlloc: the allocation the node makes; MemFree: the one it frees.
+  std::shared_ptr<GraphAlloc> Alloc;
+  /// Conditional: its handle's word, kind, and body graphs (owned by the
+  /// node like a child graph; IF has 1 or 2, WHILE 1, SWITCH any number).
+  std::shared_ptr<CondSlot> Cond;
+  CondType CondKind = CondType::If;
+  std::vector<Ref<Graph>> Bodies;
 };
 
 class GraphNode final : public Object {
@@ -81,6 +132,9 @@ public:
   /// The kernelParams view of Work.Launch.Args (cuGraphKernelNodeGetParams
   /// returns pointers into the node's own copy, as NVIDIA does).
   std::vector<void *> ParamPtrs;
+  /// A conditional node's body graphs as CUgraph handles: the array
+  /// CUDA_CONDITIONAL_NODE_PARAMS::phGraph_out points at (the node owns it).
+  std::vector<void *> BodyHandles;
 
 private:
   Graph *Owner;
@@ -125,12 +179,25 @@ public:
 
   bool contains(const GraphNode &N) const { return &N.graph() == this; }
 
+  /// cuGraphConditionalHandleCreate: the graph keeps the handle's word.
+  void addCondSlot(std::shared_ptr<CondSlot> S);
+  /// Whether the graph holds memory alloc/free nodes, which forbid
+  /// cloning, deleting nodes or edges, use as a child, and a second
+  /// instantiation while one exists (cuGraphAddMemAllocNode).
+  bool hasMemNodes() const;
+  /// The node of this graph that frees A, if any.
+  GraphNode *freeNodeOf(const GraphAlloc &A) const;
+
   mutable std::mutex M;
 
 private:
   friend class GraphExec; // Instantiation and update read the nodes under M.
   static void refreshParamPtrs(GraphNode &N);
+  bool hasMemNodesLocked() const;
   std::vector<Ref<GraphNode>> Nodes;
+  std::vector<std::shared_ptr<CondSlot>> Conds;
+  /// Live executable graphs made from this one while it has memory nodes.
+  std::atomic<int> MemInstances{0};
   std::map<const GraphNode *, GraphNode *> CloneMap; ///< Original -> copy.
 };
 
@@ -146,9 +213,11 @@ class GraphExec final : public Object {
 public:
   static constexpr Kind ObjectKind = Kind::GraphExec;
   GraphExec() : Object(Kind::GraphExec) {}
+  ~GraphExec() override;
   /// Instantiates G (its nodes' work is copied now). Published.
   static Expected<Ref<GraphExec>> instantiate(Graph &G, unsigned long long Flags);
   unsigned long long flags() const { return Flags; }
+  bool hasMemNodes() const { return HasMemNodes; }
 
   /// Enqueues every enabled node on S in order. On a capturing stream the
   /// whole graph becomes one child-graph node of the capture instead.
@@ -167,18 +236,45 @@ public:
   Ref<Graph> asGraph() const;
 
 private:
+  /// The queue a conditional node runs its bodies on: each evaluation
+  /// enqueues a body there and waits for it, from the host function that
+  /// stands for the node in the launching stream (so the stream's later
+  /// work waits for the whole conditional).
+  struct BodyQueue {
+    std::mutex M;
+    std::unique_ptr<Queue> Q;
+  };
   struct Step {
     NodeWork Work;
     Ref<GraphExec> Child; ///< Instantiated Work.Child.
+    std::vector<Ref<GraphExec>> Bodies; ///< Instantiated Work.Bodies.
+    std::shared_ptr<BodyQueue> Inner;   ///< Conditional steps.
     bool Enabled = true;
   };
   /// Enqueues the enabled steps (children recursively) on Q.
   Status enqueueOn(Queue &Q) const;
   Expected<size_t> stepOf(const GraphNode &Orig) const;
+  /// Instantiates a step's child and body graphs and its body queue.
+  static Status instantiateNested(Step &S, unsigned long long Flags);
+  /// Runs a conditional step's bodies as its handle says (a host function
+  /// of the launching queue, after the work before the node).
+  static void runConditional(const NodeWork &W, const std::vector<Ref<GraphExec>> &Bodies, BodyQueue &Inner);
+  /// Graph memory bookkeeping of one launch (core/GraphMem.cpp): applies
+  /// the allocations and frees of the steps in order, refusing a launch
+  /// whose allocations from the last one are still unfreed (unless
+  /// AUTO_FREE_ON_LAUNCH) or that frees what is not allocated.
+  Status applyMemNodes() const;
 
   mutable std::mutex M;
   unsigned long long Flags = 0;
   std::vector<Step> Steps;
+  /// Handles whose default value each launch assigns (own and nested).
+  std::vector<std::shared_ptr<CondSlot>> Conds;
+  /// The allocations this graph's alloc and free nodes name (kept alive by
+  /// launches in flight, so destroying a graph meanwhile is safe).
+  std::vector<std::shared_ptr<GraphAlloc>> Allocs;
+  bool HasMemNodes = false;
+  std::weak_ptr<Graph> MemSource; ///< Whose MemInstances this counts in.
   /// The source graph's nodes in creation order, and each one's step.
   std::vector<Ref<GraphNode>> Sources;
   std::vector<size_t> StepIndex;
@@ -253,6 +349,11 @@ std::optional<Status> onEventRecord(Stream &S, Event &E);
 std::optional<Status> onStreamWaitEvent(Stream &S, const Event &E, unsigned Flags);
 /// A graph launched into a capturing stream becomes a child graph node.
 std::optional<Status> onGraphLaunch(Stream &S, const GraphExec &X);
+/// Stream-ordered allocation and free on a capturing stream become memory
+/// nodes (W is MemAlloc or MemFree). nullopt: S is not capturing.
+std::optional<Status> onMemNode(Stream &S, NodeWork W);
+/// The graph S captures into, if it captures (to look for a free node).
+Ref<Graph> capturingGraph(Stream &S);
 
 /// Number of capture sequences under way (tests).
 size_t activeCount();

@@ -24,6 +24,7 @@ constexpr uint16_t LinkHeaderSize = 16 + sizeof(Marker);
 /// syscalls nvcc declares `.extern`): no input has to define them.
 bool providedByRuntime(const std::string &Name) {
   return Name == "vprintf" || Name == "malloc" || Name == "free" || Name == "__assertfail" ||
+         Name == "cudaGraphSetConditional" ||
          Name.rfind("__cudaCDP2", 0) == 0; // The device runtime (ptx/lower/LowerCdp.cpp).
 }
 

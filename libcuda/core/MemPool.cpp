@@ -5,6 +5,7 @@
 #include "libcuda/core/MemPool.h"
 
 #include "libcuda/core/Graph.h"
+#include "libcuda/core/GraphMem.h"
 #include "support/Log.h"
 
 #include <algorithm>
@@ -391,13 +392,39 @@ Status checkCapture(Stream &S) {
   if (!St)
     return St;
   return makeError(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED,
-                   "stream-ordered allocation cannot be captured (no graph memory nodes)");
+                   "memory allocated outside a capture cannot be freed in it (only graph allocations)");
+}
+
+/// cuMemFreeAsync of a graph allocation: a free node when S captures,
+/// else the allocation is freed in stream order (GraphMem.h).
+static Status freeGraphAlloc(uintptr_t Ptr, Stream &S) {
+  auto G = GraphAlloc::find(Ptr);
+  if (!G)
+    return makeError(CUDA_ERROR_INVALID_VALUE, "the graph allocation was destroyed");
+  if (Ref<Graph> Into = capture::capturingGraph(S)) {
+    if (Into->freeNodeOf(*G))
+      return makeError(CUDA_ERROR_INVALID_VALUE, "the allocation is already freed in the graph being captured");
+    NodeWork W;
+    W.Type = NodeType::MemFree;
+    W.Ctx = S.contextRef();
+    W.Alloc = G;
+    if (auto R = capture::onMemNode(S, std::move(W)))
+      return std::move(*R);
+  }
+  if (Status St = graphmem::freeOutside(*G); !St)
+    return St;
+  // Work enqueued before the free may still use the memory, and the free
+  // may have dropped the last reference (the graph is gone): the stream
+  // holds it until that work is done.
+  return S.submit([&](Queue &Q) { return Q.enqueueHostFunction([Keep = G](CUresult) {}); });
 }
 
 Status freeAsync(uintptr_t Ptr, Stream &S) {
   auto A = alloctable::find(Ptr);
   if (!A || A->Base != Ptr)
     return makeError(CUDA_ERROR_INVALID_VALUE, "pointer is not the start of a live allocation");
+  if (A->Kind == AllocKind::Graph)
+    return freeGraphAlloc(Ptr, S);
   if (!A->Pool) {
     if (A->Kind == AllocKind::Managed)
       return makeError(CUDA_ERROR_NOT_SUPPORTED, "managed memory cannot be freed in stream order");

@@ -129,9 +129,11 @@ Ref<MemPool> create(DeviceEntry &D, size_t MaxSize);
 /// block is freed.
 Status destroy(const Ref<MemPool> &P);
 
-/// Refuses stream-ordered allocation on a capturing stream: it would need a
-/// graph memory node, which ferry does not build
-/// (CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED; the capture is invalidated).
+/// Refuses stream-ordered pool work on a capturing stream
+/// (CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED; the capture is invalidated):
+/// what a capture can hold is graph memory (an allocation captured becomes
+/// an alloc node, its free a free node; api/MemPool.cpp, freeAsync), never
+/// the free of memory allocated outside it.
 Status checkCapture(Stream &S);
 /// cuMemFreeAsync: Ptr must be the start of a live allocation. Pool memory
 /// returns to its pool after S's earlier work; memory from cuMemAlloc is

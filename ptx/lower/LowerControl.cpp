@@ -155,6 +155,19 @@ Error FunctionLowering::lowerCall(const Instruction &I) {
       Value *R = B.CreatePtrToInt(call(Intr::Malloc, {*N}), I64);
       return Rets.empty() ? Error::success() : StoreRet(Rets[0], R);
     }
+    if (Name == "cudaGraphSetConditional") {
+      // A conditional handle is the address of its 32-bit value
+      // (libcuda/core/Graph.h, CondSlot), so setting it is a store; the
+      // conditional node reads it after the kernel has finished.
+      if (Args.size() != 2)
+        return fail("cudaGraphSetConditional: expected 2 arguments");
+      Expected<Value *> Handle = Ptr(0);
+      Expected<Value *> V = ArgValue(Args[1], B.getInt32Ty());
+      if (!Handle) return Handle.takeError();
+      if (!V) return V.takeError();
+      B.CreateStore(*V, *Handle)->setVolatile(true);
+      return Error::success();
+    }
     if (Name == "free") {
       Expected<Value *> P = Ptr(0);
       if (!P) return P.takeError();

@@ -110,7 +110,7 @@ llvm::Function *ModuleLowering::intrinsic(Intr I) {
 
 bool ModuleLowering::isRuntimeExtern(StringRef Name) {
   return Name == "vprintf" || Name == "malloc" || Name == "free" || Name == "__assertfail" ||
-         Name.starts_with("__cudaCDP2");
+         Name == "cudaGraphSetConditional" || Name.starts_with("__cudaCDP2");
 }
 
 GlobalVariable *ModuleLowering::entryHandle(StringRef Name) {

@@ -2,8 +2,9 @@
 // with NVIDIA's static cudart and with ferry's libcudart, both over ferry's
 // libcuda. Stream capture forking onto a second stream and joining back,
 // kernel node parameters round-tripping through the host stub, exec-level
-// parameter changes and whole-graph updates, host nodes, and the errors of
-// illegal calls during capture.
+// parameter changes and whole-graph updates, host nodes, the errors of
+// illegal calls during capture, a WHILE conditional node whose kernel calls
+// cudaGraphSetConditional, and graph memory nodes with their counters.
 #include <cstdio>
 #include <cuda_runtime.h>
 #include <vector>
@@ -34,6 +35,62 @@ __global__ void affine(int *P, int N, int Mul, int Add) {
 }
 
 static void CUDART_CB bump(void *P) { ++*static_cast<int *>(P); }
+
+// One WHILE iteration: P[0] counts down, P[1] counts iterations.
+__global__ void countdown(cudaGraphConditionalHandle C, int *P) {
+  ++P[1];
+  cudaGraphSetConditional(C, --P[0] > 0);
+}
+
+// A WHILE node built with cudaGraphAddNode, and an alloc/free pair.
+static void conditionalAndMemoryNodes(int *D, int *H, cudaStream_t S) {
+  cudaGraph_t G;
+  CHECK_CUDA(cudaGraphCreate(&G, 0));
+  cudaGraphConditionalHandle C = 0;
+  CHECK_CUDA(cudaGraphConditionalHandleCreate(&C, G, 1, cudaGraphCondAssignDefault));
+  cudaGraphNodeParams P = {};
+  P.type = cudaGraphNodeTypeConditional;
+  P.conditional.handle = C;
+  P.conditional.type = cudaGraphCondTypeWhile;
+  P.conditional.size = 1;
+  cudaGraphNode_t Loop;
+  CHECK_CUDA(cudaGraphAddNode(&Loop, G, nullptr, nullptr, 0, &P));
+  cudaKernelNodeParams K = {};
+  void *Args[] = {&C, &D};
+  K.func = (void *)countdown;
+  K.gridDim = K.blockDim = dim3(1);
+  K.kernelParams = Args;
+  cudaGraphNode_t Body;
+  CHECK_CUDA(cudaGraphAddKernelNode(&Body, P.conditional.phGraph_out[0], nullptr, 0, &K));
+  // Memory nodes after the loop: scratch <- D[0..1], D[2..3] <- scratch.
+  cudaMemAllocNodeParams A = {};
+  A.poolProps.allocType = cudaMemAllocationTypePinned;
+  A.poolProps.location = {cudaMemLocationTypeDevice, 0};
+  A.bytesize = 64;
+  cudaGraphNode_t Alloc, In, Out, Free;
+  CHECK_CUDA(cudaGraphAddMemAllocNode(&Alloc, G, &Loop, 1, &A));
+  CHECK_CUDA(cudaGraphAddMemcpyNode1D(&In, G, &Alloc, 1, A.dptr, D, 8, cudaMemcpyDeviceToDevice));
+  CHECK_CUDA(cudaGraphAddMemcpyNode1D(&Out, G, &In, 1, D + 2, A.dptr, 8, cudaMemcpyDeviceToDevice));
+  CHECK_CUDA(cudaGraphAddMemFreeNode(&Free, G, &Out, 1, A.dptr));
+  void *Freed = nullptr;
+  CHECK_CUDA(cudaGraphMemFreeNodeGetParams(Free, &Freed));
+  CHECK(Freed == A.dptr);
+  cudaGraphExec_t X;
+  CHECK_CUDA(cudaGraphInstantiate(&X, G, 0));
+  int Init[4] = {6, 0, -1, -1};
+  CHECK_CUDA(cudaMemcpy(D, Init, sizeof(Init), cudaMemcpyHostToDevice));
+  CHECK_CUDA(cudaGraphLaunch(X, S));
+  CHECK_CUDA(cudaMemcpyAsync(H, D, sizeof(Init), cudaMemcpyDeviceToHost, S));
+  CHECK_CUDA(cudaStreamSynchronize(S));
+  CHECK(H[0] == 0 && H[1] == 6 && H[2] == 0 && H[3] == 6);
+  unsigned long long Used = 1, High = 0;
+  CHECK_CUDA(cudaDeviceGetGraphMemAttribute(0, cudaGraphMemAttrUsedMemCurrent, &Used));
+  CHECK_CUDA(cudaDeviceGetGraphMemAttribute(0, cudaGraphMemAttrUsedMemHigh, &High));
+  CHECK(Used == 0 && High >= 64);
+  CHECK_CUDA(cudaGraphExecDestroy(X));
+  CHECK_CUDA(cudaGraphDestroy(G));
+  CHECK_CUDA(cudaDeviceGraphMemTrim(0));
+}
 
 int main() {
   const int N = 1000;
@@ -169,6 +226,7 @@ int main() {
 
   CHECK_CUDA(cudaGraphExecDestroy(BX));
   CHECK_CUDA(cudaGraphDestroy(B));
+  conditionalAndMemoryNodes(D, H, S1);
   CHECK_CUDA(cudaGraphExecDestroy(X));
   CHECK_CUDA(cudaGraphDestroy(G));
   CHECK_CUDA(cudaEventDestroy(Fork));

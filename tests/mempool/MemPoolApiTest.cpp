@@ -480,13 +480,23 @@ TEST_F(MemPoolApi, CreateArgumentsAndAccess) {
             CUDA_ERROR_NOT_SUPPORTED);
 }
 
-TEST_F(MemPoolApi, CaptureRefusesStreamOrderedAllocation) {
+TEST_F(MemPoolApi, CaptureMakesAllocNodesButRefusesFreeingPoolMemory) {
+  // A captured allocation becomes a graph memory node (tests/graph has
+  // the details), not pool memory.
   ASSERT_EQ(cuStreamBeginCapture_v2(S1, CU_STREAM_CAPTURE_MODE_GLOBAL), CUDA_SUCCESS);
   CUdeviceptr P = 0;
-  EXPECT_EQ(cuMemAllocAsync(&P, 64, S1), CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED);
+  EXPECT_EQ(cuMemAllocAsync(&P, 64, S1), CUDA_SUCCESS);
   CUgraph G = nullptr;
-  EXPECT_EQ(cuStreamEndCapture(S1, &G), CUDA_ERROR_STREAM_CAPTURE_INVALIDATED);
-  // Freeing on a capturing stream is refused the same way, before the free.
+  ASSERT_EQ(cuStreamEndCapture(S1, &G), CUDA_SUCCESS);
+  CUgraphNode Node = nullptr;
+  size_t Count = 1;
+  ASSERT_EQ(cuGraphGetNodes(G, &Node, &Count), CUDA_SUCCESS);
+  CUgraphNodeType T;
+  ASSERT_EQ(cuGraphNodeGetType(Node, &T), CUDA_SUCCESS);
+  EXPECT_EQ(T, CU_GRAPH_NODE_TYPE_MEM_ALLOC);
+  EXPECT_EQ(cuGraphDestroy(G), CUDA_SUCCESS);
+  // Pool memory allocated outside the capture cannot be freed inside it
+  // (a free node frees only what an alloc node allocated).
   ASSERT_EQ(cuMemAllocAsync(&P, 64, S2), CUDA_SUCCESS);
   ASSERT_EQ(cuStreamSynchronize(S2), CUDA_SUCCESS);
   ASSERT_EQ(cuStreamBeginCapture_v2(S1, CU_STREAM_CAPTURE_MODE_RELAXED), CUDA_SUCCESS);
