@@ -281,10 +281,24 @@ bool BlockRunner::tryCompleteWarp(uint32_t Warp, bool Force) {
     Waiting &= ~ActiveWaiting;
     Any = true;
   }
+  // A collective waits, too, while other lanes of the warp can still run:
+  // on the GPU a converged warp reaches it together, and its lanes
+  // exchange values with every lane that is there, named in the member
+  // mask or not (completeGroup). Lanes blocked elsewhere do not hold it up.
+  if (Ready && !Force)
+    return Any;
   uint32_t Pending = Waiting;
   while (Pending) {
     uint32_t I = std::countr_zero(Pending);
     uint32_t Group = (Lanes[I].Mask & Live) | (1u << I);
+    // Lanes waiting at the same collective with the same mask that does
+    // not name them (a mask from a ballot of `tid < n`, used by the whole
+    // warp) run it with this group, as the converged warp would.
+    for (uint32_t G = Waiting & ~Group; G; G &= G - 1) {
+      uint32_t K = std::countr_zero(G);
+      if (Lanes[K].Op == Lanes[I].Op && Lanes[K].Mask == Lanes[I].Mask)
+        Group |= 1u << K;
+    }
     if ((Group & ~Waiting) != 0) {
       if (!Force) {
         Pending &= ~(1u << I);
@@ -353,9 +367,17 @@ void BlockRunner::completeGroup(uint32_t Warp, uint32_t Group) {
       }
       if (!P || J < 0 || J > 31)
         J = Lane;
-      // Reading a lane outside the group is undefined; give its last value
-      // if it is a live lane of this warp, else our own.
-      uint32_t Src = (J < 32 && (Warp * 32 + J) < N) ? Lo(Lanes[J].A) : Lo(F.A);
+      // A source lane outside the group: one at a collective now (the
+      // same instruction on the GPU, where the warp is converged) gives
+      // its operand; one that diverged away, exited or does not exist
+      // gives 0, as NVIDIA GPUs do (summing such reads is common, and
+      // right only with 0).
+      uint32_t Src = 0;
+      if ((Group >> J) & 1)
+        Src = Lo(Lanes[J].A);
+      else if (Warp * 32 + uint32_t(J) < N && Lanes[J].St == TState::Warp &&
+               static_cast<WarpOp>(Lanes[J].Op) == static_cast<WarpOp>(F.Op))
+        Src = Lo(Lanes[J].A);
       R = Pack(Src, P);
       break;
     }

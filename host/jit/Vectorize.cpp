@@ -1517,6 +1517,16 @@ Error Emitter::emitLoop(const Item &It) {
       Value *In = Phi.getIncomingValueForBlock(Latch);
       Next.push_back({&Phi, isVar(&Phi) ? vec(In) : uni(In)});
     }
+    // The header's values move on only when some lane goes round again.
+    // When none does, the last step's values stay: an exit that every lane
+    // took at once (a uniform exit, which captures nothing) leaves the loop
+    // with them, and so does a return from inside nested loops (I, J, K of
+    // a search), read after the loop through the header's phis. The latch
+    // may not even have run in that step, so its incoming values can be
+    // stale, from an earlier step or an earlier run of the loop.
+    BasicBlock *Round = BasicBlock::Create(C, H->getName() + ".round", W);
+    B.CreateCondBr(any(Cont), Round, After);
+    B.SetInsertPoint(Round);
     for (auto &[Phi, V] : Next)
       B.CreateStore(V, slot(Phi));
     B.CreateStore(Cont, loopSlot(HeadMasks, L, "headmask"));
@@ -1536,7 +1546,7 @@ Error Emitter::emitLoop(const Item &It) {
       B.CreateCondBr(full(Cont), Fast, Some);
       B.SetInsertPoint(Some);
     }
-    B.CreateCondBr(any(Cont), Top, After);
+    B.CreateBr(Top);
   };
   if (Fast) {
     BasicBlock *Check = BasicBlock::Create(C, H->getName() + ".check", W);
@@ -2251,6 +2261,17 @@ Error Emitter::emitCall(CallInst &CI, Value *Mask) {
     Value *Val = vec(Arg(2));
     auto *KB = dyn_cast<ConstantInt>(Arg(3)), *KC = dyn_cast<ConstantInt>(Arg(4));
     Value *Out, *Pred;
+    // The lanes a shuffle can read: those running it now, whatever the
+    // member mask says (a converged warp exchanges among all its active
+    // lanes: a mask from a ballot of `tid < n` is common), and live lanes
+    // the mask names, which the program has running a matching shuffle on
+    // another path. Any other source lane -- one that diverged away, has
+    // exited, or does not exist in a partial warp -- gives 0, as NVIDIA
+    // GPUs do; reduction code (the CUDA samples' reduce7 among it) sums
+    // such reads and is right only with 0.
+    Value *Live = Lanes == 32 ? maskOf(W->getArg(5)) : Constant::getAllOnesValue(maskTy());
+    Value *Present = B.CreateOr(Mask, B.CreateAnd(Live, maskOf(uniformish(Arg(1), Mask))));
+    Value *Zero = Constant::getNullValue(Val->getType());
     if (KB && KC) {
       int32_t BV = int32_t(KB->getZExtValue() & 31), CV = int32_t(KC->getZExtValue() & 31),
               Seg = int32_t((KC->getZExtValue() >> 8) & 31);
@@ -2272,7 +2293,7 @@ Error Emitter::emitCall(CallInst &CI, Value *Mask) {
         Src.push_back(Base + J);
         Ps.push_back(B.getInt1(P));
       }
-      Out = B.CreateShuffleVector(Val, Src);
+      Out = B.CreateSelect(B.CreateShuffleVector(Present, Src), B.CreateShuffleVector(Val, Src), Zero);
       Pred = ConstantVector::get(Ps);
     } else {
       Offsets InWarp{}, WarpBase{};
@@ -2305,6 +2326,9 @@ Error Emitter::emitCall(CallInst &CI, Value *Mask) {
       Value *Ptrs = B.CreateGEP(I32, B.CreateVectorSplat(Lanes, Tmp), B.CreateAdd(J, lanesConst(I32, WarpBase)));
       Out = B.CreateMaskedGather(wide(I32), Ptrs, Align(4), Constant::getAllOnesValue(maskTy()),
                                  PoisonValue::get(wide(I32)));
+      Value *SrcBits = B.CreateLShr(spreadWarps(warpBits(Present)), J);
+      Value *SrcOn = B.CreateTrunc(SrcBits, FixedVectorType::get(B.getInt1Ty(), Lanes));
+      Out = B.CreateSelect(SrcOn, Out, Zero);
     }
     Value *R = PoisonValue::get(wide(CI.getType()));
     R = B.CreateInsertValue(R, Out, 0);

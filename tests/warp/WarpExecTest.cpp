@@ -1153,3 +1153,71 @@ TEST_F(WarpExec, PrintfFromDivergentLanes) {
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// Code nobody here wrote: uniform exits from nested loops, shuffles reading
+// lanes that take no part.
+//===----------------------------------------------------------------------===//
+
+int searchSplit(int Index) {
+  int N = 0;
+  for (int I = 0; I <= 16; ++I)
+    for (int J = I; J <= 16; ++J)
+      for (int K = J; K <= 16; ++K)
+        if (N++ == Index)
+          return I * 10000 + J * 100 + K;
+  return 17 * 10000 + 17 * 100 + 17;
+}
+
+TEST_F(WarpExec, UniformReturnFromNestedLoops) {
+  // Indices whose K (or J and K) loop exits in its first step, where a
+  // latch that moved on would leave the last loop's end values.
+  std::vector<int32_t> Idx = {0, 153, 288, 409, 506, 815, 968, 2000};
+  const int Nt = 64, Blocks = int(Idx.size());
+  std::vector<int32_t> Out(2 * Nt * Blocks, -7), Ref(Out.size());
+  for (int B = 0; B < Blocks; ++B)
+    for (int T = 0; T < Nt; ++T) {
+      Ref[2 * (B * Nt + T)] = searchSplit(Idx[B]);
+      Ref[2 * (B * Nt + T) + 1] = T == Idx[B] % Nt ? searchSplit(Idx[B] + 7) : -1;
+    }
+  for (const Result &R : both("uniform_search_return", {uint32_t(Blocks)}, {Nt}, Args().buf(Idx).buf(Out)))
+    EXPECT_TRUE(same(R, 1, Ref, 2));
+}
+
+TEST_F(WarpExec, ShuffleFromAbsentLanes) {
+  for (uint32_t Nt : {16u, 32u, 64u})
+    for (int Ext : {1, 5, 16}) {
+      SCOPED_TRACE("block " + std::to_string(Nt) + ", lanes below " + std::to_string(Ext));
+      std::vector<int32_t> In = randomInts<int32_t>(2 * Nt, -1000, 1000, 30 + Nt + Ext);
+      std::vector<int32_t> Out(2 * In.size(), -7), Ref = Out;
+      for (uint32_t W = 0; W < In.size(); W += std::min<uint32_t>(32, Nt)) {
+        uint32_t Count = std::min<uint32_t>(32, Nt - W % Nt);
+        // What a GPU gives: a present lane's value, 0 from an absent one,
+        // the lane's own value past lane 31.
+        auto Sum = [&](uint32_t Present, int32_t *Out, uint32_t Stride) {
+          int32_t S[32] = {};
+          for (uint32_t L = 0; L < Count; ++L)
+            S[L] = (Present >> L & 1) ? In[W + L] : 0;
+          for (uint32_t Off = 16; Off > 0; Off /= 2) {
+            int32_t Next[32];
+            for (uint32_t L = 0; L < 32; ++L) {
+              uint32_t J = L + Off;
+              Next[L] = S[L] + (J > 31 ? S[L] : (Present >> J & 1) ? S[J] : 0);
+            }
+            std::copy(Next, Next + 32, S);
+          }
+          for (uint32_t L = 0; L < Count; ++L)
+            Out[Stride * L] = S[L];
+        };
+        uint32_t Exists = Count == 32 ? Full : (1u << Count) - 1;
+        uint32_t Below = Exists & ((1u << Ext) - 1);
+        Sum(Below, &Ref[2 * W], 2);
+        for (uint32_t L = 0; L < Count; ++L)
+          if (!(Below >> L & 1))
+            Ref[2 * (W + L)] = -1;
+        Sum(Exists, &Ref[2 * W + 1], 2);
+      }
+      for (const Result &R : both("shfl_absent_sources", {2}, {Nt}, Args().buf(In).buf(Out).i32(Ext)))
+        EXPECT_TRUE(same(R, 1, Ref, 2));
+    }
+}

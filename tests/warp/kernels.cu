@@ -541,3 +541,59 @@ extern "C" __global__ void loop_collectives(const int *In, int *Out, int Iters) 
   int *O = Out + 7 * I;
   O[0] = Sh, O[1] = Var, O[2] = int(Bal), O[3] = Any, O[4] = All, O[5] = Red, O[6] = int(Act);
 }
+
+// A search that returns from inside three nested loops with an index
+// uniform per block: the exit leaves every loop at once (a uniform exit,
+// nothing captured per lane) and its live-outs are the loops' header
+// values I, J, K, which the latch of each loop must not move on after the
+// exit. Run by every thread, and by one lane inside a divergent branch.
+__device__ void search_split(int Index, int &I, int &J, int &K) {
+  int N = 0;
+#pragma unroll 1
+  for (I = 0; I <= 16; ++I)
+#pragma unroll 1
+    for (J = I; J <= 16; ++J)
+#pragma unroll 1
+      for (K = J; K <= 16; ++K)
+        if (N++ == Index)
+          return;
+}
+
+extern "C" __global__ void uniform_search_return(const int *Idx, int *Out) {
+  int I, J, K;
+  int Index = Idx[blockIdx.x];
+  int *O = Out + 2 * (blockIdx.x * blockDim.x + threadIdx.x);
+  search_split(Index, I, J, K);
+  O[0] = I * 10000 + J * 100 + K;
+  O[1] = -1;
+  if (threadIdx.x == Index % blockDim.x) {
+    search_split(Index + 7, I, J, K);
+    O[1] = I * 10000 + J * 100 + K;
+  }
+}
+
+// Warp sums whose shuffles read lanes that take no part. O[0]: the CUDA
+// reduction sample's pattern, a mask of the lanes below Ext and offsets
+// from 16 down; lanes at or above Ext diverged away (or do not exist in a
+// partial warp) and give 0. O[1]: a mask from a ballot of lane < 16 used
+// by the whole converged warp; the lanes outside it still give their
+// values.
+extern "C" __global__ void shfl_absent_sources(const int *In, int *Out, int Ext) {
+  int T = threadIdx.x;
+  int G = blockIdx.x * blockDim.x + T;
+  int V = In[G];
+  int *O = Out + 2 * G;
+  unsigned Bal = __ballot_sync(FULL, T % 32 < Ext);
+  int S = -1;
+  if (T % 32 < Ext) {
+    S = V;
+    for (int Off = 16; Off > 0; Off /= 2)
+      S += __shfl_down_sync(Bal, S, Off);
+  }
+  O[0] = S;
+  unsigned Half = __ballot_sync(FULL, T % 32 < 16);
+  int R = V;
+  for (int Off = 16; Off > 0; Off /= 2)
+    R += __shfl_down_sync(Half, R, Off);
+  O[1] = R;
+}
