@@ -5,7 +5,8 @@
 /// (add.cc, addc.cc, addc, sub.cc, subc.cc, subc, mad.lo.cc, madc.lo.cc,
 /// madc.hi.cc, madc.hi; .u32, .s32 and .u64), the carry flag living across
 /// separate asm statements, across loop iterations that are not unrolled and
-/// across divergent branches, guarded carry instructions, predicates taken
+/// across divergent branches, beside registers rotated through a limb loop,
+/// guarded carry instructions, predicates taken
 /// from carry results, and the integer intrinsics such code leans on
 /// (__umulhi, __umul64hi, __mulhi, __mul64hi, mul.wide, __byte_perm,
 /// __funnelshift_l/r). Inputs mix random words with long runs of all-ones
@@ -127,6 +128,26 @@ __global__ void branchCarry(const uint32_t *A, const uint32_t *B, uint32_t *R) {
     Z[1] = add_cc(X[1], ~Y[1]);
   Z[2] = addc_cc(X[3], Y[3]);
   Z[3] = addc(0, 0);
+}
+
+// 256-bit right shift by 0..31 bits in a limb loop that is not unrolled,
+// the two limbs each step needs kept in registers and rotated (cur = next;
+// next = load), each shifted word added into a running carry chain; the
+// last word, after the loop, reads the rotated registers.
+__global__ void shiftAddLoop(const uint32_t *A, const uint32_t *B, uint32_t *R) {
+  int T = blockIdx.x * blockDim.x + threadIdx.x;
+  const uint32_t *X = A + T * L, *Y = B + T * L;
+  uint32_t *Z = R + T * (L + 1);
+  uint32_t Sh = Y[7] & 31, Cur = X[0], Next = X[1];
+  Z[0] = add_cc(__funnelshift_r(Cur, Next, Sh), Y[0]);
+#pragma unroll 1
+  for (int I = 1; I < L - 1; ++I) {
+    Cur = Next;
+    Next = X[I + 1];
+    Z[I] = addc_cc(__funnelshift_r(Cur, Next, Sh), Y[I]);
+  }
+  Z[L - 1] = addc_cc(__funnelshift_r(Next, 0, Sh), Y[L - 1]) ^ Cur;
+  Z[L] = addc(0, 0);
 }
 
 // Full 256x256 -> 512-bit product, row by row: the low halves of a*b[i] in
@@ -415,6 +436,27 @@ int main() {
   }
 
   {
+    shiftAddLoop<<<Blocks, Threads>>>(dA, dB, dR);
+    Fetch(N * (L + 1));
+    int Bad = 0;
+    for (int T = 0; T < N; ++T) {
+      const uint32_t *X = &A[T * L], *Y = &B[T * L];
+      uint32_t Sh = Y[7] & 31, W[L + 1];
+      uint64_t C = 0;
+      for (int I = 0; I < L; ++I) {
+        uint64_t Pair = (uint64_t(I + 1 < L ? X[I + 1] : 0) << 32) | X[I];
+        C += uint64_t(uint32_t(Pair >> Sh)) + Y[I];
+        W[I] = uint32_t(C);
+        C >>= 32;
+      }
+      W[L - 1] ^= X[L - 2]; // the rotated register read after the loop
+      W[L] = uint32_t(C);
+      Bad += std::memcmp(W, &Got[T * (L + 1)], sizeof(W)) != 0;
+    }
+    Report("shift-loop", Bad);
+  }
+
+  {
     mul256<<<Blocks, Threads>>>(dA, dB, dR);
     Fetch(N * 2 * L);
     int Bad = 0;
@@ -566,6 +608,6 @@ int main() {
   CHECK(cudaFree(dBM));
   CHECK(cudaFree(dM));
   CHECK(cudaFree(dR));
-  std::printf("%d kernels x %d vectors, total mismatches=%d\n", 9, N, TotalBad);
+  std::printf("%d kernels x %d vectors, total mismatches=%d\n", 10, N, TotalBad);
   return finish(TotalBad == 0);
 }
