@@ -1222,10 +1222,32 @@ private:
       X = entryAlloca(maskTy(), "exitmask");
     return X;
   }
+  /// Whether the value Phi takes on the loop exit P → its block is kept
+  /// in a capture slot when the edge is taken, rather than read from the
+  /// incoming value's slot when Phi's block runs. A divergent exit needs
+  /// that for every value (lanes leave at different iterations). Any exit
+  /// needs it for a header phi of a loop it leaves: by the time the exit
+  /// block runs, that loop's latch has stored the next iteration's values
+  /// in the header phis' slots (a rotated register, `below = here; here =
+  /// above`, read after the loop would get the value one step on).
+  bool capturedExit(PHINode *Phi, BasicBlock *P) {
+    BasicBlock *S = Phi->getParent();
+    if (!isExit(P, S))
+      return false;
+    if (A.divergentExit(P, S))
+      return true;
+    auto *In = dyn_cast<PHINode>(Phi->getIncomingValueForBlock(P));
+    if (!In)
+      return false;
+    Loop *L = LI.getLoopFor(In->getParent());
+    return L && L->getHeader() == In->getParent() && L->contains(P) && !L->contains(S);
+  }
+  /// The capture of Phi's value on the exit from P: widened where Phi
+  /// varies, scalar (its uniform part) otherwise.
   AllocaInst *captureSlot(PHINode *Phi, BasicBlock *P) {
     AllocaInst *&X = Captures[{Phi, P}];
     if (!X)
-      X = entryAlloca(wide(Phi->getType()), "liveout");
+      X = entryAlloca(isVar(Phi) ? wide(Phi->getType()) : Phi->getType(), "liveout");
     return X;
   }
   AllocaInst *loopSlot(DenseMap<const Loop *, AllocaInst *> &Map, const Loop *L, const char *Name) {
@@ -1296,13 +1318,14 @@ void Emitter::recordEdge(BasicBlock *P, BasicBlock *S, Value *E) {
   }
   AllocaInst *Acc = accSlot(P, S);
   B.CreateStore(B.CreateOr(loadMask(Acc), E), Acc);
-  if (!A.divergentExit(P, S))
-    return;
   for (PHINode &Phi : S->phis()) {
+    if (!capturedExit(&Phi, P))
+      continue;
     AllocaInst *Cap = captureSlot(&Phi, P);
-    Value *In = vec(Phi.getIncomingValueForBlock(P));
+    Value *In = Phi.getIncomingValueForBlock(P);
     Value *Old = B.CreateLoad(Cap->getAllocatedType(), Cap);
-    B.CreateStore(selectLanes(E, In, Old, Phi.getType()), Cap);
+    Value *New = isVar(&Phi) ? selectLanes(E, vec(In), Old, Phi.getType()) : B.CreateSelect(any(E), uni(In), Old);
+    B.CreateStore(New, Cap);
   }
 }
 
@@ -1384,13 +1407,16 @@ Error Emitter::emitBlock(BasicBlock *BB) {
       if (Dup)
         continue;
       Value *E = edgeMaskFor(P, BB);
+      Value *Cap = nullptr;
+      if (capturedExit(&Phi, P)) {
+        AllocaInst *CS = captureSlot(&Phi, P);
+        Cap = B.CreateLoad(CS->getAllocatedType(), CS);
+      }
       if (X.K == Shape::Var) {
-        Value *V = A.divergentExit(P, BB)
-                       ? static_cast<Value *>(B.CreateLoad(wide(Phi.getType()), captureSlot(&Phi, P)))
-                       : vec(In);
+        Value *V = Cap ? Cap : vec(In);
         R = R ? selectLanes(E, V, R, Phi.getType()) : V;
       } else {
-        Value *V = uni(In);
+        Value *V = Cap ? Cap : uni(In);
         R = R ? B.CreateSelect(any(E), V, R) : V;
       }
     }

@@ -74,6 +74,44 @@ std::vector<KernelSpec> specs() {
       // 64-bit add with 64-bit carry ops.
       {"add_cc_u64", {"u64", "u64"}, {"u64"},
        "add.cc.u64 %rl0, %i0, %i1; addc.u64 %o0, 0, 0;"},
+      // The carry-in forms with a known CF: a first instruction sets CF to
+      // (c != 0) (c + all ones carries unless c is 0), or, for the
+      // subtractions, the borrow to (c == 0) (c - 1 borrows only from 0);
+      // the form under test then reads CF and writes its own carry out,
+      // which addc/subc 0, 0 turn into a value.
+      {"madc_lo_cc_u32", {"u32", "u32", "u32"}, {"u32", "u32"},
+       "add.cc.u32 %r0, %i2, 0xFFFFFFFF; madc.lo.cc.u32 %o0, %i0, %i1, %i2; addc.u32 %o1, 0, 0;"},
+      {"madc_hi_cc_u32", {"u32", "u32", "u32"}, {"u32", "u32"},
+       "add.cc.u32 %r0, %i2, 0xFFFFFFFF; madc.hi.cc.u32 %o0, %i0, %i1, %i2; addc.u32 %o1, 0, 0;"},
+      {"mad_hi_cc_u32", {"u32", "u32", "u32"}, {"u32", "u32"},
+       "mad.hi.cc.u32 %o0, %i0, %i1, %i2; addc.u32 %o1, 0, 0;"},
+      {"madc_hi_s32", {"s32", "s32", "s32"}, {"s32"},
+       "add.cc.u32 %r0, %i2, 0xFFFFFFFF; madc.hi.s32 %o0, %i0, %i1, %i2;"},
+      {"addc_cc_s32", {"s32", "s32", "s32"}, {"s32", "s32"},
+       "add.cc.s32 %r0, %i2, -1; addc.cc.s32 %o0, %i0, %i1; addc.s32 %o1, 0, 0;"},
+      {"subc_cc_s32", {"s32", "s32", "s32"}, {"s32", "s32"},
+       "sub.cc.s32 %r0, %i2, 1; subc.cc.s32 %o0, %i0, %i1; subc.s32 %o1, 0, 0;"},
+      {"madc_lo_cc_u64", {"u64", "u64", "u64"}, {"u64", "u64"},
+       "add.cc.u64 %rl0, %i2, 0xFFFFFFFFFFFFFFFF; madc.lo.cc.u64 %o0, %i0, %i1, %i2; addc.u64 %o1, 0, 0;"},
+      {"madc_hi_cc_u64", {"u64", "u64", "u64"}, {"u64", "u64"},
+       "add.cc.u64 %rl0, %i2, 0xFFFFFFFFFFFFFFFF; madc.hi.cc.u64 %o0, %i0, %i1, %i2; addc.u64 %o1, 0, 0;"},
+      {"mad_lo_cc_u64", {"u64", "u64", "u64"}, {"u64", "u64"},
+       "mad.lo.cc.u64 %o0, %i0, %i1, %i2; addc.u64 %o1, 0, 0;"},
+      {"subc_cc_u64", {"u64", "u64", "u64"}, {"u64", "u64"},
+       "sub.cc.u64 %rl0, %i2, 1; subc.cc.u64 %o0, %i0, %i1; subc.u64 %o1, 0, 0;"},
+      // CF living across a loop with a per-lane trip count (c & 7), the
+      // loop leaving from its top, and across a divergent branch whose
+      // sides set CF differently, read after the join.
+      {"carry_loop", {"u32", "u32", "u32"}, {"u32", "u32"},
+       "and.b32 %r0, %i2, 7; mov.u32 %r1, 0; add.cc.u32 %r3, %i0, %i1;\n"
+       "CL_TOP: setp.ge.u32 %p0, %r1, %r0; @%p0 bra CL_DONE;\n"
+       "addc.cc.u32 %r3, %r3, %i0; add.u32 %r1, %r1, 1; bra CL_TOP;\n"
+       "CL_DONE: addc.u32 %o1, 0, 0; mov.u32 %o0, %r3;"},
+      {"carry_branch", {"u32", "u32", "u32"}, {"u32", "u32"},
+       "add.cc.u32 %r0, %i0, %i1; and.b32 %r1, %i2, 1; setp.eq.u32 %p0, %r1, 0;\n"
+       "@%p0 bra CB_ELSE; addc.cc.u32 %r2, %i0, %i2; bra CB_JOIN;\n"
+       "CB_ELSE: add.cc.u32 %r2, %i1, %i2;\n"
+       "CB_JOIN: addc.u32 %o1, %i2, 0; mov.u32 %o0, %r2;"},
   };
   return S;
 }
@@ -241,6 +279,103 @@ TEST(PtxIntArith, CarryChains) {
   auto A = edgyU32(N), B = edgyU32(N);
   checkExact<uint64_t>(F, "mad_cc_chain", [](uint32_t X, uint32_t Y, uint64_t Z) { return uint64_t(X) * Y + Z; }, A, B, A64);
   checkExact<uint64_t>(F, "add_cc_u64", [](uint64_t X, uint64_t Y) { return uint64_t(X + Y < X); }, A64, B64);
+}
+
+/// Runs a two-output kernel over three inputs; returns both outputs.
+template <typename O, typename I>
+std::pair<std::vector<O>, std::vector<O>> run2(Family &F, const std::string &Kernel, const std::vector<I> &A,
+                                               const std::vector<I> &B, const std::vector<I> &C) {
+  std::vector<O> O0(A.size()), O1(A.size());
+  EXPECT_EQ(F.launch(Kernel, unsigned(A.size()), {O0.data(), O1.data()}, {A.data(), B.data(), C.data()}), "")
+      << Kernel;
+  return {O0, O1};
+}
+
+/// Compares both outputs of Kernel with Ref(a, b, c) -> {out0, out1}.
+template <typename O, typename I, typename R>
+void check2(Family &F, const std::string &Kernel, const std::vector<I> &A, const std::vector<I> &B,
+            const std::vector<I> &C, R Ref) {
+  SCOPED_TRACE(Kernel);
+  ASSERT_EQ(F.error(), "");
+  auto [O0, O1] = run2<O>(F, Kernel, A, B, C);
+  size_t Bad = 0;
+  std::string Msg;
+  for (size_t K = 0; K < A.size(); ++K) {
+    std::pair<O, O> W = Ref(A[K], B[K], C[K]);
+    if ((O0[K] != W.first || O1[K] != W.second) && Bad++ < 6)
+      Msg += "  inputs " + hex(A[K]) + " " + hex(B[K]) + " " + hex(C[K]) + ": got " + hex(O0[K]) + " " +
+             hex(O1[K]) + ", want " + hex(W.first) + " " + hex(W.second) + "\n";
+  }
+  EXPECT_EQ(Bad, 0u) << Kernel << ": " << Bad << " of " << A.size() << " vectors differ:\n" << Msg;
+}
+
+TEST(PtxIntArith, CarryInForms) {
+  Family &F = fam();
+  auto A = edgyU32(N), B = edgyU32(N), C = edgyU32(N);
+  auto A64 = edgyU64(N), B64 = edgyU64(N), C64 = edgyU64(N);
+  using U128 = unsigned __int128;
+  // The seed instructions: CF = (c != 0) for the additions, borrow = (c == 0)
+  // for the subtractions.
+  check2<uint32_t>(F, "madc_lo_cc_u32", A, B, C, [](uint32_t X, uint32_t Y, uint32_t Z) {
+    uint64_t V = uint64_t(X * Y) + Z + (Z != 0);
+    return std::pair<uint32_t, uint32_t>(uint32_t(V), uint32_t(V >> 32));
+  });
+  check2<uint32_t>(F, "madc_hi_cc_u32", A, B, C, [](uint32_t X, uint32_t Y, uint32_t Z) {
+    uint64_t V = ((uint64_t(X) * Y) >> 32) + Z + (Z != 0);
+    return std::pair<uint32_t, uint32_t>(uint32_t(V), uint32_t(V >> 32));
+  });
+  check2<uint32_t>(F, "mad_hi_cc_u32", A, B, C, [](uint32_t X, uint32_t Y, uint32_t Z) {
+    uint64_t V = ((uint64_t(X) * Y) >> 32) + Z;
+    return std::pair<uint32_t, uint32_t>(uint32_t(V), uint32_t(V >> 32));
+  });
+  checkExact<uint32_t>(F, "madc_hi_s32", [](uint32_t X, uint32_t Y, uint32_t Z) {
+    return uint32_t((int64_t(int32_t(X)) * int32_t(Y)) >> 32) + Z + (Z != 0);
+  }, A, B, C);
+  check2<uint32_t>(F, "addc_cc_s32", A, B, C, [](uint32_t X, uint32_t Y, uint32_t Z) {
+    uint64_t V = uint64_t(X) + Y + (Z != 0); // the unsigned carry, whatever the type
+    return std::pair<uint32_t, uint32_t>(uint32_t(V), uint32_t(V >> 32));
+  });
+  check2<uint32_t>(F, "subc_cc_s32", A, B, C, [](uint32_t X, uint32_t Y, uint32_t Z) {
+    uint32_t Bin = Z == 0;
+    bool Bout = uint64_t(X) < uint64_t(Y) + Bin;
+    return std::pair<uint32_t, uint32_t>(X - Y - Bin, Bout ? 0xFFFFFFFFu : 0u);
+  });
+  check2<uint64_t>(F, "madc_lo_cc_u64", A64, B64, C64, [](uint64_t X, uint64_t Y, uint64_t Z) {
+    U128 V = U128(X * Y) + Z + (Z != 0);
+    return std::pair<uint64_t, uint64_t>(uint64_t(V), uint64_t(V >> 64));
+  });
+  check2<uint64_t>(F, "madc_hi_cc_u64", A64, B64, C64, [](uint64_t X, uint64_t Y, uint64_t Z) {
+    U128 V = ((U128(X) * Y) >> 64) + Z + (Z != 0);
+    return std::pair<uint64_t, uint64_t>(uint64_t(V), uint64_t(V >> 64));
+  });
+  check2<uint64_t>(F, "mad_lo_cc_u64", A64, B64, C64, [](uint64_t X, uint64_t Y, uint64_t Z) {
+    U128 V = U128(X * Y) + Z;
+    return std::pair<uint64_t, uint64_t>(uint64_t(V), uint64_t(V >> 64));
+  });
+  check2<uint64_t>(F, "subc_cc_u64", A64, B64, C64, [](uint64_t X, uint64_t Y, uint64_t Z) {
+    uint64_t Bin = Z == 0;
+    bool Bout = U128(X) < U128(Y) + Bin;
+    return std::pair<uint64_t, uint64_t>(X - Y - Bin, Bout ? ~0ull : 0ull);
+  });
+}
+
+TEST(PtxIntArith, CarryAcrossLoopsAndBranches) {
+  Family &F = fam();
+  auto A = edgyU32(N), B = edgyU32(N), C = edgyU32(N);
+  check2<uint32_t>(F, "carry_loop", A, B, C, [](uint32_t X, uint32_t Y, uint32_t Z) {
+    uint64_t V = uint64_t(X) + Y;
+    uint32_t R = uint32_t(V), Cf = uint32_t(V >> 32);
+    for (uint32_t K = 0; K < (Z & 7); ++K) {
+      V = uint64_t(R) + X + Cf;
+      R = uint32_t(V), Cf = uint32_t(V >> 32);
+    }
+    return std::pair<uint32_t, uint32_t>(R, Cf);
+  });
+  check2<uint32_t>(F, "carry_branch", A, B, C, [](uint32_t X, uint32_t Y, uint32_t Z) {
+    uint32_t Cf = uint32_t((uint64_t(X) + Y) >> 32);
+    uint64_t V = (Z & 1) ? uint64_t(X) + Z + Cf : uint64_t(Y) + Z;
+    return std::pair<uint32_t, uint32_t>(uint32_t(V), Z + uint32_t(V >> 32));
+  });
 }
 
 } // namespace

@@ -664,6 +664,38 @@ TEST_F(WarpExec, ReturnFromInsideLoop) {
     EXPECT_TRUE(same(R, 2, Ref));
 }
 
+/// Registers rotated in a loop and read after it (hotspot3D's column walk):
+/// the values after the loop are the header phis of the last iteration. A
+/// uniform exit used to read them after the latch had stored the next
+/// iteration's, so "below" came out as "here" and "here" as "above".
+TEST_F(WarpExec, RotatedRegistersLiveOut) {
+  const int N = 300, MaxLen = 7;
+  std::vector<float> In(N * MaxLen);
+  Rng G(31);
+  for (float &X : In)
+    X = float(G.range(-100, 100));
+  for (int Len : {3, 4, 7}) {
+    std::vector<float> Out(N * MaxLen, -7.0f), Ref = Out;
+    for (int I = 0; I < N; ++I) {
+      float Below = In[I], Here = In[I + N], Above = In[I + 2 * N];
+      int Z = 3;
+      for (; Z < Len; ++Z) {
+        Below = Here;
+        Here = Above;
+        Above = In[I + Z * N];
+        Ref[I + Z * N] = Below + 2.0f * Here + 4.0f * Above; // small integers: exact
+      }
+      Ref[I] = Below;
+      Ref[I + N] = Here;
+      Ref[I + 2 * N] = Above + float(Z);
+    }
+    for (uint32_t Nt : {128u, 32u})
+      for (const Result &R :
+           both("rotate_live_out", {(N + Nt - 1) / Nt}, {Nt}, Args().buf(In).buf(Out).i32(Len).i32(N)))
+        EXPECT_TRUE(same(R, 1, Ref)) << "Len " << Len;
+  }
+}
+
 TEST_F(WarpExec, SharedStridedReads) {
   const int Nt = 256, Blocks = 3, N = Nt * Blocks;
   std::vector<int32_t> In = randomInts<int32_t>(N, -1000, 1000, 22), Out(4 * N, -7), Ref = Out;

@@ -596,4 +596,26 @@ extern "C" __global__ void shfl_absent_sources(const int *In, int *Out, int Ext)
   for (int Off = 16; Off > 0; Off /= 2)
     R += __shfl_down_sync(Half, R, Off);
   O[1] = R;
+
+// Values that rotate through registers in a loop (a column walk keeping the
+// cells below, at and above: below = here; here = above; above = load) and
+// are read after it. After the loop, "below" and "here" are the loop
+// header's phis as they were in the last iteration, not as the latch left
+// them for the next one. The trip count is uniform, so is the loop's exit.
+extern "C" __global__ void rotate_live_out(const float *In, float *Out, int Len, int N) {
+  int I = gid();
+  if (I >= N)
+    return;
+  float Below = In[I], Here = In[I + N], Above = In[I + 2 * N];
+  int Z = 3;
+#pragma unroll 1
+  for (; Z < Len; ++Z) {
+    Below = Here;
+    Here = Above;
+    Above = In[I + Z * N];
+    Out[I + Z * N] = Below + 2.0f * Here + 4.0f * Above;
+  }
+  Out[I] = Below;
+  Out[I + N] = Here;
+  Out[I + 2 * N] = Above + float(Z);
 }
