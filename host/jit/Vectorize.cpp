@@ -1948,20 +1948,35 @@ Error Emitter::emitInst(Instruction &I, Value *Mask) {
     define(&I, B.CreateAdd(uni(I.getOperand(0)), uni(I.getOperand(1)), I.getName()));
     return Error::success();
   }
-  if (auto *Z = dyn_cast<ZExtInst>(&I); Z && X.K == Shape::Aff && !X.Sym) {
+  if (auto *Z = dyn_cast<ZExtInst>(&I); Z && X.K == Shape::Aff) {
     // An unsigned 32-bit index (shared addresses above all) may wrap below
     // zero in lanes the mask turns off, lane 0 included (`S[i - d]` with
-    // i < d): when lane 0 plus the largest offset passes the top of the
-    // source type, the lanes that wrapped are the ones to get right, so the
-    // base is taken as lane 0's value minus 2^width.
+    // i < d, or CUB's `keys[tile * items - 1]` with tile 0 masked): when
+    // lane 0 plus the largest offset passes the top of the source type, the
+    // lanes that wrapped are the ones to get right, so the base is taken as
+    // lane 0's value minus 2^width. With a symbolic part (a run-time stride)
+    // the largest offset is known only at run time: it is the maximum of the
+    // lanes' offsets, as the wide value's users compute them.
     Value *Src = uni(Z->getOperand(0));
     unsigned W = Src->getType()->getIntegerBitWidth();
-    int64_t Max = extent(A.pattern(A.shape(Z->getOperand(0)))).second;
-    Value *Wide = B.CreateZExt(Src, I.getType(), I.getName());
-    if (Max > 0 && W < 64) {
-      APInt Lim = APInt::getMaxValue(W) - uint64_t(Max);
-      Value *Over = B.CreateICmpUGT(Src, ConstantInt::get(Src->getType(), Lim));
-      Value *Down = B.CreateSub(Wide, ConstantInt::get(I.getType(), APInt::getOneBitSet(I.getType()->getIntegerBitWidth(), W)));
+    Type *WT = I.getType();
+    Value *Wide = B.CreateZExt(Src, WT, I.getName());
+    Value *Over = nullptr;
+    if (W < WT->getIntegerBitWidth() && !X.Sym) {
+      int64_t Max = extent(A.pattern(A.shape(Z->getOperand(0)))).second;
+      if (Max > 0) {
+        APInt Lim = APInt::getMaxValue(W) - uint64_t(Max);
+        Over = B.CreateICmpUGT(Src, ConstantInt::get(Src->getType(), Lim));
+      }
+    } else if (W < WT->getIntegerBitWidth()) {
+      Value *Off = B.CreateAdd(lanesConst(WT, A.pattern(X)),
+                               B.CreateMul(lanesConst(WT, A.coefficients(X)), B.CreateVectorSplat(Lanes, symValue(X, WT))));
+      Value *Max = B.CreateIntMaxReduce(Off, /*IsSigned=*/true);
+      Value *Top = ConstantInt::get(WT, APInt::getMaxValue(W).zext(WT->getIntegerBitWidth()));
+      Over = B.CreateAnd(B.CreateICmpSGT(Max, ConstantInt::get(WT, 0)), B.CreateICmpUGT(B.CreateAdd(Wide, Max), Top));
+    }
+    if (Over) {
+      Value *Down = B.CreateSub(Wide, ConstantInt::get(WT, APInt::getOneBitSet(WT->getIntegerBitWidth(), W)));
       Wide = B.CreateSelect(Over, Down, Wide);
     }
     define(&I, Wide);
