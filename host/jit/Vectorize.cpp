@@ -833,6 +833,24 @@ private:
         Idx.push_back(L);
     return B.CreateShuffleVector(Mask, Idx);
   }
+  /// The address of every element of every lane's vector of type VT (lane
+  /// L's elements at Ptrs[L] + E * element size), in the order wide(VT)
+  /// lays them out; null when the elements are not whole bytes apart.
+  Value *elementPointers(Value *Ptrs, FixedVectorType *VT) {
+    Type *E = VT->getElementType();
+    uint64_t Bits = E->getPrimitiveSizeInBits().getFixedValue();
+    if (Bits == 0 || Bits % 8 != 0 || DL.getTypeAllocSize(E) * 8 != Bits)
+      return nullptr;
+    unsigned N = VT->getNumElements();
+    SmallVector<int, 128> Spread;
+    SmallVector<Constant *, 128> Offs;
+    for (unsigned L = 0; L < Lanes; ++L)
+      for (unsigned K = 0; K < N; ++K) {
+        Spread.push_back(int(L));
+        Offs.push_back(B.getInt64(K * (Bits / 8)));
+      }
+    return B.CreateGEP(B.getInt8Ty(), B.CreateShuffleVector(Ptrs, Spread), ConstantVector::get(Offs));
+  }
 
   // Values.
   AllocaInst *entryAlloca(Type *T, const Twine &Name, Align Al = Align(1)) {
@@ -1643,6 +1661,15 @@ Value *Emitter::emitLoad(LoadInst &L, Value *Mask) {
       return rowsOrGather(Ptrs, T, Al, Mask);
     return B.CreateMaskedGather(wide(T), Ptrs, Al, Mask, PoisonValue::get(wide(T)));
   }
+  // A vector per lane (ld.v2/ld.v4) at scattered places: one gather of
+  // every element. Lane by lane, the results would be assembled by
+  // inserts at a variable index into the whole wide vector, which LLVM
+  // lowers through a stack copy each: megabyte frames for 128-lane
+  // groups, past the fiber stacks, and minutes of code generation.
+  if (Simple && ScalarElem && T->isVectorTy())
+    if (Value *EPtrs = elementPointers(vec(Ptr), cast<FixedVectorType>(T)))
+      return B.CreateMaskedGather(wide(T), EPtrs, commonAlignment(Al, T->getScalarSizeInBits() / 8), expandMask(Mask, T),
+                                  PoisonValue::get(wide(T)));
   return scalarise(L, Mask);
 }
 
@@ -1798,6 +1825,15 @@ void Emitter::emitStore(StoreInst &S, Value *Mask) {
   }
   if (!T->isVectorTy()) {
     B.CreateMaskedScatter(vec(Val), vec(Ptr), S.getAlign(), Mask);
+    return;
+  }
+  // A vector per lane at scattered places: one scatter of every element
+  // (see emitLoad for why not lane by lane). Elements of one lane never
+  // overlap, and lanes that overlap keep the higher lane's value, as a
+  // scatter does.
+  if (Value *EPtrs = elementPointers(vec(Ptr), cast<FixedVectorType>(T))) {
+    B.CreateMaskedScatter(vec(Val), EPtrs, commonAlignment(S.getAlign(), T->getScalarSizeInBits() / 8),
+                          expandMask(Mask, T));
     return;
   }
   scalarise(S, Mask);
