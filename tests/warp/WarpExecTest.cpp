@@ -1180,6 +1180,15 @@ TEST_F(WarpExec, VectorAccessesAtScatteredAddresses) {
   for (auto [Grid, Block] : {std::pair{Dim3{7}, Dim3{128}}, {Dim3{3}, Dim3{256}}, {Dim3{5}, Dim3{96}}})
     for (const Result &R : both("struct32_grid_copy", Grid, Block, Args().buf(In).buf(Out).i32(N)))
       EXPECT_TRUE(same(R, 1, In));
+  // Element gathers keep the 256-lane group's frame small; lane by lane it
+  // passed MaxWarpFrameBytes and the group was left out.
+  std::string Error;
+  const HostKernel *K = kernel("struct32_grid_copy", Error);
+  ASSERT_TRUE(K) << Error;
+  uint32_t Wide[3] = {256, 1, 1};
+  const HostKernel::WarpEntry *Chosen = WarpRunner::choose(*K, Wide, true);
+  ASSERT_NE(Chosen, nullptr);
+  EXPECT_EQ(Chosen->Lanes, 256u);
 }
 
 TEST_F(WarpExec, WarpFunctionsOverTheFrameLimitAreLeftOut) {
