@@ -3,11 +3,12 @@
 /// way fused GPU transform kernels are: each thread owns kNChunks chunks of
 /// kNElts consecutive elements, loaded and stored as one vector of the
 /// matching byte size (a __align__-ed BytesToType<> type: uint4, uint2 or
-/// unsigned); butterflies on the element bits run in registers, the lane bits
-/// through __shfl_xor_sync, the warp bits through an exchange in shared
-/// memory (float4 stores), and the chunk bits in registers again. float,
-/// half and bfloat16 inputs; rows shorter than the transform are zero padded;
-/// the result is scaled. Checked against an O(N log N) CPU transform.
+/// unsigned); butterflies on the element bits run in registers, the lane
+/// bits through __shfl_xor_sync, the warp bits through a swizzled exchange
+/// in shared memory (uint4 stores) and shuffles, and the chunk bits in
+/// registers again. float, half and bfloat16 inputs; rows shorter than the
+/// transform are zero padded; the result is scaled. Checked against an
+/// O(N log N) CPU transform.
 #include "../common/app_util.h"
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -114,11 +115,12 @@ __device__ __forceinline__ void butterflyChunks(float (&X)[kNChunks][kNElts]) {
   }
 }
 
-// Moves the warp bits of the index into lane bits and back: thread
-// (warp W, lane L) hands its chunk to thread (warp L % kNWarps, lane
-// L / kNWarps * kNWarps + W)... as a transpose of a kNWarps x 32 tile through
-// shared memory, 16-byte vectors at a time, with an xor swizzle on the
-// column so the vector stores of a warp hit distinct banks.
+// Moves the warp bits of the index into lane bits and back. After the Pre
+// exchange thread T holds the values of warp T % kNWarps, lane T / kNWarps,
+// so a shuffle stage over the low lane bits combines across warps; the
+// other exchange undoes it. Values pass through shared memory as 16-byte
+// vectors, with an xor swizzle on the slot so the stores of one warp
+// spread over the banks.
 template <int kNThreads, int kNWarps, bool Pre, int kNChunks, int kNElts>
 __device__ __forceinline__ void exchange(float (&X)[kNChunks][kNElts],
                                          uint4 *Smem) {
