@@ -23,12 +23,17 @@
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
+
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IRReader/IRReader.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -495,6 +500,39 @@ HostCompiler::compileIR(std::string_view IROrBitcode, std::string_view Name,
   return compile(std::move(Ctx), std::move(M), Opts);
 }
 
+namespace {
+/// Stack frames code generation found too large ("warn-stack-size"), by
+/// function, from any partition's thread. Other diagnostics are logged:
+/// the handler replaces LLVM's, which would print them and end the process
+/// on an error.
+struct FrameReport {
+  std::mutex M;
+  StringMap<uint64_t> Sizes;
+  std::string Error; ///< The first error reported, if any.
+  static void handle(const DiagnosticInfo *D, void *Self) {
+    const DiagnosticInfo &DI = *D;
+    auto *R = static_cast<FrameReport *>(Self);
+    if (auto *SS = dyn_cast<DiagnosticInfoStackSize>(&DI)) {
+      std::lock_guard<std::mutex> Lock(R->M);
+      R->Sizes[SS->getFunction().getName()] = SS->getResourceSize();
+      return;
+    }
+    std::string Text;
+    raw_string_ostream OS(Text);
+    DiagnosticPrinterRawOStream DP(OS);
+    DI.print(DP);
+    if (DI.getSeverity() == DS_Error) {
+      std::lock_guard<std::mutex> Lock(R->M);
+      if (R->Error.empty())
+        R->Error = OS.str();
+    } else if (DI.getSeverity() == DS_Warning)
+      log::jit().warn("code generation: {}", OS.str());
+    else
+      log::jit().debug("code generation: {}", OS.str());
+  }
+};
+} // namespace
+
 Expected<std::unique_ptr<CompiledModule>>
 HostCompiler::compile(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> M,
                       const HostCompileOptions &Opts) {
@@ -524,6 +562,11 @@ HostCompiler::compile(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> 
     return compileError(L.takeError(), "host compile of '" + ModuleName + "'");
   Module &NM = *L->M;
   std::string CPU = TM.getTargetCPU().str(), Features = TM.getTargetFeatureString().str();
+  StringSet<> WarpFns;
+  for (const detail::LoweredKernel &K : L->Kernels)
+    for (const std::string &W : K.WarpSymbol)
+      if (!W.empty())
+        WarpFns.insert(W);
   for (Function &F : NM) {
     if (F.isDeclaration())
       continue;
@@ -531,7 +574,18 @@ HostCompiler::compile(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> 
     F.removeFnAttr("target-features");
     F.addFnAttr("target-cpu", CPU);
     F.addFnAttr("target-features", Features);
+    // Frames larger than a page touch each page on the way down, so a
+    // frame past its fiber stack faults in the guard page (a stack
+    // overflow the executor reports) instead of writing over whatever lies
+    // below it.
+    F.addFnAttr("probe-stack", "inline-asm");
+    // Code generation reports warp and group functions whose frame is too
+    // large for the warp fibers (FrameReport); they are left out below.
+    if (WarpFns.contains(F.getName()))
+      F.addFnAttr("warn-stack-size", std::to_string(MaxWarpFrameBytes));
   }
+  FrameReport Frames;
+  auto ForgetFrames = make_scope_exit([&] { NM.getContext().setDiagnosticHandlerCallBack(nullptr, nullptr); });
   std::string DumpName = Opts.DumpName;
   if (DumpName.empty())
     DumpName = L->Kernels.empty() ? "module" + std::to_string(P->Counter) : L->Kernels[0].Name;
@@ -556,6 +610,7 @@ HostCompiler::compile(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> 
   std::vector<std::string> Objects;
   auto T1 = T0;
   if (Parts <= 1 || Dumps) {
+    NM.getContext().setDiagnosticHandlerCallBack(FrameReport::handle, &Frames);
     optimise(NM, TM, Opts.OptLevel);
     detail::addStridePrefetches(NM);
     T1 = std::chrono::steady_clock::now();
@@ -651,6 +706,7 @@ HostCompiler::compile(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> 
           Errors[I] = "the host target cannot emit object files";
           return;
         }
+        Ctx.setDiagnosticHandlerCallBack(FrameReport::handle, &Frames);
         PM.run(**Part);
         Objects[I].assign(Obj.data(), Obj.size());
         if (log::jit().should_log(spdlog::level::debug)) {
@@ -685,9 +741,20 @@ HostCompiler::compile(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> 
   else
     log::jit().debug("compiled {} ({} kernels): optimise {:.1f} ms, code generation {:.1f} ms", ModuleName,
                      L->Kernels.size(), Ms(T0, T1), Ms(T1, T2));
+  if (!Frames.Error.empty())
+    return makeError(CUDA_ERROR_UNKNOWN, "host code generation: " + Frames.Error);
   ObjectTables T;
-  for (const detail::LoweredKernel &K : L->Kernels)
+  for (const detail::LoweredKernel &K : L->Kernels) {
     T.Kernels.push_back(K);
+    for (std::string &W : T.Kernels.back().WarpSymbol) {
+      auto Big = Frames.Sizes.find(W);
+      if (W.empty() || Big == Frames.Sizes.end())
+        continue;
+      log::jit().info("{}: a {} KiB stack frame, more than the {} KiB a warp fiber gives it: not used", W,
+                      Big->second / 1024, MaxWarpFrameBytes / 1024);
+      W.clear();
+    }
+  }
   for (const detail::LoweredGlobal &G : L->Globals)
     T.Globals.push_back(G);
   return link(T, Objects);

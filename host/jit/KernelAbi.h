@@ -88,6 +88,13 @@ struct WarpLayout {
   uint32_t Lanes;
   bool Built;
 };
+/// The largest stack frame a warp or group function may have: they run on
+/// the executor's warp fibers (16 x HostExecutorOptions::StackBytes, 1 MiB
+/// by default), which must also hold the runtime calls below them. A
+/// variant with a larger frame is left out of the kernel's table (another
+/// layout or the per-thread path runs the launch), so it never runs past
+/// its stack.
+inline constexpr uint64_t MaxWarpFrameBytes = 512 * 1024;
 inline constexpr unsigned NumWarpLayouts = 6;
 inline constexpr WarpLayout WarpLayouts[NumWarpLayouts] = {
     {32, 256, true}, {32, 128, true}, {16, 256, true}, {32, 32, true}, {16, 32, true}, {8, 32, false}};

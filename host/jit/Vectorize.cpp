@@ -850,6 +850,24 @@ private:
         Idx.push_back(L);
     return B.CreateShuffleVector(Mask, Idx);
   }
+  /// The address of every element of every lane's vector of type VT (lane
+  /// L's elements at Ptrs[L] + E * element size), in the order wide(VT)
+  /// lays them out; null when the elements are not whole bytes apart.
+  Value *elementPointers(Value *Ptrs, FixedVectorType *VT) {
+    Type *E = VT->getElementType();
+    uint64_t Bits = E->getPrimitiveSizeInBits().getFixedValue();
+    if (Bits == 0 || Bits % 8 != 0 || DL.getTypeAllocSize(E) * 8 != Bits)
+      return nullptr;
+    unsigned N = VT->getNumElements();
+    SmallVector<int, 128> Spread;
+    SmallVector<Constant *, 128> Offs;
+    for (unsigned L = 0; L < Lanes; ++L)
+      for (unsigned K = 0; K < N; ++K) {
+        Spread.push_back(int(L));
+        Offs.push_back(B.getInt64(K * (Bits / 8)));
+      }
+    return B.CreateGEP(B.getInt8Ty(), B.CreateShuffleVector(Ptrs, Spread), ConstantVector::get(Offs));
+  }
 
   // Values.
   AllocaInst *entryAlloca(Type *T, const Twine &Name, Align Al = Align(1)) {
@@ -1696,6 +1714,15 @@ Value *Emitter::emitLoad(LoadInst &L, Value *Mask) {
       return rowsOrGather(Ptrs, T, Al, Mask);
     return B.CreateMaskedGather(wide(T), Ptrs, Al, Mask, PoisonValue::get(wide(T)));
   }
+  // A vector per lane (ld.v2/ld.v4) at scattered places: one gather of
+  // every element. Lane by lane, the results would be assembled by
+  // inserts at a variable index into the whole wide vector, which LLVM
+  // lowers through a stack copy each: megabyte frames for 128-lane
+  // groups, past the fiber stacks, and minutes of code generation.
+  if (Simple && ScalarElem && T->isVectorTy())
+    if (Value *EPtrs = elementPointers(vec(Ptr), cast<FixedVectorType>(T)))
+      return B.CreateMaskedGather(wide(T), EPtrs, commonAlignment(Al, T->getScalarSizeInBits() / 8), expandMask(Mask, T),
+                                  PoisonValue::get(wide(T)));
   return scalarise(L, Mask);
 }
 
@@ -1853,6 +1880,15 @@ void Emitter::emitStore(StoreInst &S, Value *Mask) {
     B.CreateMaskedScatter(vec(Val), vec(Ptr), S.getAlign(), Mask);
     return;
   }
+  // A vector per lane at scattered places: one scatter of every element
+  // (see emitLoad for why not lane by lane). Elements of one lane never
+  // overlap, and lanes that overlap keep the higher lane's value, as a
+  // scatter does.
+  if (Value *EPtrs = elementPointers(vec(Ptr), cast<FixedVectorType>(T))) {
+    B.CreateMaskedScatter(vec(Val), EPtrs, commonAlignment(S.getAlign(), T->getScalarSizeInBits() / 8),
+                          expandMask(Mask, T));
+    return;
+  }
   scalarise(S, Mask);
 }
 
@@ -2001,20 +2037,35 @@ Error Emitter::emitInst(Instruction &I, Value *Mask) {
     define(&I, B.CreateAdd(uni(I.getOperand(0)), uni(I.getOperand(1)), I.getName()));
     return Error::success();
   }
-  if (auto *Z = dyn_cast<ZExtInst>(&I); Z && X.K == Shape::Aff && !X.Sym) {
+  if (auto *Z = dyn_cast<ZExtInst>(&I); Z && X.K == Shape::Aff) {
     // An unsigned 32-bit index (shared addresses above all) may wrap below
     // zero in lanes the mask turns off, lane 0 included (`S[i - d]` with
-    // i < d): when lane 0 plus the largest offset passes the top of the
-    // source type, the lanes that wrapped are the ones to get right, so the
-    // base is taken as lane 0's value minus 2^width.
+    // i < d, or CUB's `keys[tile * items - 1]` with tile 0 masked): when
+    // lane 0 plus the largest offset passes the top of the source type, the
+    // lanes that wrapped are the ones to get right, so the base is taken as
+    // lane 0's value minus 2^width. With a symbolic part (a run-time stride)
+    // the largest offset is known only at run time: it is the maximum of the
+    // lanes' offsets, as the wide value's users compute them.
     Value *Src = uni(Z->getOperand(0));
     unsigned W = Src->getType()->getIntegerBitWidth();
-    int64_t Max = extent(A.pattern(A.shape(Z->getOperand(0)))).second;
-    Value *Wide = B.CreateZExt(Src, I.getType(), I.getName());
-    if (Max > 0 && W < 64) {
-      APInt Lim = APInt::getMaxValue(W) - uint64_t(Max);
-      Value *Over = B.CreateICmpUGT(Src, ConstantInt::get(Src->getType(), Lim));
-      Value *Down = B.CreateSub(Wide, ConstantInt::get(I.getType(), APInt::getOneBitSet(I.getType()->getIntegerBitWidth(), W)));
+    Type *WT = I.getType();
+    Value *Wide = B.CreateZExt(Src, WT, I.getName());
+    Value *Over = nullptr;
+    if (W < WT->getIntegerBitWidth() && !X.Sym) {
+      int64_t Max = extent(A.pattern(A.shape(Z->getOperand(0)))).second;
+      if (Max > 0) {
+        APInt Lim = APInt::getMaxValue(W) - uint64_t(Max);
+        Over = B.CreateICmpUGT(Src, ConstantInt::get(Src->getType(), Lim));
+      }
+    } else if (W < WT->getIntegerBitWidth()) {
+      Value *Off = B.CreateAdd(lanesConst(WT, A.pattern(X)),
+                               B.CreateMul(lanesConst(WT, A.coefficients(X)), B.CreateVectorSplat(Lanes, symValue(X, WT))));
+      Value *Max = B.CreateIntMaxReduce(Off, /*IsSigned=*/true);
+      Value *Top = ConstantInt::get(WT, APInt::getMaxValue(W).zext(WT->getIntegerBitWidth()));
+      Over = B.CreateAnd(B.CreateICmpSGT(Max, ConstantInt::get(WT, 0)), B.CreateICmpUGT(B.CreateAdd(Wide, Max), Top));
+    }
+    if (Over) {
+      Value *Down = B.CreateSub(Wide, ConstantInt::get(WT, APInt::getOneBitSet(WT->getIntegerBitWidth(), W)));
       Wide = B.CreateSelect(Over, Down, Wide);
     }
     define(&I, Wide);

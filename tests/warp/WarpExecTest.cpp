@@ -268,14 +268,16 @@ protected:
 
   /// Runs Name on the warp path and on the per-thread path. Where Block has
   /// a warp layout, the kernel must have a warp function for it.
-  static std::vector<Result> both(const char *Name, Dim3 Grid, Dim3 Block, const Args &A) {
+  /// WantWarp false: the kernel is meant to have no warp function.
+  static std::vector<Result> both(const char *Name, Dim3 Grid, Dim3 Block, const Args &A,
+                                  bool WantWarp = true) {
     std::string Error;
     const HostKernel *K = kernel(Name, Error);
     if (!K) {
       ADD_FAILURE() << Name << ": " << Error;
       return {};
     }
-    if (uint32_t Width = warpWidth(Block)) {
+    if (uint32_t Width = WantWarp ? warpWidth(Block) : 0) {
       bool Has = false;
       for (const HostKernel::WarpEntry &E : K->Warps)
         Has |= E.Fn && E.X == Width;
@@ -1252,4 +1254,58 @@ TEST_F(WarpExec, ShuffleFromAbsentLanes) {
       for (const Result &R : both("shfl_absent_sources", {2}, {Nt}, Args().buf(In).buf(Out).i32(Ext)))
         EXPECT_TRUE(same(R, 1, Ref, 2));
     }
+
+// Memory access shapes of library kernels (CUB, copy samples).
+//===----------------------------------------------------------------------===//
+
+TEST_F(WarpExec, UnsignedStrideWrapsInMaskedLane) {
+  const int N = 300;
+  const unsigned Stride = 37;
+  std::vector<int32_t> In = randomInts<int32_t>(size_t(N) * Stride, -1000, 1000, 41), Out(N, -7), Ref = Out;
+  for (int I = 1; I < N; ++I)
+    Ref[I] = In[size_t(I) * Stride - 1];
+  for (Dim3 Block : {Dim3{128}, Dim3{256}, Dim3{32}})
+    for (const Result &R : both("unsigned_stride_wrap", {(N + Block.X - 1) / Block.X}, Block,
+                                Args().buf(In).buf(Out).i32(int32_t(Stride)).i32(N)))
+      EXPECT_TRUE(same(R, 1, Ref));
+}
+
+TEST_F(WarpExec, VectorAccessesAtScatteredAddresses) {
+  const int N = 5003; // 32-byte elements, eight floats each
+  std::vector<float> In(size_t(N) * 8), Out(In.size(), -1.0f);
+  for (size_t I = 0; I < In.size(); ++I)
+    In[I] = float(I) * 0.5f - 7.0f;
+  for (auto [Grid, Block] : {std::pair{Dim3{7}, Dim3{128}}, {Dim3{3}, Dim3{256}}, {Dim3{5}, Dim3{96}}})
+    for (const Result &R : both("struct32_grid_copy", Grid, Block, Args().buf(In).buf(Out).i32(N)))
+      EXPECT_TRUE(same(R, 1, In));
+  // Element gathers keep the 256-lane group's frame small; lane by lane it
+  // passed MaxWarpFrameBytes and the group was left out.
+  std::string Error;
+  const HostKernel *K = kernel("struct32_grid_copy", Error);
+  ASSERT_TRUE(K) << Error;
+  uint32_t Wide[3] = {256, 1, 1};
+  const HostKernel::WarpEntry *Chosen = WarpRunner::choose(*K, Wide, true);
+  ASSERT_NE(Chosen, nullptr);
+  EXPECT_EQ(Chosen->Lanes, 256u);
+}
+
+TEST_F(WarpExec, WarpFunctionsOverTheFrameLimitAreLeftOut) {
+  std::string Error;
+  const HostKernel *K = kernel("big_private_array", Error);
+  ASSERT_TRUE(K) << Error;
+  for (const HostKernel::WarpEntry &E : K->Warps)
+    EXPECT_EQ(E.Fn, nullptr) << "the " << E.Lanes << "-lane variant for " << E.X
+                             << "-wide blocks was kept: its private arrays pass MaxWarpFrameBytes";
+  const int N = 150;
+  std::vector<int32_t> In = randomInts<int32_t>(N, 0, 1000, 43), Out(N, -7), Ref(N);
+  for (int I = 0; I < N; ++I) {
+    int32_t Sum = 0;
+    for (int J = 0; J < 64; ++J) {
+      int32_t Idx = (In[I] + 61 * J) & 4095;
+      Sum += In[I] * Idx + (Idx ^ I);
+    }
+    Ref[I] = Sum;
+  }
+  for (const Result &R : both("big_private_array", {3}, {64}, Args().buf(In).buf(Out).i32(N), false))
+    EXPECT_TRUE(same(R, 1, Ref));
 }

@@ -618,4 +618,44 @@ extern "C" __global__ void rotate_live_out(const float *In, float *Out, int Len,
   Out[I] = Below;
   Out[I + N] = Here;
   Out[I + 2 * N] = Above + float(Z);
+
+// An unsigned index with a run-time stride that wraps below zero in a lane
+// the mask turns off (CUB's scan-by-key init kernel reads the key before
+// each tile: keys[tile * items - 1] for tile > 0). Lane 0 of block 0 holds
+// 0xffffffff; the other lanes must not be offset by 2^32.
+extern "C" __global__ void unsigned_stride_wrap(const int *In, int *Out, unsigned Stride, int N) {
+  int I = gid();
+  if (I > 0 && unsigned(I) < unsigned(N))
+    Out[I] = In[unsigned(I) * Stride - 1];
+}
+
+// A grid-stride copy of a 32-byte struct: two 16-byte vector loads and
+// stores per element. nvcc unrolls the loop by four after a remainder loop
+// whose trip count differs per lane, so the unrolled loop's addresses vary
+// freely over the lanes: vector accesses at scattered places.
+struct __align__(16) Quad {
+  float X, Y, Z, W;
+};
+struct __align__(16) QuadPair {
+  Quad A, B;
+};
+extern "C" __global__ void struct32_grid_copy(const QuadPair *In, QuadPair *Out, int N) {
+  for (int I = gid(); I < N; I += blockDim.x * gridDim.x)
+    Out[I] = In[I];
+}
+
+// A large private array indexed by a lane value: its 32 copies in a warp
+// function (4 KiB each) pass MaxWarpFrameBytes, so the warp and group
+// variants must be left out and the per-thread path run the launch.
+extern "C" __global__ void big_private_array(const int *In, int *Out, int N) {
+  int I = gid();
+  if (I >= N)
+    return;
+  int A[4096];
+  for (int K = 0; K < 4096; ++K)
+    A[K] = In[I] * K + (K ^ I);
+  int Sum = 0;
+  for (int K = 0; K < 64; ++K)
+    Sum += A[(In[I] + 61 * K) & 4095];
+  Out[I] = Sum;
 }
