@@ -228,6 +228,10 @@ public:
   uint64_t warp(WarpOp Op, uint32_t Mask, uint64_t A, uint32_t B, uint32_t C);
   void gridSync();
   void yieldNow();
+  /// A turn before a volatile shared/global access: every other ready
+  /// thread of the block runs up to its next turn (or block) before this
+  /// one goes on, which keeps the volatile accesses of a warp in lockstep.
+  void lockstepTurn();
   [[noreturn]] void exitCurrent();
   Fiber &current() { return Fibers[Current]; }
 

@@ -101,6 +101,8 @@ void ferry_rt_nanosleep(BlockCtx *Ctx, uint32_t Ns) {
   fibers(Ctx).yieldNow();
 }
 
+void ferry_rt_lockstep(BlockCtx *Ctx) { fibers(Ctx).lockstepTurn(); }
+
 uint64_t ferry_rt_globaltimer() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
              std::chrono::system_clock::now().time_since_epoch())

@@ -3,7 +3,10 @@
 /// barriers count arrivals of live threads; warp collectives wait until every
 /// live lane of the member mask has arrived and then compute all lanes'
 /// results at once. Threads that exit stop counting, so an early `return`
-/// before `__syncthreads()` does not hang.
+/// before `__syncthreads()` does not hang. Volatile shared/global accesses
+/// are turns (lockstepTurn): each ready thread runs to its next one in
+/// index order, which gives pre-Volta warp-synchronous code the lockstep
+/// it relies on.
 #include "host/exec/ExecInternal.h"
 #include "support/Log.h"
 
@@ -163,6 +166,14 @@ RunResult BlockRunner::run() {
 }
 
 void BlockRunner::yieldNow() { suspend(current()); }
+
+void BlockRunner::lockstepTurn() {
+  // run() resumes the ready threads in index order, one turn each, so the
+  // lanes of a warp (consecutive indices) take their turns in a fixed
+  // rotation; a lone thread has nobody to wait for.
+  if (N > 1)
+    suspend(current());
+}
 
 //===----------------------------------------------------------------------===//
 // Block barriers.

@@ -14,6 +14,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/IRBuilder.h"
@@ -42,6 +43,9 @@ constexpr unsigned SharedAS = 3;
 constexpr unsigned NumHidden = 4; // BlockCtx *, tid.x, tid.y, tid.z
 constexpr const char *SmemMarker = "ferry.host.smem";
 constexpr const char *DynSmemMarker = "ferry.host.dynsmem";
+/// Metadata on the volatile shared, global and generic accesses the
+/// per-thread code takes lockstep turns at (markLockstepAccesses).
+constexpr const char *LockstepMarker = "ferry.lockstep";
 
 enum class Intr {
 #define FERRY_INTRINSIC(Id, Name, ...) Id,
@@ -363,6 +367,70 @@ void rebaseSharedIntegers(Module &M) {
       I.eraseFromParent();
     }
   }
+}
+
+/// Pre-Volta warp-synchronous code trades values between the lanes of a
+/// warp through `volatile` shared (or global) memory with no __syncwarp,
+/// relying on the warp running in lockstep: in `vs[t] += vs[t + 16]` every
+/// lane loads before any lane stores. Warp functions are lockstep by
+/// construction; the per-thread code is not, so its volatile accesses to
+/// memory other threads can see are marked here, while the address spaces
+/// are still known (they are all 0 after cloneFlat), and become turns in
+/// insertLockstepTurns. Volatile local accesses are private to the thread
+/// and are left alone.
+void markLockstepAccesses(Module &Old) {
+  LLVMContext &C = Old.getContext();
+  MDNode *Empty = MDNode::get(C, {});
+  auto Visible = [](Value *P) {
+    unsigned AS = P->getType()->getPointerAddressSpace();
+    return (AS == 0 || AS == 1 || AS == SharedAS) && !isa<AllocaInst>(getUnderlyingObject(P));
+  };
+  for (Function &F : Old)
+    for (Instruction &I : instructions(F)) {
+      bool Mark = false;
+      if (auto *L = dyn_cast<LoadInst>(&I))
+        Mark = L->isVolatile() && Visible(L->getPointerOperand());
+      else if (auto *S = dyn_cast<StoreInst>(&I))
+        Mark = S->isVolatile() && Visible(S->getPointerOperand());
+      if (Mark)
+        I.setMetadata(LockstepMarker, Empty);
+    }
+}
+
+/// Before each marked access of the per-thread functions: a call of
+/// ferry_rt_lockstep, which hands the worker to the block's other threads,
+/// one turn each (host/exec/Scheduler.cpp). The lanes of a converged warp
+/// thus make their k-th volatile access only after every lane has made its
+/// (k-1)-th one and has run the code up to its k-th: the loads of one
+/// statement all come before its stores, and every lane's writes before the
+/// next statement's loads, as in a warp that runs in lockstep. A lane that
+/// skips accesses in divergent code runs ahead by that many turns, which
+/// the idiom allows: the lanes a guarded step leaves out (`if (lane >= k)`)
+/// neither write what the others read in it nor need their writes. The
+/// calls make a kernel yielding, so kernels with such accesses never take
+/// the block-loop fast path; kernels without them pay nothing. Warp
+/// functions (built before this) only lose the marks.
+void insertLockstepTurns(Module &NM, ArrayRef<Function *> PerThread) {
+  LLVMContext &C = NM.getContext();
+  unsigned Kind = C.getMDKindID(LockstepMarker);
+  Type *Ptr = PointerType::get(C, 0);
+  FunctionCallee Turn;
+  for (Function *F : PerThread) {
+    Argument *Ctx = F->getArg(F->arg_size() - NumHidden);
+    for (Instruction &I : instructions(*F)) {
+      if (!I.getMetadata(Kind))
+        continue;
+      if (!Turn.getCallee()) {
+        Turn = NM.getOrInsertFunction("ferry_rt_lockstep", FunctionType::get(Type::getVoidTy(C), {Ptr}, false));
+        cast<Function>(Turn.getCallee())->addFnAttr(Attribute::NoUnwind);
+      }
+      IRBuilder<> B(&I);
+      B.CreateCall(Turn, {Ctx});
+    }
+  }
+  for (Function &F : NM)
+    for (Instruction &I : instructions(F))
+      I.setMetadata(Kind, nullptr);
 }
 
 /// The new module's functions, with the hidden parameters, and what became of
@@ -1005,7 +1073,8 @@ private:
 /// Functions that may call a runtime entry that switches fibers.
 SmallPtrSet<Function *, 16> yieldingFunctions(Module &NM) {
   static const char *Yielders[] = {"ferry_rt_bar", "ferry_rt_grid_sync", "ferry_rt_warp",
-                                   "ferry_rt_exit", "ferry_rt_assert", "ferry_rt_nanosleep"};
+                                   "ferry_rt_exit", "ferry_rt_assert", "ferry_rt_nanosleep",
+                                   "ferry_rt_lockstep"};
   SmallPtrSet<Function *, 16> Yield;
   for (const char *N : Yielders)
     if (Function *F = NM.getFunction(N))
@@ -1169,6 +1238,7 @@ Expected<LoweredModule> lowerForHost(Module &Old, const DataLayout &DL, StringRe
   if (!Shared)
     return Shared.takeError();
   rebaseSharedIntegers(Old);
+  markLockstepAccesses(Old);
   Expected<Cloned> C = cloneFlat(Old, DL, Triple);
   if (!C)
     return C.takeError();
@@ -1186,6 +1256,10 @@ Expected<LoweredModule> lowerForHost(Module &Old, const DataLayout &DL, StringRe
     bool Yields[NumWarpLayouts] = {};
   };
   std::vector<WarpInfo> Warps(C->Kernels.size());
+  std::vector<Function *> PerThread;
+  for (Function &F : NM)
+    if (!F.isDeclaration())
+      PerThread.push_back(&F);
   Function *TidY = NM.getFunction("ferry.tid.y");
   for (size_t I = 0; I < C->Kernels.size(); ++I) {
     Function *K = C->Kernels[I];
@@ -1208,6 +1282,7 @@ Expected<LoweredModule> lowerForHost(Module &Old, const DataLayout &DL, StringRe
       Warps[I].Yields[V] = Yields;
     }
   }
+  insertLockstepTurns(NM, PerThread);
   SmallPtrSet<Function *, 8> KernelSet(C->Kernels.begin(), C->Kernels.end());
   if (Error E = IntrinsicLowering(NM, KernelSet).run())
     return E;

@@ -592,6 +592,45 @@ define void @k(ptr %p, i32 %n) {
   EXPECT_EQ(TwoArgs.code(), CUDA_ERROR_INVALID_PTX);
 }
 
+// Pre-Volta warp-synchronous code (kernels/lockstep.ll): lanes trading
+// values through volatile shared memory with no warp barrier get the
+// lockstep answer on the warp path and on the per-thread path, where the
+// fibers of a warp take turns at each volatile access.
+TEST_F(HostExec, VolatileWarpSynchronousCode) {
+  const uint32_t Blocks = 23, N = Blocks * 64;
+  std::mt19937 R(2024);
+  std::vector<int32_t> In(N);
+  for (int32_t &V : In)
+    V = int32_t(R() % 2001) - 1000;
+  std::vector<int32_t> Sum(Blocks), Scan(N), Vote(Blocks * 2);
+  for (uint32_t I = 0; I < N; ++I) {
+    Sum[I / 64] += In[I];
+    Scan[I] = In[I] + (I % 32 ? Scan[I - 1] : 0);
+    Vote[I / 32] += In[I] > 0;
+  }
+  struct Case {
+    const char *Kernel;
+    const std::vector<int32_t> &Want;
+  } Cases[] = {{"last_warp_sum", Sum}, {"guarded_scan", Scan}, {"smem_vote", Vote}};
+  for (const Case &C : Cases)
+    for (uint32_t Flags : {0u, uint32_t(LaunchNoWarp)}) {
+      const HostKernel &K = kernel("lockstep.ll", C.Kernel);
+      const char *Path = Flags ? " (per-thread path)" : " (default path)";
+      std::vector<int32_t> Out(C.Want.size(), INT32_MIN);
+      Params P;
+      P.add(In.data()).add(Out.data());
+      Status S = launch(K, {Blocks, 1, 1}, {64, 1, 1}, P, 0, Flags);
+      ASSERT_TRUE(S) << C.Kernel << Path << ": " << S.message();
+      uint32_t Wrong = 0;
+      size_t First = 0;
+      for (size_t I = Out.size(); I-- > 0;)
+        if (Out[I] != C.Want[I])
+          ++Wrong, First = I;
+      EXPECT_EQ(Wrong, 0u) << C.Kernel << Path << ": first wrong at " << First << ": " << Out[First]
+                           << ", want " << C.Want[First];
+    }
+}
+
 TEST_F(HostExec, BlockLoopIsVectorised) {
   std::string Dir = (std::filesystem::temp_directory_path() / "ferry-host-dump-test").string();
   std::filesystem::remove_all(Dir);
