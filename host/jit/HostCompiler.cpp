@@ -57,6 +57,7 @@
 #include <cstring>
 #include <mutex>
 #include <thread>
+#include <utility>
 
 using namespace llvm;
 
@@ -189,6 +190,14 @@ struct HostCompiler::Impl {
   std::optional<orc::JITTargetMachineBuilder> JTMB;
   std::unique_ptr<TargetMachine> TM; ///< For the optimiser; guarded by M.
   unsigned Counter = 0;
+  /// What the session reported while a link ran (the symbols not found):
+  /// the lookup's own error only says that materialisation failed.
+  std::mutex ReportedM;
+  std::string Reported;
+  std::string takeReported() {
+    std::lock_guard<std::mutex> Lock(ReportedM);
+    return std::exchange(Reported, std::string());
+  }
 };
 
 struct HostCompiler::ObjectTables {
@@ -247,6 +256,45 @@ public:
     return make_error<StringError>("internal: the host JIT links objects only (" + M.getModuleIdentifier() + ")",
                                    inconvertibleErrorCode());
   }
+};
+
+/// The in-process mapper under MapperJITLinkMemoryManager, minus its
+/// release(). In LLVM 19 the manager calls release() only to abandon a link
+/// that failed after its memory was allocated (an unresolvable symbol), and
+/// passes the allocation's address: InProcessMemoryMapper takes that for a
+/// reservation base, so when the failed allocation opened a reservation it
+/// unmapped the whole reservation — the code of modules already linked there
+/// and the free rest the manager still hands out, whose next allocation then
+/// wrote into unmapped memory. Here an abandoned allocation stays mapped and
+/// unused until the JIT goes (the manager gives it no way back to its free
+/// list); a failed link is an error path, so the leak is one module's size.
+/// The reservations themselves are unmapped by the inner mapper's destructor.
+class AbandonSafeMapper : public orc::MemoryMapper {
+public:
+  explicit AbandonSafeMapper(std::unique_ptr<orc::InProcessMemoryMapper> Inner) : Inner(std::move(Inner)) {}
+  static llvm::Expected<std::unique_ptr<AbandonSafeMapper>> Create() {
+    auto Inner = orc::InProcessMemoryMapper::Create();
+    if (!Inner)
+      return Inner.takeError();
+    return std::make_unique<AbandonSafeMapper>(std::move(*Inner));
+  }
+  unsigned int getPageSize() override { return Inner->getPageSize(); }
+  void reserve(size_t NumBytes, OnReservedFunction OnReserved) override {
+    Inner->reserve(NumBytes, std::move(OnReserved));
+  }
+  char *prepare(orc::ExecutorAddr Addr, size_t ContentSize) override { return Inner->prepare(Addr, ContentSize); }
+  void initialize(AllocInfo &AI, OnInitializedFunction OnInitialized) override {
+    Inner->initialize(AI, std::move(OnInitialized));
+  }
+  void deinitialize(ArrayRef<orc::ExecutorAddr> Allocations, OnDeinitializedFunction OnDeinitialized) override {
+    Inner->deinitialize(Allocations, std::move(OnDeinitialized));
+  }
+  void release(ArrayRef<orc::ExecutorAddr>, OnReleasedFunction OnReleased) override {
+    OnReleased(llvm::Error::success());
+  }
+
+private:
+  std::unique_ptr<orc::InProcessMemoryMapper> Inner;
 };
 
 /// Which FERRY_DUMP items are on.
@@ -416,7 +464,7 @@ Expected<std::unique_ptr<HostCompiler>> HostCompiler::create(std::vector<Runtime
                // and faults in a cached load.
                .setObjectLinkingLayerCreator(
                    [](orc::ExecutionSession &ES, const Triple &) -> llvm::Expected<std::unique_ptr<orc::ObjectLayer>> {
-                     auto MM = orc::MapperJITLinkMemoryManager::CreateWithMapper<orc::InProcessMemoryMapper>(
+                     auto MM = orc::MapperJITLinkMemoryManager::CreateWithMapper<AbandonSafeMapper>(
                          size_t(8) << 20);
                      if (!MM)
                        return MM.takeError();
@@ -430,6 +478,12 @@ Expected<std::unique_ptr<HostCompiler>> HostCompiler::create(std::vector<Runtime
     return makeError(CUDA_ERROR_UNKNOWN, "LLJIT: " + errText(J.takeError()));
   C->P->J = std::move(*J);
   orc::LLJIT &Jit = *C->P->J;
+  Jit.getExecutionSession().setErrorReporter([Impl = C->P.get()](llvm::Error E) {
+    std::string Text = errText(std::move(E));
+    log::jit().debug("JIT session: {}", Text);
+    std::lock_guard<std::mutex> Lock(Impl->ReportedM);
+    Impl->Reported += (Impl->Reported.empty() ? "" : "; ") + Text;
+  });
   orc::JITDylib &RT = Jit.getExecutionSession().createBareJITDylib("ferry.runtime");
   orc::SymbolMap Syms;
   for (const RuntimeSymbol &S : Runtime)
@@ -878,11 +932,17 @@ Expected<std::unique_ptr<CompiledModule>> HostCompiler::link(const ObjectTables 
   const std::vector<detail::LoweredKernel> &Kernels = T.Kernels;
   const std::vector<detail::LoweredGlobal> &Globals = T.Globals;
 
+  P->takeReported(); // nothing of an earlier module's
+  auto LinkError = [&](const std::string &What, llvm::Error E) {
+    std::string Text = errText(std::move(E));
+    if (std::string R = P->takeReported(); !R.empty())
+      Text = R + " (" + Text + ")";
+    return makeError(CUDA_ERROR_INVALID_PTX, "JIT link of " + What + ": " + Text);
+  };
   for (const detail::LoweredKernel &K : Kernels) {
     auto Addr = J.lookup(*JD, K.Symbol);
     if (!Addr)
-      return makeError(CUDA_ERROR_INVALID_PTX,
-                       "JIT link of kernel '" + K.Name + "': " + errText(Addr.takeError()));
+      return LinkError("kernel '" + K.Name + "'", Addr.takeError());
     HostKernel HK;
     HK.Name = K.Name;
     HK.StaticSharedBytes = K.StaticSharedBytes;
@@ -898,8 +958,7 @@ Expected<std::unique_ptr<CompiledModule>> HostCompiler::link(const ObjectTables 
         continue;
       auto WA = J.lookup(*JD, K.WarpSymbol[V]);
       if (!WA)
-        return makeError(CUDA_ERROR_INVALID_PTX, "JIT link of warp function '" + K.WarpSymbol[V] +
-                                                     "': " + errText(WA.takeError()));
+        return LinkError("warp function '" + K.WarpSymbol[V] + "'", WA.takeError());
       HK.Warps[V] = {WA->toPtr<WarpFn>(), WarpLayouts[V].X, WarpLayouts[V].Lanes, K.WarpYields[V]};
     }
     log::jit().debug("kernel {}: {} path, {} B static shared", K.Name,
@@ -910,8 +969,7 @@ Expected<std::unique_ptr<CompiledModule>> HostCompiler::link(const ObjectTables 
   for (const detail::LoweredGlobal &G : Globals) {
     auto Addr = J.lookup(*JD, G.Name);
     if (!Addr)
-      return makeError(CUDA_ERROR_INVALID_PTX,
-                       "JIT link of variable '" + G.Name + "': " + errText(Addr.takeError()));
+      return LinkError("variable '" + G.Name + "'", Addr.takeError());
     Out->Globals.push_back({G.Name, CompiledModule::Global{Addr->toPtr<void *>(), G.Bytes}});
   }
   return Out;
