@@ -213,9 +213,12 @@ Error FunctionLowering::lowerCvt(const Instruction &I) {
       if (I.has(Modifier::Relu))
         R = B.CreateSelect(B.CreateFCmpUNO(R, R), R, callLLVM(Intrinsic::maxnum, {HT}, {R, ConstantFP::get(HT, 0.0)}));
       if (I.has(Modifier::SatFinite)) {
+        // Infinities clamp to the largest finite value; NaN stays NaN (as
+        // on an H100), where minnum/maxnum would pick the bound.
         Value *Max = ConstantFP::get(C, APFloat::getLargest(HT->getFltSemantics()));
         Value *NMax = ConstantFP::get(C, APFloat::getLargest(HT->getFltSemantics(), true));
-        R = callLLVM(Intrinsic::minnum, {HT}, {callLLVM(Intrinsic::maxnum, {HT}, {R, NMax}), Max});
+        R = B.CreateSelect(B.CreateFCmpUNO(R, R), R,
+                           callLLVM(Intrinsic::minnum, {HT}, {callLLVM(Intrinsic::maxnum, {HT}, {R, NMax}), Max}));
       }
       return R;
     };
@@ -229,6 +232,8 @@ Error FunctionLowering::lowerCvt(const Instruction &I) {
     Expected<Value *> A = get(I.Ops[1], ScalarType::F32);
     if (!A) return A.takeError();
     Value *Bits = B.CreateBitCast(*A, B.getInt32Ty());
+    Value *Mask = B.getInt32(0xFFFFE000);
+    bool Rna = !Rnd || *Rnd == Modifier::Rna;
     Value *Rounded;
     if (Rnd && *Rnd == Modifier::Rz)
       Rounded = Bits;
@@ -236,10 +241,22 @@ Error FunctionLowering::lowerCvt(const Instruction &I) {
       Rounded = B.CreateAdd(Bits, B.CreateAdd(B.getInt32(0xFFF), B.CreateAnd(B.CreateLShr(Bits, 13), 1)));
     else // .rna: ties away from zero
       Rounded = B.CreateAdd(Bits, B.getInt32(0x1000));
-    Rounded = B.CreateAnd(Rounded, B.getInt32(0xFFFFE000));
-    Value *NonFinite = B.CreateFCmpUEQ(callLLVM(Intrinsic::fabs, {B.getFloatTy()}, {*A}), ConstantFP::getInfinity(B.getFloatTy()));
-    NonFinite = B.CreateOr(NonFinite, B.CreateFCmpUNO(*A, *A));
-    return set(I.Ops[0], B.CreateSelect(NonFinite, Bits, Rounded), ScalarType::B32);
+    Rounded = B.CreateAnd(Rounded, Mask);
+    Value *IsNaN = B.CreateFCmpUNO(*A, *A);
+    Value *R;
+    if (Rna && I.has(Modifier::SatFinite)) {
+      // What an H100 does: the rounded bits, one tf32 ulp lower wherever
+      // they have the all-ones exponent. So FLT_MAX and infinity give the
+      // largest tf32, and a NaN a NaN below its truncation.
+      Value *Top = B.CreateICmpEQ(B.CreateAnd(Rounded, B.getInt32(0x7F800000)), B.getInt32(0x7F800000));
+      Rounded = B.CreateSelect(IsNaN, B.CreateAnd(Bits, Mask), Rounded); // the rounding must not carry out
+      R = B.CreateSelect(Top, B.CreateSub(Rounded, B.getInt32(0x2000)), Rounded);
+    } else {
+      // Infinities and NaNs stay.
+      Value *Inf = B.CreateFCmpOEQ(callLLVM(Intrinsic::fabs, {B.getFloatTy()}, {*A}), ConstantFP::getInfinity(B.getFloatTy()));
+      R = B.CreateSelect(B.CreateOr(Inf, IsNaN), Bits, Rounded);
+    }
+    return set(I.Ops[0], R, ScalarType::B32);
   }
   if ((isFloat(DT) && bits(DT) < 16) || (isFloat(ST) && bits(ST) < 16) || DT == ScalarType::E4M3x2 ||
       DT == ScalarType::E5M2x2 || ST == ScalarType::E4M3x2 || ST == ScalarType::E5M2x2 ||

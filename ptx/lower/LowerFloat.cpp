@@ -206,6 +206,19 @@ Error FunctionLowering::lowerFloatArith(const Instruction &I) {
     return B.CreateSelect(Tiny, callLLVM(Intrinsic::copysign, {VT}, {ConstantFP::get(VT, 0.0), V}), V);
   };
   auto Fma = [&](Value *A, Value *Bv, Value *Cv) { return callLLVM(Intrinsic::fma, {VT}, {A, Bv, Cv}); };
+  // .ftz on f16 mul and fma: an H100 flushes a result whose exact value is
+  // below the smallest normal, also one that rounds up to it. Exact is the
+  // result in double: exact below 2^-14 (a multiple of 2^-48 there), and
+  // rounded monotonically above, which is all the compare needs.
+  auto FlushTinyF16 = [&](Value *R, Value *Exact) -> Value * {
+    if (!Ftz || !ST->isHalfTy())
+      return R;
+    Type *DT = Exact->getType();
+    Value *Tiny = B.CreateFCmpOLT(callLLVM(Intrinsic::fabs, {DT}, {Exact}), ConstantFP::get(DT, 0x1p-14));
+    Value *Zero = B.CreateFPTrunc(callLLVM(Intrinsic::copysign, {DT}, {ConstantFP::get(DT, 0.0), Exact}), VT);
+    return B.CreateSelect(Tiny, Zero, R);
+  };
+  auto Wide = [&](Value *V) { return B.CreateFPExt(V, VT->getWithNewType(B.getDoubleTy())); };
   auto toDouble = [&](Value *V) { return B.CreateFPExt(V, B.getDoubleTy()); };
   // f64 near underflow (see the file comment): the scale factors and the
   // threshold below which residuals are not trusted.
@@ -266,7 +279,7 @@ Error FunctionLowering::lowerFloatArith(const Instruction &I) {
     if (!Bv) return Bv.takeError();
     if (Directed && ST->isFloatTy()) // exact in double
       return Out(viaDouble(B.CreateFMul(toDouble(*A), toDouble(*Bv)), Mode));
-    Value *R = B.CreateFMul(*A, *Bv);
+    Value *R = FlushTinyF16(B.CreateFMul(*A, *Bv), B.CreateFMul(Wide(*A), Wide(*Bv)));
     if (Directed) {
       // f64 (f32 went via double). A tiny product: the smaller factor
       // times 2^1000 (it is below 2^-479, so this cannot overflow); below
@@ -293,7 +306,8 @@ Error FunctionLowering::lowerFloatArith(const Instruction &I) {
     if (!Bv) return Bv.takeError();
     if (!Cv) return Cv.takeError();
     if (!Directed)
-      return Out(Fma(*A, *Bv, *Cv));
+      return Out(FlushTinyF16(Fma(*A, *Bv, *Cv),
+                              B.CreateFAdd(B.CreateFMul(Wide(*A), Wide(*Bv)), Wide(*Cv))));
     if (ST->isDoubleTy() && VT->isVectorTy())
       return notLowered(I, "vector f64 fma");
     Value *R, *Err;
@@ -439,23 +453,25 @@ Error FunctionLowering::lowerFloatArith(const Instruction &I) {
     if (!A) return A.takeError();
     if (!Bv) return Bv.takeError();
     bool Min = I.Op == Opcode::Min;
-    Intrinsic::ID Id = I.has(Modifier::NaN) ? (Min ? Intrinsic::minimum : Intrinsic::maximum)
-                                            : (Min ? Intrinsic::minnum : Intrinsic::maxnum);
+    Intrinsic::ID Id = Min ? Intrinsic::minnum : Intrinsic::maxnum;
     Value *X = *A, *Y = *Bv;
     if (I.has(Modifier::XorSign)) {
       X = callLLVM(Intrinsic::fabs, {VT}, {X});
       Y = callLLVM(Intrinsic::fabs, {VT}, {Y});
     }
-    // minnum/maxnum may return either zero for (+0, -0); PTX orders -0 < +0
-    // as minimum/maximum (.NaN) do: equal operands combine their sign bits.
+    // minnum/maxnum may return either zero for (+0, -0); PTX orders -0 < +0:
+    // equal operands combine their sign bits. .NaN makes a NaN operand win,
+    // by a select rather than llvm.minimum/maximum, whose x86 expansion for
+    // <2 x half> loses a NaN in one lane (LLVM 19).
     IntegerType *WT = B.getIntNTy(VT->getPrimitiveSizeInBits());
     auto MinMax = [&](Value *P, Value *Q) {
       Value *R = callLLVM(Id, {VT}, {P, Q});
-      if (I.has(Modifier::NaN))
-        return R;
       Value *PB = B.CreateBitCast(P, WT), *QB = B.CreateBitCast(Q, WT);
       Value *Same = B.CreateBitCast(Min ? B.CreateOr(PB, QB) : B.CreateAnd(PB, QB), VT);
-      return B.CreateSelect(B.CreateFCmpOEQ(P, Q), Same, R);
+      R = B.CreateSelect(B.CreateFCmpOEQ(P, Q), Same, R);
+      if (I.has(Modifier::NaN))
+        R = B.CreateSelect(B.CreateFCmpUNO(P, Q), ConstantFP::getNaN(VT), R);
+      return R;
     };
     Value *R = MinMax(X, Y);
     if (I.Ops.size() > 3) {
