@@ -629,6 +629,7 @@ TEST_F(HostExec, VolatileWarpSynchronousCode) {
       EXPECT_EQ(Wrong, 0u) << C.Kernel << Path << ": first wrong at " << First << ": " << Out[First]
                            << ", want " << C.Want[First];
     }
+}
 
 // A module whose link fails (a symbol nothing defines) is an error naming
 // the symbol, and the JIT links and runs the next modules. The executor is
