@@ -596,6 +596,7 @@ extern "C" __global__ void shfl_absent_sources(const int *In, int *Out, int Ext)
   for (int Off = 16; Off > 0; Off /= 2)
     R += __shfl_down_sync(Half, R, Off);
   O[1] = R;
+}
 
 // Values that rotate through registers in a loop (a column walk keeping the
 // cells below, at and above: below = here; here = above; above = load) and
@@ -618,6 +619,7 @@ extern "C" __global__ void rotate_live_out(const float *In, float *Out, int Len,
   Out[I] = Below;
   Out[I + N] = Here;
   Out[I + 2 * N] = Above + float(Z);
+}
 
 // An unsigned index with a run-time stride that wraps below zero in a lane
 // the mask turns off (CUB's scan-by-key init kernel reads the key before
