@@ -31,6 +31,21 @@ FERRY_EXPORT CUresult cuModuleGetLoadingMode(CUmoduleLoadingMode *mode) {
   return CUDA_SUCCESS;
 }
 
+/// ptxas refuses 32-bit PTX for sm_90 and newer: an H100 answered
+/// cuModuleLoadDataEx with CUDA_ERROR_INVALID_PTX and exactly these logs (no
+/// trailing newline). ferry refuses the same way on a device reporting
+/// compute capability 9.0 or more (FERRY_DEVICE_PROFILE=h100, FERRY_SM=90),
+/// and runs such PTX below that, as older GPUs do.
+static constexpr const char *Ptx32Fatal =
+    "ptxas fatal   :  32-Bit ABI (--machine 32 or 32-Bit addressing) is not supported on sm_90 or higher "
+    "architectures.";
+static constexpr const char *Ptx32Warning =
+    "ptxas warning :  64 Bit host architecture (--machine) being used mismatches with .address_size of 32 bits";
+
+static bool refuses32(const Library &L, const core::DeviceEntry &D) {
+  return L.uses32BitAddresses() && D.Backend->properties().CcMajor >= 9;
+}
+
 static CUresult loadImage(const char *Fn, const void *image, bool AsModule, void **Out) {
   if (!Out)
     return fail(Fn, CUDA_ERROR_INVALID_VALUE, "output handle is null");
@@ -39,6 +54,11 @@ static CUresult loadImage(const char *Fn, const void *image, bool AsModule, void
   auto L = Library::load(image, AsModule);
   if (!L)
     return fail(Fn, L.error());
+  if (AsModule && (*L)->uses32BitAddresses())
+    if (auto C = current(Fn); C && refuses32(**L, (*C)->device())) {
+      (*L)->unload();
+      return fail(Fn, CUDA_ERROR_INVALID_PTX, Ptx32Fatal);
+    }
   *Out = static_cast<core::Object *>(L->get());
   return CUDA_SUCCESS;
 }
@@ -138,7 +158,7 @@ static std::string ptxasInfoLog(Library &L, const LoadedCode &Code, const core::
 /// output. NVIDIA compiles PTX at this call, so when the caller asks for a
 /// log, the wall time or the block size targeted, the code is built now for
 /// the current device; the logs and values are written back as the driver
-/// API reference says (sizes are the bytes written, terminator included).
+/// API reference says (sizes are the text's length, as an H100 writes them).
 FERRY_EXPORT CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int numOptions,
                                          CUjit_option *options, void **optionValues) {
   auto C = current(__func__);
@@ -163,6 +183,13 @@ FERRY_EXPORT CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, un
   if (!L)
     return Failed(L.error());
   core::DeviceEntry &D = (*C)->device();
+  if (refuses32(**L, D)) {
+    (*L)->unload();
+    O->Error.write(Ptx32Fatal);
+    O->Info.write(Ptx32Warning);
+    O->putWallTime(Ms());
+    return fail(__func__, CUDA_ERROR_INVALID_PTX, Ptx32Fatal);
+  }
   auto Code = (*L)->loadedCode(D);
   if (!Code) {
     Error E = Code.error();

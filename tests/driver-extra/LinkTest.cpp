@@ -157,7 +157,7 @@ TEST_F(Driver, LinkTwoPtxModulesWithCrossExterns) {
   EXPECT_GT(Size, std::strlen(PtxA) + std::strlen(PtxB));
   EXPECT_NE(std::string(Log.Info).find("a.ptx"), std::string::npos) << Log.Info;
   EXPECT_NE(std::string(Log.Info).find("linked 2 PTX module"), std::string::npos) << Log.Info;
-  EXPECT_EQ(Log.infoBytes(), std::strlen(Log.Info) + 1);
+  EXPECT_EQ(Log.infoBytes(), std::strlen(Log.Info)); // The text's length, as an H100 writes it back.
   EXPECT_STREQ(Log.Error, "");
   EXPECT_GE(Log.wallMs(), 0.0f);
   runLinked(Image);
@@ -204,7 +204,7 @@ TEST_F(Driver, LinkUnresolvedExternFailsWithLog) {
   EXPECT_EQ(cuLinkComplete(L, &Image, &Size), CUDA_ERROR_INVALID_PTX);
   std::string Err = Log.Error;
   EXPECT_NE(Err.find("undefined reference to '_Z5twicei' in 'b.ptx'"), std::string::npos) << Err;
-  EXPECT_EQ(Log.errorBytes(), Err.size() + 1);
+  EXPECT_EQ(Log.errorBytes(), Err.size());
   // Adding the missing module makes the same link succeed.
   addPtx(L, PtxA, "a.ptx");
   EXPECT_EQ(cuLinkComplete(L, &Image, &Size), CUDA_SUCCESS);
