@@ -1254,7 +1254,9 @@ TEST_F(WarpExec, ShuffleFromAbsentLanes) {
       for (const Result &R : both("shfl_absent_sources", {2}, {Nt}, Args().buf(In).buf(Out).i32(Ext)))
         EXPECT_TRUE(same(R, 1, Ref, 2));
     }
+}
 
+//===----------------------------------------------------------------------===//
 // Memory access shapes of library kernels (CUB, copy samples).
 //===----------------------------------------------------------------------===//
 
