@@ -43,6 +43,7 @@
 
 #include <array>
 #include <functional>
+#include <map>
 
 using namespace llvm;
 
@@ -1125,6 +1126,88 @@ private:
         return !F->getName().starts_with("ferry.host.") && F->getName() != "ferry.dynamic_smem";
     return true;
   }
+  /// Whether elements of type E (an element of a gather or scatter) are
+  /// narrower than 32 bits and never straddle an aligned 32-bit word at
+  /// alignment Al: x86 has no byte or word gathers and scatters, and LLVM
+  /// expands one into a branch and a scalar access per element, which the
+  /// code generator digests slowly (a grid-stride byte copy unrolled four
+  /// times: 2,500 blocks in a 256-lane group function, 18 s or more of llc).
+  bool subWordElement(Type *E, Align Al) {
+    uint64_t Size = DL.getTypeStoreSize(E);
+    return (E->isIntegerTy() || E->isHalfTy() || E->isBFloatTy()) && (Size == 1 || Size == 2) &&
+           E->getPrimitiveSizeInBits() == Size * 8 && Al.value() >= Size;
+  }
+  /// A masked gather of WT (<N x E>) from Ptrs. Sub-word elements are read
+  /// as the aligned 32-bit words that hold them (a hardware gather) and
+  /// shifted out; the word never crosses a page, so it faults only where
+  /// the element would, and the other bytes it reads are discarded.
+  Value *gather(Type *WT, Value *Ptrs, Align Al, Value *Mask) {
+    auto *VT = cast<FixedVectorType>(WT);
+    Type *E = VT->getElementType();
+    if (!subWordElement(E, Al))
+      return B.CreateMaskedGather(WT, Ptrs, Al, Mask, PoisonValue::get(WT));
+    unsigned N = VT->getNumElements(), Bits = unsigned(E->getPrimitiveSizeInBits());
+    auto *I64s = FixedVectorType::get(B.getInt64Ty(), N), *I32s = FixedVectorType::get(B.getInt32Ty(), N);
+    Value *Low = B.CreateAnd(B.CreatePtrToInt(Ptrs, I64s), B.CreateVectorSplat(N, B.getInt64(3)));
+    Value *Words = B.CreateGEP(B.getInt8Ty(), Ptrs, B.CreateNeg(Low));
+    Value *G = B.CreateMaskedGather(I32s, Words, Align(4), Mask, PoisonValue::get(I32s));
+    Value *Shift = B.CreateShl(B.CreateTrunc(Low, I32s), B.CreateVectorSplat(N, B.getInt32(3)));
+    Value *R = B.CreateTrunc(B.CreateLShr(G, Shift), FixedVectorType::get(B.getIntNTy(Bits), N));
+    return E->isIntegerTy() ? R : B.CreateBitCast(R, WT);
+  }
+  /// A masked scatter of V to Ptrs. Sub-word elements cannot be widened
+  /// (the neighbouring bytes may be another thread's), so they are stored
+  /// by a loop over the elements, in element order (where lanes overlap,
+  /// the last one's value stays, as a scatter leaves it): a few
+  /// instructions of code whatever the lane count. The values, addresses
+  /// and mask go through stack slots shared by every such scatter of the
+  /// function (one finishes before the next starts).
+  void scatter(Value *V, Value *Ptrs, Align Al, Value *Mask) {
+    auto *VT = cast<FixedVectorType>(V->getType());
+    Type *E = VT->getElementType();
+    unsigned N = VT->getNumElements();
+    if (!subWordElement(E, Al)) {
+      B.CreateMaskedScatter(V, Ptrs, Al, Mask);
+      return;
+    }
+    auto Slot = [&](Type *T, const char *Name) {
+      AllocaInst *&S = ScatterSlots[{T, Name}];
+      if (!S)
+        S = entryAlloca(T, Name, Align(64));
+      return S;
+    };
+    auto *MaskBytes = FixedVectorType::get(B.getInt8Ty(), N);
+    AllocaInst *ValSlot = Slot(VT, "scatter.val"), *PtrSlot = Slot(Ptrs->getType(), "scatter.ptr"),
+               *OnSlot = Slot(MaskBytes, "scatter.on");
+    B.CreateStore(V, ValSlot);
+    B.CreateStore(Ptrs, PtrSlot);
+    B.CreateStore(B.CreateZExt(Mask, MaskBytes), OnSlot);
+    BasicBlock *Pre = B.GetInsertBlock();
+    BasicBlock *Head = BasicBlock::Create(C, "scatter.head", W);
+    BasicBlock *Do = BasicBlock::Create(C, "scatter.do", W);
+    BasicBlock *Latch = BasicBlock::Create(C, "scatter.next", W);
+    BasicBlock *Done = BasicBlock::Create(C, "scatter.done", W);
+    B.CreateBr(Head);
+    B.SetInsertPoint(Head);
+    PHINode *I = B.CreatePHI(B.getInt64Ty(), 2, "elem");
+    I->addIncoming(B.getInt64(0), Pre);
+    Value *On = B.CreateLoad(B.getInt8Ty(), B.CreateGEP(B.getInt8Ty(), OnSlot, I));
+    B.CreateCondBr(B.CreateICmpNE(On, B.getInt8(0)), Do, Latch);
+    B.SetInsertPoint(Do);
+    Value *P = B.CreateLoad(B.getPtrTy(), B.CreateGEP(B.getPtrTy(), PtrSlot, I));
+    B.CreateAlignedStore(B.CreateLoad(E, B.CreateGEP(E, ValSlot, I)), P, Al);
+    B.CreateBr(Latch);
+    B.SetInsertPoint(Latch);
+    Value *Next = B.CreateAdd(I, B.getInt64(1));
+    I->addIncoming(Next, Latch);
+    // Kept a loop: unrolled or vectorised, it would be the scatter again.
+    MDNode *Loop = MDNode::getDistinct(
+        C, {nullptr, MDNode::get(C, MDString::get(C, "llvm.loop.unroll.disable")),
+            MDNode::get(C, {MDString::get(C, "llvm.loop.vectorize.enable"), ConstantAsMetadata::get(B.getFalse())})});
+    Loop->replaceOperandWith(0, Loop);
+    B.CreateCondBr(B.CreateICmpEQ(Next, B.getInt64(N)), Done, Head)->setMetadata(LLVMContext::MD_loop, Loop);
+    B.SetInsertPoint(Done);
+  }
   /// The instruction run lane by lane.
   Value *scalarise(Instruction &I, Value *Mask) {
     return perLane(Mask, I.getType(), [&](Value *L) -> Value * {
@@ -1294,6 +1377,8 @@ private:
   bool Streams = false;
   DenseMap<const Value *, Value *> Local;
   DenseMap<const Value *, AllocaInst *> Slots;
+  /// The stack slots of sub-word scatters, by type and use (scatter()).
+  std::map<std::pair<Type *, StringRef>, AllocaInst *> ScatterSlots;
   DenseMap<std::pair<BasicBlock *, BasicBlock *>, AllocaInst *> EdgeSlots, AccSlots;
   DenseMap<std::pair<PHINode *, BasicBlock *>, AllocaInst *> Captures;
   DenseMap<const Loop *, AllocaInst *> HeadMasks, ContMasks;
@@ -1712,7 +1797,7 @@ Value *Emitter::emitLoad(LoadInst &L, Value *Mask) {
     Value *Ptrs = vec(Ptr);
     if (XW < 32 && PS.K == Shape::Var && DL.getTypeStoreSize(T) == DL.getTypeAllocSize(T))
       return rowsOrGather(Ptrs, T, Al, Mask);
-    return B.CreateMaskedGather(wide(T), Ptrs, Al, Mask, PoisonValue::get(wide(T)));
+    return gather(wide(T), Ptrs, Al, Mask);
   }
   // A vector per lane (ld.v2/ld.v4) at scattered places: one gather of
   // every element. Lane by lane, the results would be assembled by
@@ -1721,8 +1806,7 @@ Value *Emitter::emitLoad(LoadInst &L, Value *Mask) {
   // groups, past the fiber stacks, and minutes of code generation.
   if (Simple && ScalarElem && T->isVectorTy())
     if (Value *EPtrs = elementPointers(vec(Ptr), cast<FixedVectorType>(T)))
-      return B.CreateMaskedGather(wide(T), EPtrs, commonAlignment(Al, T->getScalarSizeInBits() / 8), expandMask(Mask, T),
-                                  PoisonValue::get(wide(T)));
+      return gather(wide(T), EPtrs, commonAlignment(Al, T->getScalarSizeInBits() / 8), expandMask(Mask, T));
   return scalarise(L, Mask);
 }
 
@@ -1757,7 +1841,7 @@ Value *Emitter::symbolicRows(Value *Ptr, Type *T, Align Al, Value *Mask, Value *
     Value *V = vec(StoreVal);
     fullOrMasked(Mask, nullptr, [&](bool Full) -> Value * {
       if (!Full) {
-        B.CreateMaskedScatter(V, vec(Ptr), Al, Mask);
+        scatter(V, vec(Ptr), Al, Mask);
         return nullptr;
       }
       for (unsigned G = 0; G < Lanes / Run; ++G) {
@@ -1772,7 +1856,7 @@ Value *Emitter::symbolicRows(Value *Ptr, Type *T, Align Al, Value *Mask, Value *
   }
   return fullOrMasked(Mask, wide(T), [&](bool Full) -> Value * {
     if (!Full)
-      return B.CreateMaskedGather(wide(T), vec(Ptr), Al, Mask, PoisonValue::get(wide(T)));
+      return gather(wide(T), vec(Ptr), Al, Mask);
     SmallVector<Value *, 16> Rows;
     for (unsigned G = 0; G < Lanes / Run; ++G)
       Rows.push_back(B.CreateAlignedLoad(RowTy, RowPtr(G), Al));
@@ -1823,7 +1907,7 @@ Value *Emitter::rowsOrGather(Value *Ptrs, Type *T, Align Al, Value *Mask) {
   BasicBlock *FastEnd = B.GetInsertBlock();
   B.CreateBr(Join);
   B.SetInsertPoint(Slow);
-  Value *Gv = B.CreateMaskedGather(wide(T), Ptrs, Al, Mask, PoisonValue::get(wide(T)));
+  Value *Gv = gather(wide(T), Ptrs, Al, Mask);
   B.CreateBr(Join);
   B.SetInsertPoint(Join);
   PHINode *Phi = B.CreatePHI(wide(T), 2);
@@ -1877,7 +1961,7 @@ void Emitter::emitStore(StoreInst &S, Value *Mask) {
     }
   }
   if (!T->isVectorTy()) {
-    B.CreateMaskedScatter(vec(Val), vec(Ptr), S.getAlign(), Mask);
+    scatter(vec(Val), vec(Ptr), S.getAlign(), Mask);
     return;
   }
   // A vector per lane at scattered places: one scatter of every element
@@ -1885,8 +1969,7 @@ void Emitter::emitStore(StoreInst &S, Value *Mask) {
   // overlap, and lanes that overlap keep the higher lane's value, as a
   // scatter does.
   if (Value *EPtrs = elementPointers(vec(Ptr), cast<FixedVectorType>(T))) {
-    B.CreateMaskedScatter(vec(Val), EPtrs, commonAlignment(S.getAlign(), T->getScalarSizeInBits() / 8),
-                          expandMask(Mask, T));
+    scatter(vec(Val), EPtrs, commonAlignment(S.getAlign(), T->getScalarSizeInBits() / 8), expandMask(Mask, T));
     return;
   }
   scalarise(S, Mask);

@@ -1311,3 +1311,96 @@ TEST_F(WarpExec, WarpFunctionsOverTheFrameLimitAreLeftOut) {
   for (const Result &R : both("big_private_array", {3}, {64}, Args().buf(In).buf(Out).i32(N), false))
     EXPECT_TRUE(same(R, 1, Ref));
 }
+
+/// Byte and 16-bit accesses at addresses that vary freely over the lanes
+/// (nvcc's unrolled grid-stride loop, a permutation): gathered as the
+/// 32-bit words that hold them and scattered by a loop over the elements.
+/// Checked on every x-contiguous layout, with partial masks, and at every
+/// byte offset within a word; then the warp and group functions must hold
+/// no byte or 16-bit gather or scatter, which x86 lacks and LLVM expands
+/// into a branch per element (minutes of code generation for 256 lanes).
+TEST_F(WarpExec, SubWordGathersAndScatters) {
+  const int N = 10007;
+  std::vector<uint8_t> In8 = randomInts<uint8_t>(N, 0, 255, 51), Out8(N, 0xa5);
+  std::vector<uint16_t> In16 = randomInts<uint16_t>(N / 2, 0, 65535, 52), Out16(N / 2, 0x5a5a);
+  std::vector<uint8_t> In2 = randomInts<uint8_t>(N / 2 * 2, 0, 255, 53), Out2(In2.size(), 0x3c);
+  for (auto [Grid, Block] : {std::pair{Dim3{3}, Dim3{256}}, {Dim3{7}, Dim3{128}}, {Dim3{5}, Dim3{96}},
+                             {Dim3{1}, Dim3{32}}})
+    for (const Result &R : both("subword_grid_copy", Grid, Block,
+                                Args().buf(In8).buf(Out8).buf(In16).buf(Out16).buf(In2).buf(Out2).i32(N))) {
+      EXPECT_TRUE(same(R, 1, In8, 1, "u8"));
+      EXPECT_TRUE(same(R, 3, In16, 1, "u16"));
+      EXPECT_TRUE(same(R, 5, In2, 1, "two-byte struct"));
+    }
+
+  // A permutation whose image is every index but the ones it leaves out
+  // (P ^ 1 stays in range: N even).
+  const int M = 5000;
+  Rng G(54);
+  std::vector<int32_t> Perm(M);
+  for (int I = 0; I < M; ++I)
+    Perm[I] = I;
+  for (int I = M - 1; I > 0; --I)
+    std::swap(Perm[I], Perm[G.next() % uint64_t(I + 1)]);
+  std::vector<uint8_t> P8 = randomInts<uint8_t>(M, 0, 255, 55), Q8(M, 0x11), Ref8 = Q8;
+  std::vector<uint16_t> PH(M), QH(M, 0x2222), RefH = QH;
+  std::vector<int16_t> P16 = randomInts<int16_t>(M, -30000, 30000, 56), Q16(M, 0x3333), Ref16 = Q16;
+  for (int I = 0; I < M; ++I)
+    PH[I] = halfBits(_Float16(G.range(-64, 64) / 4.0));
+  for (int I = 0; I < M; ++I) {
+    int P = Perm[I];
+    if (P % 3 != 0) {
+      Ref8[P ^ 1] = uint8_t(P8[P] + 1);
+      RefH[P ^ 1] = halfBits(_Float16(bitsHalf(PH[P]) + _Float16(1.0f)));
+    } else {
+      Ref16[P ^ 1] = int16_t(P16[P] - 3);
+    }
+  }
+  for (Dim3 Block : {Dim3{256}, Dim3{128}, Dim3{32}})
+    for (const Result &R :
+         both("subword_permute", {(M + Block.X - 1) / Block.X}, Block,
+              Args().buf(P8).buf(Q8).buf(PH).buf(QH).buf(P16).buf(Q16).buf(Perm).i32(M))) {
+      EXPECT_TRUE(same(R, 1, Ref8, 1, "u8"));
+      EXPECT_TRUE(same(R, 3, RefH, 1, "half"));
+      EXPECT_TRUE(same(R, 5, Ref16, 1, "s16"));
+    }
+
+  std::string Dir = (std::filesystem::temp_directory_path() / "ferry-warp-subword-test").string();
+  std::filesystem::remove_all(Dir);
+  setenv("FERRY_DUMP", "ir", 1);
+  setenv("FERRY_DUMP_DIR", Dir.c_str(), 1);
+  Settings::reload();
+  Modules.erase("subword_grid_copy");
+  std::string Error;
+  const HostKernel *K = kernel("subword_grid_copy", Error);
+  unsetenv("FERRY_DUMP");
+  unsetenv("FERRY_DUMP_DIR");
+  Settings::reload();
+  ASSERT_TRUE(K) << Error;
+  std::string Ir;
+  for (const auto &E : std::filesystem::directory_iterator(Dir))
+    if (E.path().extension() == ".ll") {
+      std::ifstream In(E.path());
+      std::stringstream S;
+      S << In.rdbuf();
+      Ir += S.str();
+    }
+  unsigned Functions = 0;
+  for (const char *Fn : {"@subword_grid_copy.ferry.warp32(", "@subword_grid_copy.ferry.group32(",
+                         "@subword_grid_copy.ferry.group32x256("}) {
+    size_t At = Ir.find(Fn);
+    if (At == std::string::npos)
+      continue;
+    ++Functions;
+    std::string Body = Ir.substr(At, Ir.find("\n}\n", At) - At);
+    for (std::string Op : {"@llvm.masked.gather.v", "@llvm.masked.scatter.v"})
+      for (size_t P = Body.find(Op); P != std::string::npos; P = Body.find(Op, P + 1)) {
+        std::string Ty = Body.substr(P + Op.size(), Body.find('.', P + Op.size()) - P - Op.size());
+        bool Narrow = Ty.ends_with("i8") || Ty.ends_with("i16") || Ty.ends_with("f16");
+        EXPECT_FALSE(Narrow) << Fn << " has a sub-word " << Op.substr(6) << Ty << " (" << Dir << ")";
+      }
+  }
+  EXPECT_GE(Functions, 3u) << "no warp or group functions in the dump (" << Dir << ")";
+  if (!HasFailure())
+    std::filesystem::remove_all(Dir);
+}

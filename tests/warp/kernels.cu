@@ -661,3 +661,42 @@ extern "C" __global__ void big_private_array(const int *In, int *Out, int N) {
     Sum += A[(In[I] + 61 * K) & 4095];
   Out[I] = Sum;
 }
+
+// Byte and 16-bit elements at scattered places. nvcc unrolls the
+// grid-stride copy four times after a remainder loop whose trip count
+// differs per lane, so the unrolled loop's addresses vary freely over the
+// lanes: byte gathers and scatters, which x86 lacks (the vectorizer reads
+// the words that hold them and stores them in a loop). The two-byte struct
+// is copied as two u8 accesses at a stride of two.
+struct Bytes2 {
+  unsigned char A, B;
+};
+extern "C" __global__ void subword_grid_copy(const unsigned char *In8, unsigned char *Out8,
+                                             const unsigned short *In16, unsigned short *Out16,
+                                             const Bytes2 *In2, Bytes2 *Out2, int N) {
+  for (int I = gid(); I < N; I += blockDim.x * gridDim.x)
+    Out8[I] = In8[I];
+  for (int I = gid(); I < N / 2; I += blockDim.x * gridDim.x)
+    Out16[I] = In16[I];
+  for (int I = gid(); I < N / 2; I += blockDim.x * gridDim.x)
+    Out2[I] = In2[I];
+}
+
+// Sub-word gathers and scatters through a permutation, under a divergent
+// branch (partial masks), at every byte offset within a word: In8 is read
+// at Perm[I] and the byte written at Perm[I] ^ 1; halves and shorts go the
+// same way.
+extern "C" __global__ void subword_permute(const unsigned char *In8, unsigned char *Out8,
+                                           const __half *InH, __half *OutH, const short *In16,
+                                           short *Out16, const int *Perm, int N) {
+  int I = gid();
+  if (I >= N)
+    return;
+  int P = Perm[I];
+  if (P % 3 != 0) {
+    Out8[P ^ 1] = In8[P] + 1;
+    OutH[P ^ 1] = __hadd(InH[P], __float2half(1.0f));
+  } else {
+    Out16[P ^ 1] = In16[P] - 3;
+  }
+}
