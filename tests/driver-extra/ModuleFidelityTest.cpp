@@ -10,7 +10,9 @@
 
 #include "../fatbin/Builders.h"
 
+#include <cstdlib>
 #include <cstring>
+#include <unistd.h>
 #include <string>
 #include <vector>
 
@@ -373,6 +375,38 @@ TEST_F(Driver, AddressSize32RunsOnMemoryBelow4GiBAndRefusesTheRest) {
   EXPECT_EQ(cuLaunchKernel(AddressOf, 1, 1, 1, 1, 1, 1, 0, nullptr, Args, nullptr), CUDA_ERROR_INVALID_PTX);
   EXPECT_EQ(cuMemFree_v2(Data), CUDA_SUCCESS);
   EXPECT_EQ(cuModuleUnload(M), CUDA_SUCCESS);
+}
+
+} // namespace
+
+namespace {
+
+// An sm_90 GPU refuses 32-bit PTX: ptxas has no 32-bit ABI there. These are
+// the logs an H100 wrote back (compat-tests/goldens/driver_ptx32). The
+// device's compute capability is fixed at cuInit, so the test runs this
+// binary again with FERRY_SM=90 for the half that loads the module.
+TEST_F(Driver, AddressSize32IsRefusedFromSm90) {
+  if (std::getenv("FERRY_TEST_PTX32_CHILD")) {
+    int Major = 0;
+    ASSERT_EQ(cuDeviceGetAttribute(&Major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, 0), CUDA_SUCCESS);
+    ASSERT_EQ(Major, 9);
+    JitRun R(Ptx32);
+    EXPECT_EQ(R.R, CUDA_ERROR_INVALID_PTX);
+    EXPECT_STREQ(R.Error, "ptxas fatal   :  32-Bit ABI (--machine 32 or 32-Bit addressing) is not supported on "
+                          "sm_90 or higher architectures.");
+    EXPECT_EQ(R.errorBytes(), 114u);
+    EXPECT_STREQ(R.Info, "ptxas warning :  64 Bit host architecture (--machine) being used mismatches with "
+                         ".address_size of 32 bits");
+    CUmodule M = nullptr;
+    EXPECT_EQ(cuModuleLoadData(&M, Ptx32), CUDA_ERROR_INVALID_PTX);
+    return;
+  }
+  char Self[4096] = {};
+  ssize_t N = readlink("/proc/self/exe", Self, sizeof Self - 1);
+  ASSERT_GT(N, 0);
+  std::string Cmd = std::string("FERRY_SM=90 FERRY_TEST_PTX32_CHILD=1 '") + Self +
+                    "' --gtest_filter=Driver.AddressSize32IsRefusedFromSm90 > /dev/null 2>&1";
+  EXPECT_EQ(std::system(Cmd.c_str()), 0) << Cmd;
 }
 
 } // namespace
