@@ -62,6 +62,15 @@ constexpr unsigned GroupMaxInstructions = 600;
 /// and 350 instructions, added 70% to their module's compile time).
 /// Grid-stride loops, reductions and stencils are well under it.
 constexpr unsigned WideGroupMaxInstructions = 250;
+/// The largest kernel (instructions after inlining) given a warp function
+/// at all. Past it the kernel keeps the per-thread path, whose functions
+/// keep their calls: inlined into one warp function, the 8 point additions
+/// and doublings of a secp256k1 scalar multiplication (apps/ecdh_multiword,
+/// 57K and 116K instructions) cost LLVM 1.5 to 3 CPU-minutes each to
+/// optimise and compile, against 2 s for the thread functions. Hot kernels
+/// (loops over tiles, reductions, stencils, even unrolled mma tiles) are a
+/// few thousand instructions.
+constexpr unsigned WarpMaxInstructions = 20000;
 using Offsets = std::array<int64_t, MaxLanes>;
 
 Error refuse(const Twine &Msg) { return createStringError(inconvertibleErrorCode(), "warp: " + Msg); }
@@ -2016,6 +2025,25 @@ Value *Emitter::emitVarGeneric(Instruction &I, Value *Mask) {
   }
   if (auto *II = dyn_cast<IntrinsicInst>(&I)) {
     Intrinsic::ID ID = II->getIntrinsicID();
+    switch (ID) {
+    case Intrinsic::uadd_with_overflow:
+    case Intrinsic::usub_with_overflow:
+    case Intrinsic::sadd_with_overflow:
+    case Intrinsic::ssub_with_overflow:
+    case Intrinsic::umul_with_overflow:
+    case Intrinsic::smul_with_overflow:
+      // PTX's carry chains (add.cc, addc, sub.cc, mad.cc): multiword
+      // arithmetic has thousands of them. LLVM 19 does not list these as
+      // trivially vectorizable, but they take vectors and return
+      // {vector, mask vector}, the wide form of their {iN, i1} here; lane
+      // by lane, each was a 32-trip loop, and a few thousand such loops
+      // made SROA's promotion quadratic in the blocks of the function.
+      if (!II->getArgOperand(0)->getType()->isVectorTy())
+        return B.CreateBinaryIntrinsic(ID, vec(II->getArgOperand(0)), vec(II->getArgOperand(1)));
+      break;
+    default:
+      break;
+    }
     if (!isTriviallyVectorizable(ID) || II->getType()->isVectorTy())
       return scalarise(I, Mask);
     Type *ET = II->getType()->getScalarType();
@@ -2693,6 +2721,9 @@ Expected<Function *> vectorizeKernel(Function &K, unsigned XWidth, unsigned Lane
     if (!ReadsY)
       return Fail(refuse("layout " + Twine(XWidth) + " not needed: threadIdx.y is not read"));
   }
+  if (S->getInstructionCount() > WarpMaxInstructions)
+    return Fail(refuse("warp function not built: " + Twine(S->getInstructionCount()) + " instructions (most " +
+                       Twine(WarpMaxInstructions) + ")"));
   DominatorTree DT(*S);
   LoopInfo LI(DT);
   if (Lanes > 32 && LI.empty())
