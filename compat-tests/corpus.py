@@ -60,6 +60,9 @@ def loadCorpus(Path=CORPUS):
         Tol = A.get("tolerance", 0)
         if not isinstance(Tol, (int, float)) or Tol < 0:
             raise CorpusError(f"{Path}: apps.{Name}.tolerance must be a number >= 0")
+        Limit = A.get("timeout", 0)
+        if not isinstance(Limit, int) or Limit < 0:
+            raise CorpusError(f"{Path}: apps.{Name}.timeout must be a whole number of seconds >= 0")
     return Corpus
 
 
