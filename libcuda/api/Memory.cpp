@@ -213,13 +213,17 @@ static CUresult pointerAttribute(const char *Fn, void *data, CUpointer_attribute
     // ferry's libraries are context-free, so that is the calling thread's
     // context when it is on the variable's device (the module's user),
     // else the device's primary context (cudart's).
+    // A `__managed__` variable belongs to none: an H100 answered null
+    // (compat-tests/goldens/managed_symbol_attrs).
     core::Ref<core::Context> Cur;
-    if (A && Al.Kind == AllocKind::ModuleGlobal) {
+    if (A && Al.Kind == AllocKind::ModuleGlobal && !Al.isManaged()) {
       Cur = core::ctxstack::current();
       if (!Cur || Cur->device().Ordinal != Al.DeviceOrdinal)
         if (core::DeviceEntry *D = core::device(Al.DeviceOrdinal))
           Cur = D->Primary;
       Owner = Cur.get();
+    } else if (A && Al.Kind == AllocKind::ModuleGlobal) {
+      Owner = nullptr;
     }
     Put(Owner ? handleOf<CUcontext>(Owner) : CUcontext(nullptr));
     break;
