@@ -63,7 +63,15 @@ def loadCorpus(Path=CORPUS):
         Limit = A.get("timeout", 0)
         if not isinstance(Limit, int) or Limit < 0:
             raise CorpusError(f"{Path}: apps.{Name}.timeout must be a whole number of seconds >= 0")
+        Extra = A.get("env", {})
+        if not isinstance(Extra, dict) or not all(isinstance(V, str) for V in Extra.values()):
+            raise CorpusError(f"{Path}: apps.{Name}.env must be a table of strings")
     return Corpus
+
+
+def appEnv(Corpus, App, Env):
+    """Env with the variables apps.toml sets for App (its `env` table) added."""
+    return dict(Env, **Corpus["apps"][App].get("env", {}))
 
 
 def variantOrder(Corpus):

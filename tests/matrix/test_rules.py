@@ -143,6 +143,14 @@ class CorpusTest(unittest.TestCase):
             loadCorpusText("[variants.default\n")
         with self.assertRaises(corpus.CorpusError):
             loadCorpusText("[variants.d]\nflags=[]\n[apps.a]\nsources=['a.cu']\ntolerance=-1\n")
+        with self.assertRaises(corpus.CorpusError):
+            loadCorpusText("[variants.d]\nflags=[]\n[apps.a]\nsources=['a.cu']\nenv={X=1}\n")
+
+    def test_app_env_is_added_to_the_run_environment(self):
+        C = loadCorpusText("[variants.d]\nflags=[]\n[apps.a]\nsources=['a.cu']\nenv={X='1'}\n"
+                           "[apps.b]\nsources=['b.cu']\n")
+        self.assertEqual(corpus.appEnv(C, "a", {"Y": "2"}), {"X": "1", "Y": "2"})
+        self.assertEqual(corpus.appEnv(C, "b", {"Y": "2"}), {"Y": "2"})
 
     def test_the_real_corpus_loads(self):
         C = corpus.loadCorpus()
