@@ -7,6 +7,7 @@
 /// global is patched with cuModuleGetGlobal before launching.
 #include "../common/app_util.h"
 #include <cstring>
+#include "../common/driver_util.h"
 #include <cuda.h>
 #include <vector>
 
@@ -26,17 +27,6 @@ asm(".section .rodata\n"
     ".byte 0\n"
     ".previous\n");
 extern "C" const unsigned char kernelsFatbin[], kernelsFatbinNc[];
-
-#define CU(Call)                                                               \
-  do {                                                                         \
-    CUresult R_ = (Call);                                                      \
-    if (R_ != CUDA_SUCCESS) {                                                  \
-      const char *Name_ = "?";                                                 \
-      cuGetErrorName(R_, &Name_);                                              \
-      std::printf("driver error %s from %s (line %d)\nFAILED\n", Name_, #Call, __LINE__); \
-      std::exit(1);                                                            \
-    }                                                                          \
-  } while (0)
 
 static int runHistogram(CUfunction Fn, CUdeviceptr Data, int N, CUdeviceptr Bins, const std::vector<unsigned> &Want) {
   CU(cuMemsetD32(Bins, 0, 256));

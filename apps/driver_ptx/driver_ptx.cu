@@ -9,19 +9,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include "../common/driver_util.h"
 #include <cuda.h>
 #include <vector>
-
-#define CU(Call)                                                               \
-  do {                                                                         \
-    CUresult R_ = (Call);                                                      \
-    if (R_ != CUDA_SUCCESS) {                                                  \
-      const char *Name_ = "?";                                                 \
-      cuGetErrorName(R_, &Name_);                                              \
-      std::printf("driver error %s from %s (line %d)\nFAILED\n", Name_, #Call, __LINE__); \
-      std::exit(1);                                                            \
-    }                                                                          \
-  } while (0)
 
 // out[i] = a * in[i] + i, and thread 0 counts launches in a module global.
 static const char *Ptx = R"PTX(

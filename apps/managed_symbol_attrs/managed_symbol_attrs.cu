@@ -7,6 +7,7 @@
 /// managed variable must answer as managed memory. Addresses are never
 /// printed, only how they compare.
 #include "../common/app_util.h"
+#include "../common/driver_util.h"
 #include <cuda.h>
 
 __managed__ int Histogram[64];
@@ -16,18 +17,6 @@ __global__ void countDigits(const int *Values, int N) {
   if (I < N)
     atomicAdd(&Histogram[Values[I] % 64], 1);
 }
-
-#define CHECK_CU(Call)                                                         \
-  do {                                                                         \
-    CUresult Res_ = (Call);                                                    \
-    if (Res_ != CUDA_SUCCESS) {                                                \
-      const char *Name_ = nullptr;                                             \
-      cuGetErrorName(Res_, &Name_);                                            \
-      std::printf("driver error %s from %s (line %d)\nFAILED\n",               \
-                  Name_ ? Name_ : "?", #Call, __LINE__);                       \
-      std::exit(1);                                                            \
-    }                                                                          \
-  } while (0)
 
 static const char *typeName(cudaMemoryType T) {
   switch (T) {
@@ -63,13 +52,13 @@ static bool describe(const char *What, void *P, void *Base, size_t Bytes) {
   CUdeviceptr Start = 0;
   size_t Size = 0;
   CUcontext Ctx = nullptr, Current = nullptr;
-  CHECK_CU(cuPointerGetAttribute(&IsManaged, CU_POINTER_ATTRIBUTE_IS_MANAGED, D));
-  CHECK_CU(cuPointerGetAttribute(&MemType, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, D));
-  CHECK_CU(cuPointerGetAttribute(&Ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, D));
-  CHECK_CU(cuPointerGetAttribute(&Start, CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, D));
-  CHECK_CU(cuPointerGetAttribute(&Size, CU_POINTER_ATTRIBUTE_RANGE_SIZE, D));
-  CHECK_CU(cuPointerGetAttribute(&Ctx, CU_POINTER_ATTRIBUTE_CONTEXT, D));
-  CHECK_CU(cuCtxGetCurrent(&Current));
+  CU(cuPointerGetAttribute(&IsManaged, CU_POINTER_ATTRIBUTE_IS_MANAGED, D));
+  CU(cuPointerGetAttribute(&MemType, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, D));
+  CU(cuPointerGetAttribute(&Ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, D));
+  CU(cuPointerGetAttribute(&Start, CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, D));
+  CU(cuPointerGetAttribute(&Size, CU_POINTER_ATTRIBUTE_RANGE_SIZE, D));
+  CU(cuPointerGetAttribute(&Ctx, CU_POINTER_ATTRIBUTE_CONTEXT, D));
+  CU(cuCtxGetCurrent(&Current));
   std::printf("%s: driver managed=%u type=%s ordinal=%d rangeStart=%s rangeSize=%s context=%s\n",
               What, IsManaged, cuTypeName(MemType), Ordinal,
               Start == CUdeviceptr(Base) ? "base" : "other", Size == Bytes ? "size" : "other",
@@ -82,13 +71,13 @@ static bool describe(const char *What, void *P, void *Base, size_t Bytes) {
   void *BHost = nullptr;
   void *Data[] = {&BManaged, &BType, &BDev, &BHost};
   CUdeviceptr Inside = D + 8;
-  CHECK_CU(cuPointerGetAttributes(4, List, Data, Inside));
+  CU(cuPointerGetAttributes(4, List, Data, Inside));
   std::printf("%s: batched managed=%u type=%s devicePointer=%s hostPointer=%s\n", What, BManaged,
               cuTypeName(BType), BDev == Inside ? "same" : "other",
               BHost == reinterpret_cast<void *>(Inside) ? "same" : BHost ? "other" : "null");
   CUdeviceptr RBase = 0;
   size_t RSize = 0;
-  CHECK_CU(cuMemGetAddressRange(&RBase, &RSize, Inside));
+  CU(cuMemGetAddressRange(&RBase, &RSize, Inside));
   std::printf("%s: address range base=%s size=%s\n", What, RBase == CUdeviceptr(Base) ? "base" : "other",
               RSize == Bytes ? "size" : "other");
   return A.type == cudaMemoryTypeManaged && IsManaged == 1 && BManaged == 1;
