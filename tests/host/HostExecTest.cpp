@@ -4,6 +4,7 @@
 /// reference computed here on the host.
 #include "host/exec/HostExecutor.h"
 #include "support/Settings.h"
+#include "tests/common/ScopedDump.h"
 
 #include <gtest/gtest.h>
 
@@ -676,22 +677,14 @@ define void @k(ptr noalias dereferenceable(8) %params) {
 }
 
 TEST_F(HostExec, BlockLoopIsVectorised) {
-  std::string Dir = (std::filesystem::temp_directory_path() / "ferry-host-dump-test").string();
-  std::filesystem::remove_all(Dir);
-  setenv("FERRY_DUMP", "ir,asm", 1);
-  setenv("FERRY_DUMP_DIR", Dir.c_str(), 1);
-  Settings::reload();
+  test::ScopedDump Dump("ir,asm", "ferry-host-dump-test");
+  const std::string &Dir = Dump.dir();
   HostCompileOptions O;
   O.DumpName = "vecadd-dump";
   auto M = (*Exec->compiler())->compileIR(readKernelFile("vecadd.ll"), "vecadd.ll", O);
-  unsetenv("FERRY_DUMP");
-  unsetenv("FERRY_DUMP_DIR");
-  Settings::reload();
+  Dump.stop();
   ASSERT_TRUE(M) << M.error().message();
-  std::ifstream In(Dir + "/vecadd-dump.host.s");
-  std::stringstream S;
-  S << In.rdbuf();
-  std::string Asm = S.str();
+  std::string Asm = Dump.read(".s");
   ASSERT_FALSE(Asm.empty());
   EXPECT_TRUE(std::filesystem::exists(Dir + "/vecadd-dump.host.ll"));
   // Packed single-precision adds on ymm or zmm registers.
@@ -700,7 +693,7 @@ TEST_F(HostExec, BlockLoopIsVectorised) {
                 Asm.find("vaddps\t(") != std::string::npos;
   EXPECT_TRUE(Vector) << "no packed adds in the block loop (see " << Dir << ")";
   if (Vector)
-    std::filesystem::remove_all(Dir);
+    Dump.remove();
 }
 
 /// Figures for the report; run with FERRY_HOST_BENCH=1.

@@ -15,6 +15,7 @@
 #include "host/exec/HostExecutor.h"
 #include "ptx/lower/Lower.h"
 #include "support/Settings.h"
+#include "tests/common/ScopedDump.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/LLVMContext.h"
@@ -595,26 +596,14 @@ TEST_F(WarpExec, GridStrideSum) {
 /// memory at every step (the hardware prefetchers do not follow 1 MiB
 /// strides).
 TEST_F(WarpExec, GridStrideFastLoopPrefetches) {
-  std::string Dir = (std::filesystem::temp_directory_path() / "ferry-warp-prefetch-test").string();
-  std::filesystem::remove_all(Dir);
-  setenv("FERRY_DUMP", "ir", 1);
-  setenv("FERRY_DUMP_DIR", Dir.c_str(), 1);
-  Settings::reload();
+  test::ScopedDump Dump("ir", "ferry-warp-prefetch-test");
+  const std::string &Dir = Dump.dir();
   Modules.erase("grid_stride_sum");
   std::string Error;
   const HostKernel *K = kernel("grid_stride_sum", Error);
-  unsetenv("FERRY_DUMP");
-  unsetenv("FERRY_DUMP_DIR");
-  Settings::reload();
+  Dump.stop();
   ASSERT_TRUE(K) << Error;
-  std::string Ir;
-  for (const auto &E : std::filesystem::directory_iterator(Dir))
-    if (E.path().extension() == ".ll") {
-      std::ifstream In(E.path());
-      std::stringstream S;
-      S << In.rdbuf();
-      Ir += S.str();
-    }
+  std::string Ir = Dump.read(".ll");
   for (const char *Fn : {"@grid_stride_sum.ferry.group32(", "@grid_stride_sum.ferry.group32x256("}) {
     size_t Begin = Ir.find(std::string("define void ") + Fn);
     if (Begin == std::string::npos)
@@ -645,7 +634,7 @@ TEST_F(WarpExec, GridStrideFastLoopPrefetches) {
                                 << ")";
   }
   if (!HasFailure())
-    std::filesystem::remove_all(Dir);
+    Dump.remove();
 }
 
 TEST_F(WarpExec, ReturnFromInsideLoop) {
@@ -1365,26 +1354,14 @@ TEST_F(WarpExec, SubWordGathersAndScatters) {
       EXPECT_TRUE(same(R, 5, Ref16, 1, "s16"));
     }
 
-  std::string Dir = (std::filesystem::temp_directory_path() / "ferry-warp-subword-test").string();
-  std::filesystem::remove_all(Dir);
-  setenv("FERRY_DUMP", "ir", 1);
-  setenv("FERRY_DUMP_DIR", Dir.c_str(), 1);
-  Settings::reload();
+  test::ScopedDump Dump("ir", "ferry-warp-subword-test");
+  const std::string &Dir = Dump.dir();
   Modules.erase("subword_grid_copy");
   std::string Error;
   const HostKernel *K = kernel("subword_grid_copy", Error);
-  unsetenv("FERRY_DUMP");
-  unsetenv("FERRY_DUMP_DIR");
-  Settings::reload();
+  Dump.stop();
   ASSERT_TRUE(K) << Error;
-  std::string Ir;
-  for (const auto &E : std::filesystem::directory_iterator(Dir))
-    if (E.path().extension() == ".ll") {
-      std::ifstream In(E.path());
-      std::stringstream S;
-      S << In.rdbuf();
-      Ir += S.str();
-    }
+  std::string Ir = Dump.read(".ll");
   unsigned Functions = 0;
   for (const char *Fn : {"@subword_grid_copy.ferry.warp32(", "@subword_grid_copy.ferry.group32(",
                          "@subword_grid_copy.ferry.group32x256("}) {
@@ -1402,5 +1379,5 @@ TEST_F(WarpExec, SubWordGathersAndScatters) {
   }
   EXPECT_GE(Functions, 3u) << "no warp or group functions in the dump (" << Dir << ")";
   if (!HasFailure())
-    std::filesystem::remove_all(Dir);
+    Dump.remove();
 }
