@@ -8,8 +8,9 @@
 ///    (SimtIR.md; PTX leaves both unspecified, and these are what an H100
 ///    returns: tests/ptx-conformance);
 ///  - CC.CF (add.cc/addc/sub.cc/subc/mad.cc/madc) is an i1 per-function
-///    register (readCarry/writeCarry), the carry out for additions and the
-///    borrow for subtractions;
+///    register (readCarry/writeCarry), the carry out of a + b (+ CF) for
+///    additions and of a + ~b + (1 or CF) for subtractions, so 1 means "no
+///    borrow" (what an H100 leaves: tests/ptx-conformance);
 ///  - bfe with a zero length yields 0; bfe/bfi.b32 take pos and len from
 ///    the low bytes of their operands (the ISA's pseudocode), the 64-bit
 ///    forms take the whole 32-bit values (what an H100 does: a position past
@@ -87,8 +88,8 @@ Error FunctionLowering::lowerIntArith(const Instruction &I) {
 
   // Carry helpers: CC.CF is readCarry()/writeCarry().
   auto LoadCF = [&]() { return B.CreateZExt(readCarry(), IT); };
-  auto AddCarry = [&](Value *A, Value *Bv, Value *Cin, bool Sub) -> std::pair<Value *, Value *> {
-    Intrinsic::ID Id = Sub ? Intrinsic::usub_with_overflow : Intrinsic::uadd_with_overflow;
+  auto AddCarry = [&](Value *A, Value *Bv, Value *Cin) -> std::pair<Value *, Value *> {
+    Intrinsic::ID Id = Intrinsic::uadd_with_overflow;
     Value *R1 = callLLVM(Id, {IT}, {A, Bv});
     Value *V = B.CreateExtractValue(R1, 0), *O = B.CreateExtractValue(R1, 1);
     if (Cin) {
@@ -113,7 +114,12 @@ Error FunctionLowering::lowerIntArith(const Instruction &I) {
     bool WithCin = I.Op == Opcode::Addc || I.Op == Opcode::Subc;
     Value *R;
     if (I.has(Modifier::Cc) || WithCin) {
-      auto [V, O] = AddCarry(*A, *Bv, WithCin ? LoadCF() : nullptr, Sub);
+      // A subtraction is a + ~b + carry-in, with carry-in 1 for sub.cc and
+      // CC.CF for subc: CC.CF holds "no borrow" after a subtraction, as on
+      // NVIDIA (a chain sub.cc/subc gives the same difference either way;
+      // mixing add and sub carries, or reading CC.CF, shows which it is).
+      auto [V, O] = Sub ? AddCarry(*A, B.CreateNot(*Bv), WithCin ? LoadCF() : ConstantInt::get(IT, 1))
+                        : AddCarry(*A, *Bv, WithCin ? LoadCF() : nullptr);
       R = V;
       if (I.has(Modifier::Cc))
         writeCarry(O);
