@@ -154,26 +154,53 @@ extern "C" uint32_t ferry_atom_add_bf16x2(uint32_t *Ptr, uint32_t Val) {
   }
 }
 
+// f32 atomic add as PTX defines it (atom/red.add.f32, PTX ISA 9.7.13.5):
+// round to nearest even, subnormal inputs (the value in memory too) and
+// results flushed to a zero of the same sign, what an H100 does
+// (tests/ptx-conformance). The loop carries the bits, like the bf16 one.
+static uint32_t flushF32(uint32_t X) { return (X & 0x7f800000u) == 0 ? X & 0x80000000u : X; }
+
+extern "C" uint32_t ferry_atom_add_f32_ftz(uint32_t *Ptr, uint32_t Val) {
+  uint32_t Old = __atomic_load_n(Ptr, __ATOMIC_RELAXED);
+  uint32_t V = flushF32(Val);
+  for (;;) {
+    uint32_t A = flushF32(Old);
+    float FA, FV;
+    std::memcpy(&FA, &A, 4);
+    std::memcpy(&FV, &V, 4);
+    float Sum = FA + FV;
+    uint32_t New;
+    std::memcpy(&New, &Sum, 4);
+    if (__atomic_compare_exchange_n(Ptr, &Old, flushF32(New), false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+      return Old;
+  }
+}
+
 namespace ferry::host {
 namespace {
 
 /// Replaces `atomicrmw fadd` of bfloat and <2 x bfloat> by
-/// ferry_atom_add_bf16/_bf16x2 (see there). Runs after the optimiser, on lane-scalar code, just before code
+/// ferry_atom_add_bf16/_bf16x2, and of float by ferry_atom_add_f32_ftz (an
+/// f32 atomic add of SIMT IR flushes subnormals unless it carries
+/// !ferry.noftz, ptx/lower/LowerAtom.cpp; see there). Runs after the optimiser, on lane-scalar code, just before code
 /// generation, where LLVM would expand the atomic itself.
-void expandBf16Atomics(Module &M) {
+void expandFloatAtomics(Module &M) {
   SmallVector<AtomicRMWInst *, 8> Work;
   for (Function &F : M)
     for (Instruction &I : instructions(F))
       if (auto *RMW = dyn_cast<AtomicRMWInst>(&I))
-        if (RMW->getOperation() == AtomicRMWInst::FAdd && RMW->getType()->getScalarType()->isBFloatTy() &&
-            RMW->getType()->getPrimitiveSizeInBits() <= 32)
+        if (RMW->getOperation() == AtomicRMWInst::FAdd &&
+            ((RMW->getType()->getScalarType()->isBFloatTy() && RMW->getType()->getPrimitiveSizeInBits() <= 32) ||
+             (RMW->getType()->isFloatTy() && !RMW->getMetadata("ferry.noftz"))))
           Work.push_back(RMW);
   for (AtomicRMWInst *RMW : Work) {
     IRBuilder<> B(RMW);
+    bool F32 = RMW->getType()->isFloatTy();
     bool Pair = RMW->getType()->isVectorTy();
-    Type *IT = Pair ? B.getInt32Ty() : B.getInt16Ty();
+    Type *IT = Pair || F32 ? B.getInt32Ty() : B.getInt16Ty();
     Type *Ptr = RMW->getPointerOperand()->getType();
-    FunctionCallee Fn = M.getOrInsertFunction(Pair ? "ferry_atom_add_bf16x2" : "ferry_atom_add_bf16",
+    FunctionCallee Fn = M.getOrInsertFunction(F32 ? "ferry_atom_add_f32_ftz"
+                                              : Pair ? "ferry_atom_add_bf16x2" : "ferry_atom_add_bf16",
                                               FunctionType::get(IT, {Ptr, IT}, false));
     Value *Old = B.CreateCall(Fn, {RMW->getPointerOperand(), B.CreateBitCast(RMW->getValOperand(), IT)});
     RMW->replaceAllUsesWith(B.CreateBitCast(Old, RMW->getType()));
@@ -407,7 +434,7 @@ void optimise(Module &M, TargetMachine &TM, unsigned Level, bool SLP = true) {
     }
   }
   MPM.run(M, MAM);
-  expandBf16Atomics(M);
+  expandFloatAtomics(M);
 }
 
 ferry::Expected<std::string> emitAssembly(const Module &M, orc::JITTargetMachineBuilder &JTMB) {
@@ -493,6 +520,8 @@ Expected<std::unique_ptr<HostCompiler>> HostCompiler::create(std::vector<Runtime
                                                JITSymbolFlags::Exported | JITSymbolFlags::Callable};
   Syms[Jit.mangleAndIntern("ferry_atom_add_bf16")] = {orc::ExecutorAddr::fromPtr(&ferry_atom_add_bf16),
                                                       JITSymbolFlags::Exported | JITSymbolFlags::Callable};
+  Syms[Jit.mangleAndIntern("ferry_atom_add_f32_ftz")] = {orc::ExecutorAddr::fromPtr(&ferry_atom_add_f32_ftz),
+                                                         JITSymbolFlags::Exported | JITSymbolFlags::Callable};
   Syms[Jit.mangleAndIntern("ferry_atom_add_bf16x2")] = {orc::ExecutorAddr::fromPtr(&ferry_atom_add_bf16x2),
                                                         JITSymbolFlags::Exported | JITSymbolFlags::Callable};
   Syms[Jit.mangleAndIntern("__truncdfbf2")] = {orc::ExecutorAddr::fromPtr(&ferry_truncdfbf2),

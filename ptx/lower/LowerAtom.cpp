@@ -7,7 +7,8 @@
 /// LLVM's uinc_wrap/udec_wrap, which are exactly PTX's wrapping rules
 /// ((old >= b) ? 0 : old+1 and (old == 0 || old > b) ? b : old-1). Float
 /// min/max use fmin/fmax (NaN-ignoring like PTX); f16x2/bf16x2 add are
-/// vector fadd. cas of b16/b32/b64/b128 is cmpxchg of that width.
+/// vector fadd. cas of b16/b32/b64/b128 is cmpxchg of that width. An f32
+/// add flushes subnormals except in shared memory (markSharedFloatAdd).
 //===----------------------------------------------------------------------===//
 #include "ptx/lower/Context.h"
 
@@ -34,6 +35,18 @@ AtomicOrdering FunctionLowering::ordering(const Instruction &I, AtomicOrdering D
   if (I.has(Modifier::Sc)) return AtomicOrdering::SequentiallyConsistent;
   return Default;
 }
+
+namespace {
+/// An f32 atomic add flushes subnormal inputs and results (PTX ISA 9.7.13.5)
+/// in global memory, and the H100 does so; in shared memory it keeps them
+/// (tests/ptx-conformance). SIMT IR's `atomicrmw fadd float` has the flushing
+/// meaning, and the shared-memory form carries !ferry.noftz. A generic
+/// address is taken as global.
+void markSharedFloatAdd(AtomicRMWInst *R, StateSpace S) {
+  if (S == StateSpace::Shared && R->getOperation() == AtomicRMWInst::FAdd && R->getType()->isFloatTy())
+    R->setMetadata("ferry.noftz", MDNode::get(R->getContext(), {}));
+}
+} // namespace
 
 Error FunctionLowering::lowerAtom(const Instruction &I) {
   std::optional<ScalarType> TO = I.lastType();
@@ -66,8 +79,9 @@ Error FunctionLowering::lowerAtom(const Instruction &I) {
       if (!V)
         return V.takeError();
       Value *EP = B.CreateGEP(B.getInt8Ty(), *P, B.getInt64(K * EB));
-      Value *R = B.CreateAtomicRMW(Op, EP, *V, Align(std::max(1u, EB)), ordering(I, AtomicOrdering::Monotonic),
-                                   syncScope(I, true));
+      AtomicRMWInst *R = B.CreateAtomicRMW(Op, EP, *V, Align(std::max(1u, EB)),
+                                           ordering(I, AtomicOrdering::Monotonic), syncScope(I, true));
+      markSharedFloatAdd(R, I.space());
       if (!IsRed)
         if (Error E = set(I.Ops[0].Elems[K], R, T))
           return E;
@@ -127,6 +141,7 @@ Error FunctionLowering::lowerAtom(const Instruction &I) {
   if (Op == AtomicRMWInst::Xchg || (!Fl && Val->getType()->isFloatingPointTy()))
     Val = fitBits(Val, B.getIntNTy(bits(T)), false);
   AtomicRMWInst *R = B.CreateAtomicRMW(Op, *P, Val, Al, Ord, Scope);
+  markSharedFloatAdd(R, I.space());
   if (IsRed)
     return Error::success();
   return set(I.Ops[0], R, T);
