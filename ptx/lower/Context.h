@@ -25,6 +25,10 @@
 
 namespace ferry::ptx::lower {
 
+/// Names of the canonical-NaN marker functions (FunctionLowering::
+/// canonicalNaN), all gone after the pass nan-results.
+inline constexpr llvm::StringLiteral NanMarkerPrefix = "ferry.nan.marker.";
+
 /// The ferry intrinsics (SimtIntrinsics.def).
 enum class Intr {
 #define FERRY_INTRINSIC(Id, Name, ...) Id,
@@ -183,6 +187,10 @@ public:
   llvm::Value *flush(llvm::Value *V);
   /// Clamps to [0, 1], NaN → +0 (.sat on floats).
   llvm::Value *saturate(llvm::Value *V);
+  /// NVIDIA's NaN result of f32/f16/bf16 arithmetic and conversions: a NaN
+  /// becomes the canonical NaN (0x7fffffff, 0x7fff) where it can be seen
+  /// (a marker resolved by the pass nan-results). Other types unchanged.
+  llvm::Value *canonicalNaN(llvm::Value *V);
   /// Starts a new basic block (after a terminator) and makes it current.
   void startBlock(const llvm::Twine &Name = "");
   /// Scope / atomic-ordering helpers (LowerAtom.cpp).

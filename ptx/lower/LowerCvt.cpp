@@ -172,7 +172,8 @@ static Error lowerCvtFp8(FunctionLowering &FL, const Instruction &I, ScalarType 
         F = B.CreateSelect(B.CreateAnd(B.CreateICmpSLT(B.CreateBitCast(F, B.getInt32Ty()), B.getInt32(0)),
                                        B.CreateFCmpORD(F, F)),
                            ConstantFP::get(B.getFloatTy(), 0.0), F);
-      return B.CreateZExt(B.CreateBitCast(B.CreateFPTrunc(F, B.getHalfTy()), B.getInt16Ty()), B.getInt32Ty());
+      Value *H = FL.canonicalNaN(B.CreateFPTrunc(F, B.getHalfTy()));
+      return B.CreateZExt(B.CreateBitCast(H, B.getInt16Ty()), B.getInt32Ty());
     };
     return FL.set(I.Ops[0], B.CreateOr(B.CreateShl(Half(8), 16), Half(0)), ScalarType::B32);
   }
@@ -220,7 +221,7 @@ Error FunctionLowering::lowerCvt(const Instruction &I) {
         R = B.CreateSelect(B.CreateFCmpUNO(R, R), R,
                            callLLVM(Intrinsic::minnum, {HT}, {callLLVM(Intrinsic::maxnum, {HT}, {R, NMax}), Max}));
       }
-      return R;
+      return canonicalNaN(R);
     };
     Value *Lo = One(*Bv), *Hi = One(*A);
     Value *Vec = B.CreateInsertElement(B.CreateInsertElement(PoisonValue::get(FixedVectorType::get(HT, 2)), Lo, uint64_t(0)), Hi, uint64_t(1));
@@ -252,9 +253,11 @@ Error FunctionLowering::lowerCvt(const Instruction &I) {
       Rounded = B.CreateSelect(IsNaN, B.CreateAnd(Bits, Mask), Rounded); // the rounding must not carry out
       R = B.CreateSelect(Top, B.CreateSub(Rounded, B.getInt32(0x2000)), Rounded);
     } else {
-      // Infinities and NaNs stay.
+      // Infinities stay; a NaN is truncated by .rna (sign and payload kept)
+      // and is the canonical NaN's tf32 (0x7fffe000) from .rn and .rz.
       Value *Inf = B.CreateFCmpOEQ(callLLVM(Intrinsic::fabs, {B.getFloatTy()}, {*A}), ConstantFP::getInfinity(B.getFloatTy()));
-      R = B.CreateSelect(B.CreateOr(Inf, IsNaN), Bits, Rounded);
+      R = B.CreateSelect(Inf, Bits, Rounded);
+      R = B.CreateSelect(IsNaN, Rna ? B.CreateAnd(Bits, Mask) : B.getInt32(0x7FFFE000), R);
     }
     return set(I.Ops[0], R, ScalarType::B32);
   }
@@ -327,13 +330,17 @@ Error FunctionLowering::lowerCvt(const Instruction &I) {
     // f16 source (what an H100 does: tests/ptx-conformance).
     if (Ftz && ST == ScalarType::F32 && DT != ScalarType::F16)
       A = flush(A);
+    // cvt.ftz.f64.f32 gives the canonical f32 NaN widened (0x7fffffffe0000000);
+    // without .ftz, the NaN keeps its payload.
+    if (Ftz && ST == ScalarType::F32 && DT == ScalarType::F64)
+      A = canonicalNaN(A);
     if (ST == ScalarType::BF16 && DT == ScalarType::F32) {
       // Exact, and a signalling NaN stays signalling (fpext would quiet
       // it): bf16 is the top half of an f32.
       Value *Bits = B.CreateShl(B.CreateZExt(B.CreateBitCast(A, B.getInt16Ty()), B.getInt32Ty()), 16);
       R = B.CreateBitCast(Bits, DVT);
-      if (Ftz)
-        R = flush(R);
+      if (Ftz) // .ftz makes it an arithmetic conversion: NaNs canonical
+        R = canonicalNaN(flush(R));
       return set(I.Ops[0], R, DT);
     }
     if ((ST == ScalarType::F16 && DT == ScalarType::BF16) || (ST == ScalarType::BF16 && DT == ScalarType::F16))
@@ -379,6 +386,12 @@ Error FunctionLowering::lowerCvt(const Instruction &I) {
     R = flush(R);
   if (Sat)
     R = saturate(R);
+  // Between f16, bf16 and f32 a NaN comes out canonical, as from arithmetic
+  // (an H100: tests/ptx-conformance), except from a plain cvt.f32.f32, a
+  // move; conversions from and to f64 keep the payload, as x86's do.
+  if (isFloat(DT) && isFloat(ST) && bits(ST) <= 32 && DT != ScalarType::F64 &&
+      !(DT == ScalarType::F32 && ST == ScalarType::F32 && !Rnd && !Ftz))
+    R = canonicalNaN(R);
   return set(I.Ops[0], R, DT);
 }
 

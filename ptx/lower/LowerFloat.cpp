@@ -191,7 +191,7 @@ Error FunctionLowering::lowerFloatArith(const Instruction &I) {
       Value *IsNaN = B.CreateFCmpUNO(V, V);
       V = B.CreateSelect(IsNaN, V, callLLVM(Intrinsic::maxnum, {VT}, {V, ConstantFP::get(VT, 0.0)}));
     }
-    return set(I.Ops[0], V, T);
+    return set(I.Ops[0], canonicalNaN(V), T);
   };
   auto Finite2 = [&](Value *A, Value *Bv) {
     Value *FA = B.CreateFCmpONE(callLLVM(Intrinsic::fabs, {VT}, {A}), ConstantFP::getInfinity(VT));

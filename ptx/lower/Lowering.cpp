@@ -313,6 +313,26 @@ Value *FunctionLowering::saturate(Value *V) {
   return B.CreateSelect(IsZero, ConstantFP::get(T, 0.0), Hi);
 }
 
+Value *FunctionLowering::canonicalNaN(Value *V) {
+  // An H100 returns this one NaN whatever the operands' NaNs were (and from
+  // abs and neg too). A marker call, which the pass nan-results turns into a
+  // select where the NaN's bits can be seen, and into nothing elsewhere.
+  Type *T = V->getType();
+  Type *ST = T->getScalarType();
+  if (!ST->isFloatTy() && !ST->isHalfTy() && !ST->isBFloatTy())
+    return V;
+  if (auto *C = dyn_cast<Constant>(V)) {
+    unsigned W = ST->getPrimitiveSizeInBits();
+    Constant *NaN = ConstantFP::get(T, APFloat(ST->getFltSemantics(), APInt::getSignedMaxValue(W)));
+    return B.CreateSelect(B.CreateFCmpUNO(C, C), NaN, C); // folds
+  }
+  std::string Name = (NanMarkerPrefix + Twine(T->isVectorTy() ? "v" : "") +
+                      (T->isVectorTy() ? Twine(cast<FixedVectorType>(T)->getNumElements()) : Twine("")) +
+                      (ST->isFloatTy() ? "f32" : ST->isHalfTy() ? "f16" : "bf16")).str();
+  FunctionCallee F = B.GetInsertBlock()->getModule()->getOrInsertFunction(Name, FunctionType::get(T, {T}, false));
+  return B.CreateCall(F, {V});
+}
+
 Value *FunctionLowering::castPtr(Value *P, unsigned AS) {
   if (P->getType()->getPointerAddressSpace() == AS)
     return P;

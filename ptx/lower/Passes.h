@@ -4,6 +4,7 @@
 ///   parse, check          ptx/parser (Pipeline.cpp calls them)
 ///   lower-decls           LowerDecls.cpp: globals, signatures, metadata
 ///   lower-functions       LowerFunctions.cpp: bodies, per-function errors
+///   nan-results           NanResults.cpp: NVIDIA's canonical NaN where seen
 ///   cleanup               Cleanup.cpp: SROA/instcombine/simplifycfg
 ///   verify                Verify.cpp: the LLVM verifier
 //===----------------------------------------------------------------------===//
@@ -17,6 +18,9 @@ llvm::Error runLowerDecls(ModuleLowering &ML);
 /// Never fails as a whole: a function that cannot be lowered is recorded in
 /// ML.Errors and turned into a declaration.
 void runLowerFunctions(ModuleLowering &ML);
+/// Resolves the lowering's canonical-NaN markers (NanMarkerPrefix); must run
+/// before anything else sees the module.
+void runNanResults(llvm::Module &M);
 void runCleanup(llvm::Module &M);
 llvm::Error runVerify(llvm::Module &M);
 

@@ -54,6 +54,8 @@ Expected<LowerResult> lowerModule(const Module &Ptx, LLVMContext &Ctx, const Low
   After("lower-decls");
   lower::runLowerFunctions(ML);
   After("lower-functions");
+  lower::runNanResults(*R.M);
+  After("nan-results");
   R.Errors = std::move(ML.Errors);
   if (Opts.Cleanup) {
     lower::runCleanup(*R.M);
