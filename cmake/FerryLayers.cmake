@@ -9,9 +9,11 @@ set(FERRY_ALLOWED_libcuda "include;support;ptx")
 set(FERRY_ALLOWED_libcudart "include")
 set(FERRY_ALLOWED_host "include;support;ptx;libcuda")
 set(FERRY_ALLOWED_hsa "include;support;ptx;libcuda")
+# sim/: the simulated AMD GPU links LLVM only, never ferry (DESIGN.md).
+set(FERRY_ALLOWED_sim "")
 set(FERRY_ALLOWED_tools "include;support;ptx;libcuda;host;hsa")
 set(FERRY_ALLOWED_bench "include;support;ptx;libcuda;host;hsa;tools")
-set(FERRY_ALLOWED_tests "include;support;ptx;libcuda;libcudart;host;hsa;tools")
+set(FERRY_ALLOWED_tests "include;support;ptx;libcuda;libcudart;host;hsa;sim;tools")
 
 function(ferry_layer target layer)
   set_property(TARGET ${target} PROPERTY FERRY_LAYER ${layer})

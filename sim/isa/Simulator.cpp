@@ -1,0 +1,377 @@
+//===- sim/isa/Simulator.cpp - dispatch set-up and wave scheduling --------===//
+/// \file
+/// Reads the kernel descriptor (code object v5 layout, AMDGPUUsage), builds
+/// every workgroup's waves with the initial register state the descriptor
+/// asks for (user SGPRs, system SGPRs, work-item id VGPRs, MODE), and runs
+/// each workgroup's waves round robin, each until it reaches s_barrier or
+/// s_endpgm, so barriers synchronise as on hardware. Workgroups run one
+/// after another (a functional model: no concurrency between them).
+//===----------------------------------------------------------------------===//
+#include "sim/isa/Decoder.h"
+#include "sim/isa/Exec.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <unordered_map>
+
+namespace ferry::sim {
+
+bool parseGfx(const std::string &Name, Gfx &Out) {
+  std::string N = Name.substr(0, Name.find(':'));
+  if (N == "gfx90a") Out = Gfx::Gfx90a;
+  else if (N == "gfx942") Out = Gfx::Gfx942;
+  else if (N == "gfx1100") Out = Gfx::Gfx1100;
+  else return false;
+  return true;
+}
+
+const char *gfxName(Gfx G) {
+  switch (G) {
+  case Gfx::Gfx90a: return "gfx90a";
+  case Gfx::Gfx942: return "gfx942";
+  case Gfx::Gfx1100: return "gfx1100";
+  }
+  return "?";
+}
+
+unsigned waveSize(Gfx G) { return G == Gfx::Gfx1100 ? 32 : 64; }
+
+namespace {
+
+// Apertures: 48-bit values above the x86-64 user address space, so they can
+// never alias a host allocation, and so that a V# (48-bit base) can carry
+// the private aperture for the private segment buffer.
+constexpr uint64_t SharedAperture = 0x0000A00000000000ull;
+constexpr uint64_t PrivateAperture = 0x0000C00000000000ull;
+
+struct KernelDescriptor {
+  uint32_t GroupFixed, PrivateFixed, KernargSize;
+  int64_t EntryOffset;
+  uint32_t Rsrc3, Rsrc1, Rsrc2;
+  uint16_t Properties, KernargPreload;
+};
+
+class SimulatorImpl final : public Simulator {
+public:
+  SimulatorImpl(Gfx T, const MemoryMap &M)
+      : Target(T), Mem(M), Dec(T, SharedAperture, PrivateAperture) {}
+  Gfx target() const override { return Target; }
+  DispatchResult run(const Dispatch &D) override;
+  void forgetCode(uint64_t Addr, uint64_t Size) override {
+    for (uint64_t P = Addr >> 12; P <= (Addr + Size) >> 12; ++P)
+      Pages.erase(P);
+    LastPage = nullptr;
+    LastPageNo = ~0ull;
+  }
+  uint64_t sharedApertureBase() const override { return SharedAperture; }
+  uint64_t privateApertureBase() const override { return PrivateAperture; }
+
+private:
+  struct Page {
+    std::unique_ptr<Inst> Slot[1024];
+  };
+  const Inst *fetch(uint64_t Pc, ExecCtx &C);
+  bool step(WaveState &W, ExecCtx &C, uint64_t &Count);
+
+  Gfx Target;
+  const MemoryMap &Mem;
+  Decoder Dec;
+  std::unordered_map<uint64_t, std::unique_ptr<Page>> Pages;
+  Page *LastPage = nullptr;
+  uint64_t LastPageNo = ~0ull;
+};
+
+const Inst *SimulatorImpl::fetch(uint64_t Pc, ExecCtx &C) {
+  uint64_t PageNo = Pc >> 12;
+  Page *P = LastPage;
+  if (PageNo != LastPageNo) {
+    auto &Slot = Pages[PageNo];
+    if (!Slot)
+      Slot = std::make_unique<Page>();
+    P = LastPage = Slot.get();
+    LastPageNo = PageNo;
+  }
+  std::unique_ptr<Inst> &I = P->Slot[(Pc >> 2) & 1023];
+  if (I)
+    return I.get();
+  if (Pc & 3) {
+    C.fail(DispatchResult::IllegalInstruction, "misaligned PC");
+    return nullptr;
+  }
+  // Up to 16 bytes (the longest encodings are 12); fewer at the end of an
+  // allocation.
+  size_t Avail = 0;
+  for (size_t N : {16, 12, 8, 4})
+    if (Mem.valid(Pc, N, false)) {
+      Avail = N;
+      break;
+    }
+  if (!Avail) {
+    C.memFault("instruction fetch", Pc, 4);
+    return nullptr;
+  }
+  std::string Err;
+  I = Dec.decode(reinterpret_cast<const uint8_t *>(Pc), Avail, Pc, Err);
+  if (!I) {
+    char Buf[200];
+    snprintf(Buf, sizeof Buf, " at PC 0x%llx (%s, kernel %s)", (unsigned long long)Pc,
+             gfxName(Target), C.KernelName.c_str());
+    C.fail(DispatchResult::IllegalInstruction, Err + Buf);
+    return nullptr;
+  }
+  return I.get();
+}
+
+/// Runs W until it ends, waits at a barrier, or faults. False on fault.
+bool SimulatorImpl::step(WaveState &W, ExecCtx &C, uint64_t &Count) {
+  while (!W.Done && !W.AtBarrier) {
+    const Inst *I = fetch(W.Pc, C);
+    if (!I)
+      return false;
+    C.CurPc = W.Pc;
+    W.Pc += I->Size;
+    ++Count;
+    C.Clock = Count;
+    if (I->MaxVgpr >= int(C.VgprAlloc) || I->MaxAgpr >= int(C.AgprAlloc) ||
+        I->MaxSgpr >= int(C.SgprAlloc)) {
+      char Buf[300];
+      snprintf(Buf, sizeof Buf,
+               "register beyond the kernel descriptor's allocation (%u VGPRs, %u AGPRs, %u SGPRs) "
+               "in '%s' at PC 0x%llx (%s, kernel %s)",
+               C.VgprAlloc, C.AgprAlloc, C.SgprAlloc, I->Text.c_str(),
+               (unsigned long long)C.CurPc, gfxName(Target), C.KernelName.c_str());
+      return C.fail(DispatchResult::MemoryFault, Buf);
+    }
+    bool Ok;
+    switch (familyOf(I->Opcode)) {
+    case Family::Nop: Ok = I->Opcode == Op::Unknown ? C.unsupported(*I) : true; break;
+    case Family::Scalar: Ok = execScalar(W, *I, C); break;
+    case Family::Smem: Ok = execSmem(W, *I, C); break;
+    case Family::Valu: Ok = execValu(W, *I, C); break;
+    case Family::Ds: Ok = execDs(W, *I, C); break;
+    case Family::Flat: Ok = execFlat(W, *I, C); break;
+    case Family::Mubuf: Ok = execMubuf(W, *I, C); break;
+    default: Ok = C.unsupported(*I); break;
+    }
+    if (!Ok)
+      return false;
+  }
+  return true;
+}
+
+DispatchResult SimulatorImpl::run(const Dispatch &D) {
+  DispatchResult R;
+  ExecCtx C;
+  C.Target = Target;
+  C.Mem = &Mem;
+  C.SharedBase = SharedAperture;
+  C.PrivateBase = PrivateAperture;
+  char NameBuf[64];
+  snprintf(NameBuf, sizeof NameBuf, "at 0x%llx", (unsigned long long)D.KernelObject);
+  C.KernelName = D.KernelName ? D.KernelName : NameBuf;
+  auto Fail = [&](DispatchResult::Kind K, const std::string &M) {
+    R.Status = K;
+    R.Message = M;
+    return R;
+  };
+  if (!Dec.setupError().empty())
+    return Fail(DispatchResult::Unsupported, Dec.setupError());
+  if (!Mem.valid(D.KernelObject, 64, false))
+    return Fail(DispatchResult::MemoryFault, "kernel descriptor outside the memory map");
+  const uint8_t *KD = reinterpret_cast<const uint8_t *>(D.KernelObject);
+  KernelDescriptor K;
+  memcpy(&K.GroupFixed, KD + 0, 4);
+  memcpy(&K.PrivateFixed, KD + 4, 4);
+  memcpy(&K.KernargSize, KD + 8, 4);
+  memcpy(&K.EntryOffset, KD + 16, 8);
+  memcpy(&K.Rsrc3, KD + 44, 4);
+  memcpy(&K.Rsrc1, KD + 48, 4);
+  memcpy(&K.Rsrc2, KD + 52, 4);
+  memcpy(&K.Properties, KD + 56, 2);
+  memcpy(&K.KernargPreload, KD + 58, 2);
+
+  bool Gfx9 = Target != Gfx::Gfx1100;
+  unsigned WS = waveSize(Target);
+  bool Wave32 = (K.Properties >> 10) & 1;
+  if (Target == Gfx::Gfx1100 && !Wave32)
+    return Fail(DispatchResult::Unsupported,
+                "wave64 code on gfx1100 is not modelled (kernel " + C.KernelName + ")");
+  if (Gfx9 && Wave32)
+    return Fail(DispatchResult::IllegalInstruction,
+                "kernel descriptor asks for wave32 on a wave64-only target");
+  C.WaveSize = WS;
+  unsigned VGran = K.Rsrc1 & 0x3f, SGran = (K.Rsrc1 >> 6) & 0xf;
+  unsigned TotalV = (VGran + 1) * 8;
+  if (Gfx9) {
+    // Unified VGPR file: arch VGPRs below ACCUM_OFFSET, AGPRs above.
+    unsigned AccOff = ((K.Rsrc3 & 0x3f) + 1) * 4;
+    if (Target == Gfx::Gfx942 || Target == Gfx::Gfx90a) {
+      C.VgprAlloc = std::min(AccOff, TotalV);
+      C.AgprAlloc = TotalV > AccOff ? TotalV - AccOff : 0;
+    }
+    C.SgprAlloc = std::min(102u, (SGran + 1) * 16);
+  } else {
+    C.VgprAlloc = TotalV;
+    C.AgprAlloc = 0;
+    C.SgprAlloc = 106; // GFX10+: every wave gets the full SGPR file
+  }
+  C.VgprAlloc = std::min(C.VgprAlloc, 512u);
+  uint64_t Entry = D.KernelObject + uint64_t(K.EntryOffset);
+  C.KernelCode = Entry;
+
+  uint32_t LdsSize = std::max(D.GroupSegmentSize, K.GroupFixed);
+  if (LdsSize > 65536)
+    return Fail(DispatchResult::IllegalInstruction, "group segment larger than 64 KiB");
+  C.PrivSize = (std::max(D.PrivateSegmentSize, K.PrivateFixed) + 3) & ~3u;
+  C.LdsSize = LdsSize;
+  std::vector<uint8_t> Lds(LdsSize ? LdsSize : 4, 0);
+  C.Lds = Lds.data();
+
+  // Float mode from RSRC1.
+  uint32_t Mode = ((K.Rsrc1 >> 12) & 0x3) << ModeRound32Shift |
+                  ((K.Rsrc1 >> 14) & 0x3) << ModeRound64Shift |
+                  ((K.Rsrc1 >> 16) & 0x3) << ModeDenorm32Shift |
+                  ((K.Rsrc1 >> 18) & 0x3) << ModeDenorm64Shift;
+  if ((K.Rsrc1 >> 21) & 1) Mode |= ModeDx10Clamp;
+  if ((K.Rsrc1 >> 23) & 1) Mode |= ModeIeee;
+
+  unsigned UserCount = (K.Rsrc2 >> 1) & 0x1f;
+  bool WgId[3] = {bool((K.Rsrc2 >> 7) & 1), bool((K.Rsrc2 >> 8) & 1), bool((K.Rsrc2 >> 9) & 1)};
+  bool WgInfo = (K.Rsrc2 >> 10) & 1;
+  unsigned TidEnable = (K.Rsrc2 >> 11) & 3;
+  bool ScratchEn = K.Rsrc2 & 1;
+  bool PackedTid = true; // gfx90a, gfx942 and gfx11 all pack x|y<<10|z<<20
+
+  uint32_t WgSize[3], NumGroups[3];
+  for (int Dim = 0; Dim < 3; ++Dim) {
+    WgSize[Dim] = std::max(1u, Dim < int(D.Dims) ? D.WorkgroupSize[Dim] : 1u);
+    uint32_t G = Dim < int(D.Dims) ? D.GridSize[Dim] : 1u;
+    NumGroups[Dim] = (G + WgSize[Dim] - 1) / WgSize[Dim];
+    if (G == 0)
+      return R; // an empty grid runs nothing
+  }
+  uint32_t Items = WgSize[0] * WgSize[1] * WgSize[2];
+  if (Items > 1024)
+    return Fail(DispatchResult::IllegalInstruction, "workgroup larger than 1024 work-items");
+  unsigned MaxWaves = (Items + WS - 1) / WS;
+
+  std::vector<WaveState> Waves(MaxWaves);
+  std::vector<WaveState *> Group;
+  C.Group = &Group;
+  uint64_t Count = 0;
+
+  for (uint32_t Gz = 0; Gz < NumGroups[2]; ++Gz)
+    for (uint32_t Gy = 0; Gy < NumGroups[1]; ++Gy)
+      for (uint32_t Gx = 0; Gx < NumGroups[0]; ++Gx) {
+        uint32_t G[3] = {Gx, Gy, Gz};
+        uint32_t Act[3];
+        for (int Dim = 0; Dim < 3; ++Dim) {
+          uint32_t Grid = Dim < int(D.Dims) ? D.GridSize[Dim] : 1u;
+          Act[Dim] = std::min(WgSize[Dim], Grid - G[Dim] * WgSize[Dim]);
+        }
+        uint32_t N = Act[0] * Act[1] * Act[2];
+        unsigned NW = (N + WS - 1) / WS;
+        std::fill(Lds.begin(), Lds.end(), 0);
+        Group.clear();
+        for (unsigned Wv = 0; Wv < NW; ++Wv) {
+          WaveState &W = Waves[Wv];
+          W.Lanes = WS;
+          W.Id = Wv;
+          W.Done = W.AtBarrier = false;
+          W.Pc = Entry;
+          W.Mode = Mode;
+          W.TrapSts = 0;
+          W.Scc = false;
+          memset(W.S, 0, sizeof W.S);
+          W.V.assign(size_t(std::max(C.VgprAlloc, 1u)) * 64, 0);
+          W.A.assign(size_t(std::max(C.AgprAlloc, 1u)) * 64, 0);
+          W.Priv.assign(size_t(C.PrivSize) * WS, 0);
+          uint64_t Exec = 0;
+          for (unsigned L = 0; L < WS; ++L) {
+            uint32_t Flat = Wv * WS + L;
+            if (Flat >= N)
+              break;
+            Exec |= 1ull << L;
+            uint32_t X = Flat % Act[0], Y = (Flat / Act[0]) % Act[1], Z = Flat / (Act[0] * Act[1]);
+            if (PackedTid) {
+              W.v(0, L) = X | (TidEnable >= 1 ? Y << 10 : 0) | (TidEnable >= 2 ? Z << 20 : 0);
+            } else {
+              W.v(0, L) = X;
+              if (TidEnable >= 1 && C.VgprAlloc > 1) W.v(1, L) = Y;
+              if (TidEnable >= 2 && C.VgprAlloc > 2) W.v(2, L) = Z;
+            }
+          }
+          W.setExec(Exec);
+          // User SGPRs, in AMDGPUUsage's order.
+          unsigned S = 0;
+          auto Put64 = [&](uint64_t V) {
+            W.S[S++] = uint32_t(V);
+            W.S[S++] = uint32_t(V >> 32);
+          };
+          if (K.Properties & 1) {
+            // Private segment buffer V#: base = private aperture (each lane
+            // sees its own private memory), no range limit.
+            W.S[S++] = uint32_t(PrivateAperture);
+            W.S[S++] = uint32_t(PrivateAperture >> 32) & 0xffff;
+            W.S[S++] = 0xffffffffu;
+            W.S[S++] = 0x00e00000u;
+          }
+          if (K.Properties & 2) Put64(D.PacketAddr);
+          if (K.Properties & 4) Put64(D.QueueAddr);
+          if (K.Properties & 8) Put64(D.KernargAddr);
+          if (K.Properties & 16) Put64(D.DispatchId);
+          if (K.Properties & 32) Put64(0); // flat scratch init: private offsets start at 0
+          if (K.Properties & 64) W.S[S++] = C.PrivSize;
+          // Preloaded kernel arguments (gfx90a+/gfx942): dwords from the
+          // kernarg segment at the given offset follow the user SGPRs.
+          unsigned PreLen = K.KernargPreload & 0x7f, PreOff = K.KernargPreload >> 7;
+          if (PreLen && Gfx9) {
+            uint64_t A = D.KernargAddr + uint64_t(PreOff) * 4;
+            if (!Mem.valid(A, PreLen * 4ull, false))
+              return Fail(DispatchResult::MemoryFault, "preloaded kernel arguments outside memory");
+            for (unsigned P = 0; P < PreLen && S < 32; ++P)
+              W.S[S++] = reinterpret_cast<const uint32_t *>(A)[P];
+          }
+          S = std::max(S, UserCount);
+          for (int Dim = 0; Dim < 3; ++Dim)
+            if (WgId[Dim])
+              W.S[S++] = G[Dim];
+          if (WgInfo)
+            W.S[S++] = (Wv == NW - 1 ? 1u << 31 : 0) | NW << 16; // first-wave bit unused
+          if (ScratchEn)
+            W.S[S++] = 0; // private segment wave offset
+          Group.push_back(&W);
+        }
+        // Round robin to barriers.
+        for (;;) {
+          bool AllDone = true;
+          for (WaveState *W : Group) {
+            if (W->Done)
+              continue;
+            if (!step(*W, C, Count)) {
+              R.Status = C.Status;
+              R.Message = C.Msg;
+              R.Instructions = Count;
+              return R;
+            }
+            if (!W->Done)
+              AllDone = false;
+          }
+          if (AllDone)
+            break;
+          // Everyone alive is at the barrier: release them.
+          for (WaveState *W : Group)
+            W->AtBarrier = false;
+        }
+      }
+  R.Instructions = Count;
+  return R;
+}
+
+} // namespace
+
+std::unique_ptr<Simulator> Simulator::create(Gfx Target, const MemoryMap &Memory) {
+  return std::make_unique<SimulatorImpl>(Target, Memory);
+}
+
+} // namespace ferry::sim
