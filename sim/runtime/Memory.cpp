@@ -1,0 +1,460 @@
+//===- sim/runtime/Memory.cpp - pools, the range registry, copies ---------===//
+/// \file
+/// Memory as the simulated GPU sees it. Every allocation is host memory
+/// (mmap), so the host reads and writes device memory directly, as with a
+/// large BAR; what makes it a GPU's memory is the registry: the simulator
+/// accepts a kernel's access only inside a live range its agent may touch
+/// (pool allocations of its own device pool or allowed with
+/// hsa_amd_agents_allow_access, kernarg memory, memory locked for it, code
+/// object segments, its queues' packets). Ranges are exact: a kernel reading
+/// one byte past an allocation faults here, where real hardware's page
+/// granularity might let it pass; that strictness is the point.
+///
+/// The copy engine stands for ROCr's SDMA engines: hsa_amd_memory_async_copy
+/// queues a job that runs once its dependency signals are 0, then
+/// decrements the completion signal.
+//===----------------------------------------------------------------------===//
+#include "sim/runtime/Runtime.h"
+
+#include <cstring>
+
+namespace ferry::sim::rt {
+
+/// Generations come from one process-wide counter, so a registry created
+/// where a destroyed one lived never repeats a generation a thread cached.
+static std::atomic<uint64_t> Generations{1};
+
+void MemoryRegistry::bump() {
+  Generation.store(Generations.fetch_add(1) + 1, std::memory_order_release);
+}
+
+bool MemoryRegistry::add(const Range &R) {
+  if (R.Size == 0 || R.Base + R.Size < R.Base)
+    return false;
+  std::unique_lock<std::shared_mutex> L(Lock);
+  auto Next = Ranges.lower_bound(R.Base);
+  if (Next != Ranges.end() && Next->first < R.Base + R.Size)
+    return false;
+  if (Next != Ranges.begin()) {
+    auto Prev = std::prev(Next);
+    if (Prev->first + Prev->second.Size > R.Base)
+      return false;
+  }
+  Ranges.emplace(R.Base, R);
+  bump();
+  return true;
+}
+
+bool MemoryRegistry::remove(uint64_t Base, Range *Out) {
+  std::unique_lock<std::shared_mutex> L(Lock);
+  auto It = Ranges.find(Base);
+  if (It == Ranges.end())
+    return false;
+  if (Out)
+    *Out = It->second;
+  Ranges.erase(It);
+  bump();
+  return true;
+}
+
+bool MemoryRegistry::find(uint64_t Addr, Range &Out) const {
+  std::shared_lock<std::shared_mutex> L(Lock);
+  auto It = Ranges.upper_bound(Addr);
+  if (It == Ranges.begin())
+    return false;
+  --It;
+  if (Addr - It->first >= It->second.Size)
+    return false;
+  Out = It->second;
+  return true;
+}
+
+namespace {
+/// The last range one thread validated against: a kernel's accesses mostly
+/// fall in the range of the previous one, and the registry rarely changes
+/// while it runs.
+struct LookupCache {
+  const MemoryRegistry *Registry = nullptr;
+  uint64_t Generation = 0, AgentBit = 0;
+  uint64_t Base = 0, End = 0;
+  bool Writable = false;
+};
+thread_local LookupCache Cached;
+} // namespace
+
+bool MemoryRegistry::valid(uint64_t Addr, uint64_t Size, bool Write, uint64_t AgentBit) const {
+  if (Addr + Size < Addr)
+    return false;
+  LookupCache &C = Cached;
+  uint64_t Gen = generation();
+  if (C.Registry == this && C.Generation == Gen && C.AgentBit == AgentBit && Addr >= C.Base &&
+      Addr + Size <= C.End)
+    return !Write || C.Writable;
+  Range R;
+  if (!find(Addr, R))
+    return false;
+  if (Addr + Size > R.Base + R.Size)
+    return false;
+  if (AgentBit && !(R.Access & AgentBit))
+    return false;
+  C = {this, Gen, AgentBit, R.Base, R.Base + R.Size, R.Writable};
+  return !Write || R.Writable;
+}
+
+bool MemoryRegistry::allowAccess(uint64_t Addr, uint64_t Bits) {
+  std::unique_lock<std::shared_mutex> L(Lock);
+  auto It = Ranges.upper_bound(Addr);
+  if (It == Ranges.begin())
+    return false;
+  --It;
+  if (Addr - It->first >= It->second.Size)
+    return false;
+  It->second.Access |= Bits;
+  bump();
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// The copy engine.
+//===----------------------------------------------------------------------===//
+
+CopyEngine::CopyEngine(MemoryRegistry &M) : Memory(M) {
+  Worker = std::thread([this] { run(); });
+}
+
+CopyEngine::~CopyEngine() {
+  {
+    std::lock_guard<std::mutex> L(Wake.M);
+    Stopping = true;
+  }
+  Wake.CV.notify_all();
+  Worker.join();
+  for (CopyJob &J : Jobs)
+    for (auto &D : J.Deps)
+      D->removeWaiter(&Wake);
+}
+
+void CopyEngine::submit(CopyJob J) {
+  // Registered before the job is visible, so no change of a dependency can
+  // slip between the worker's check and its wait.
+  for (auto &D : J.Deps)
+    D->addWaiter(&Wake);
+  {
+    std::lock_guard<std::mutex> L(Wake.M);
+    Jobs.push_back(std::move(J));
+    ++Wake.Gen;
+  }
+  Wake.CV.notify_all();
+}
+
+void CopyEngine::run() {
+  std::unique_lock<std::mutex> L(Wake.M);
+  while (true) {
+    if (Stopping)
+      return;
+    auto Ready = Jobs.end();
+    for (auto It = Jobs.begin(); It != Jobs.end(); ++It) {
+      bool Ok = true;
+      for (auto &D : It->Deps)
+        Ok = Ok && D->load() == 0;
+      if (Ok) {
+        Ready = It;
+        break;
+      }
+    }
+    if (Ready == Jobs.end()) {
+      uint64_t Seen = Wake.Gen;
+      Wake.CV.wait(L, [&] { return Stopping || Wake.Gen != Seen; });
+      continue;
+    }
+    CopyJob J = std::move(*Ready);
+    Jobs.erase(Ready);
+    L.unlock();
+    for (auto &D : J.Deps)
+      D->removeWaiter(&Wake);
+    uint64_t Start = nowNs();
+    // The memory may have gone since the copy was queued: a DMA engine
+    // would fault; here the copy is dropped and said so.
+    uint64_t Dst = reinterpret_cast<uint64_t>(J.Dst), Src = reinterpret_cast<uint64_t>(J.Src);
+    if (!Memory.valid(Dst, J.Size, true, 0) || !Memory.valid(Src, J.Size, false, 0))
+      report("async copy of %zu bytes from %#lx to %#lx: memory freed before the copy ran; "
+             "nothing copied",
+             J.Size, (unsigned long)Src, (unsigned long)Dst);
+    else
+      std::memmove(J.Dst, J.Src, J.Size);
+    if (Profiling.load()) {
+      J.Completion->StartTs = Start;
+      J.Completion->EndTs = nowNs();
+    }
+    J.Completion->update([](std::atomic<int64_t> &V) { return V.fetch_sub(1); });
+    L.lock();
+  }
+}
+
+} // namespace ferry::sim::rt
+
+using namespace ferry::sim::rt;
+
+namespace {
+constexpr size_t Page = 4096;
+size_t pageRound(size_t N) { return (N + Page - 1) & ~(Page - 1); }
+
+/// The agent bits that may touch memory of P without agents_allow_access.
+uint64_t defaultAccess(const Runtime &R, const Pool &P) {
+  uint64_t Bits = P.Owner->bit() | R.Agents[0]->bit(); // The CPU reaches everything.
+  if (P.GpuAccessByDefault)
+    for (const auto &A : R.Agents)
+      Bits |= A->bit();
+  return Bits;
+}
+} // namespace
+
+FERRY_SIM_EXPORT hsa_status_t hsa_amd_memory_pool_allocate(hsa_amd_memory_pool_t Handle,
+                                                           size_t Size, uint32_t Flags,
+                                                           void **Ptr) {
+  Runtime *R = runtime();
+  if (!R)
+    return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  Pool *P = R->pool(Handle.handle);
+  if (!P)
+    return hsa_status_t(HSA_STATUS_ERROR_INVALID_MEMORY_POOL);
+  if (!Ptr || Size == 0)
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if (!P->AllocAllowed || Size > P->Size)
+    return HSA_STATUS_ERROR_INVALID_ALLOCATION;
+  uint64_t Used = P->Used.fetch_add(Size);
+  if (Used + Size > P->Size) {
+    P->Used.fetch_sub(Size);
+    return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  }
+  size_t MapSize = pageRound(Size);
+  void *Mem = mapMemory(MapSize);
+  if (!Mem) {
+    P->Used.fetch_sub(Size);
+    return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  }
+  Range Rg;
+  Rg.Base = reinterpret_cast<uint64_t>(Mem);
+  Rg.Size = Size;
+  Rg.What = Range::PoolMemory;
+  Rg.Access = defaultAccess(*R, *P);
+  Rg.From = P;
+  Rg.Mapping = Mem;
+  Rg.MappingSize = MapSize;
+  if (!R->Memory.add(Rg)) { // Cannot happen: mmap gave fresh addresses.
+    unmapMemory(Mem, MapSize);
+    P->Used.fetch_sub(Size);
+    return HSA_STATUS_ERROR;
+  }
+  *Ptr = Mem;
+  return HSA_STATUS_SUCCESS;
+}
+
+FERRY_SIM_EXPORT hsa_status_t hsa_amd_memory_pool_free(void *Ptr) {
+  Runtime *R = runtime();
+  if (!R)
+    return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  if (!Ptr)
+    return HSA_STATUS_SUCCESS;
+  Range Rg;
+  uint64_t Base = reinterpret_cast<uint64_t>(Ptr);
+  if (!R->Memory.find(Base, Rg) || Rg.Base != Base || Rg.What != Range::PoolMemory) {
+    report("hsa_amd_memory_pool_free(%p): not the start of a pool allocation", Ptr);
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  }
+  R->Memory.remove(Base);
+  Rg.From->Used.fetch_sub(Rg.Size);
+  unmapMemory(Rg.Mapping, Rg.MappingSize);
+  return HSA_STATUS_SUCCESS;
+}
+
+FERRY_SIM_EXPORT hsa_status_t hsa_amd_agents_allow_access(uint32_t NumAgents,
+                                                          const hsa_agent_t *Agents,
+                                                          const uint32_t *Flags, const void *Ptr) {
+  Runtime *R = runtime();
+  if (!R)
+    return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  if (NumAgents == 0 || !Agents || !Ptr)
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  uint64_t Bits = 0;
+  for (uint32_t I = 0; I < NumAgents; ++I) {
+    Agent *A = R->agent(Agents[I]);
+    if (!A)
+      return HSA_STATUS_ERROR_INVALID_AGENT;
+    Bits |= A->bit();
+  }
+  Range Rg;
+  uint64_t Base = reinterpret_cast<uint64_t>(Ptr);
+  if (!R->Memory.find(Base, Rg) || Rg.Base != Base || Rg.What != Range::PoolMemory) {
+    report("hsa_amd_agents_allow_access(%p): not the start of a pool allocation", Ptr);
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  }
+  R->Memory.allowAccess(Base, Bits);
+  return HSA_STATUS_SUCCESS;
+}
+
+static hsa_status_t lockMemory(Runtime &R, void *HostPtr, size_t Size, hsa_agent_t *Agents,
+                               int NumAgents, void **AgentPtr) {
+  if (!HostPtr || Size == 0 || !AgentPtr || NumAgents < 0 || (NumAgents > 0 && !Agents))
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  uint64_t Bits = R.Agents[0]->bit();
+  if (NumAgents == 0) { // Every GPU.
+    for (const auto &A : R.Agents)
+      Bits |= A->bit();
+  }
+  for (int I = 0; I < NumAgents; ++I) {
+    Agent *A = R.agent(Agents[I]);
+    if (!A)
+      return HSA_STATUS_ERROR_INVALID_AGENT;
+    Bits |= A->bit();
+  }
+  uint64_t Base = reinterpret_cast<uint64_t>(HostPtr);
+  Range Rg;
+  if (R.Memory.find(Base, Rg)) {
+    // Memory the runtime already gave out is reachable as it is (ROCr
+    // returns the same pointer); locking the same range again counts.
+    if (Rg.What == Range::PoolMemory && Base + Size <= Rg.Base + Rg.Size) {
+      *AgentPtr = HostPtr;
+      return HSA_STATUS_SUCCESS;
+    }
+    if (Rg.What == Range::Locked && Rg.Base == Base && Rg.Size == Size) {
+      R.Memory.remove(Base, &Rg);
+      ++Rg.LockCount;
+      Rg.Access |= Bits;
+      R.Memory.add(Rg);
+      *AgentPtr = HostPtr;
+      return HSA_STATUS_SUCCESS;
+    }
+  }
+  Rg = Range();
+  Rg.Base = Base;
+  Rg.Size = Size;
+  Rg.What = Range::Locked;
+  Rg.Access = Bits;
+  Rg.LockCount = 1;
+  if (!R.Memory.add(Rg)) {
+    report("hsa_amd_memory_lock(%p, %zu): overlaps memory already locked or allocated", HostPtr,
+           Size);
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  }
+  // Under the simulator the GPU reaches host memory at its own address.
+  *AgentPtr = HostPtr;
+  return HSA_STATUS_SUCCESS;
+}
+
+FERRY_SIM_EXPORT hsa_status_t hsa_amd_memory_lock(void *HostPtr, size_t Size, hsa_agent_t *Agents,
+                                                  int NumAgents, void **AgentPtr) {
+  Runtime *R = runtime();
+  if (!R)
+    return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  try {
+    return lockMemory(*R, HostPtr, Size, Agents, NumAgents, AgentPtr);
+  } catch (...) {
+    return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  }
+}
+
+FERRY_SIM_EXPORT hsa_status_t hsa_amd_memory_unlock(void *HostPtr) {
+  Runtime *R = runtime();
+  if (!R)
+    return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  Range Rg;
+  uint64_t Base = reinterpret_cast<uint64_t>(HostPtr);
+  // Unlocking what was never locked is a no-op in ROCr.
+  if (!R->Memory.find(Base, Rg) || Rg.Base != Base || Rg.What != Range::Locked)
+    return HSA_STATUS_SUCCESS;
+  R->Memory.remove(Base, &Rg);
+  if (--Rg.LockCount > 0)
+    R->Memory.add(Rg);
+  return HSA_STATUS_SUCCESS;
+}
+
+FERRY_SIM_EXPORT hsa_status_t hsa_amd_memory_fill(void *Ptr, uint32_t Value, size_t Count) {
+  Runtime *R = runtime();
+  if (!R)
+    return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  uint64_t Addr = reinterpret_cast<uint64_t>(Ptr);
+  if (!Ptr || Addr % 4)
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if (Count == 0)
+    return HSA_STATUS_SUCCESS;
+  if (Count > (UINT64_MAX / 4) || !R->Memory.valid(Addr, Count * 4, true, 0)) {
+    report("hsa_amd_memory_fill(%p, %zu dwords): not inside one allocation", Ptr, Count);
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  }
+  auto *Out = static_cast<uint32_t *>(Ptr);
+  for (size_t I = 0; I < Count; ++I)
+    Out[I] = Value;
+  return HSA_STATUS_SUCCESS;
+}
+
+FERRY_SIM_EXPORT hsa_status_t hsa_amd_memory_async_copy(void *Dst, hsa_agent_t DstAgent,
+                                                        const void *Src, hsa_agent_t SrcAgent,
+                                                        size_t Size, uint32_t NumDeps,
+                                                        const hsa_signal_t *Deps,
+                                                        hsa_signal_t Completion) {
+  Runtime *R = runtime();
+  if (!R)
+    return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  if (!R->agent(DstAgent) || !R->agent(SrcAgent))
+    return HSA_STATUS_ERROR_INVALID_AGENT;
+  if (!Dst || !Src || !Completion.handle || (NumDeps && !Deps))
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  try {
+    CopyJob J;
+    J.Dst = Dst;
+    J.Src = Src;
+    J.Size = Size;
+    J.Completion = R->signal(Completion);
+    if (!J.Completion)
+      return HSA_STATUS_ERROR_INVALID_SIGNAL;
+    for (uint32_t I = 0; I < NumDeps; ++I) {
+      auto D = R->signal(Deps[I]);
+      if (!D)
+        return HSA_STATUS_ERROR_INVALID_SIGNAL;
+      J.Deps.push_back(std::move(D));
+    }
+    // A DMA engine reaches only memory the runtime knows (pool allocations,
+    // locked host memory): pageable memory would fault on real hardware.
+    uint64_t D = reinterpret_cast<uint64_t>(Dst), S = reinterpret_cast<uint64_t>(Src);
+    if (Size && !R->Memory.valid(D, Size, true, 0)) {
+      report("hsa_amd_memory_async_copy: destination [%p, +%zu) is not inside one allocation or "
+             "locked range",
+             Dst, Size);
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    }
+    if (Size && !R->Memory.valid(S, Size, false, 0)) {
+      report("hsa_amd_memory_async_copy: source [%p, +%zu) is not inside one allocation or "
+             "locked range",
+             Src, Size);
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    }
+    R->Copies->submit(std::move(J));
+    return HSA_STATUS_SUCCESS;
+  } catch (...) {
+    return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  }
+}
+
+FERRY_SIM_EXPORT hsa_status_t hsa_amd_profiling_async_copy_enable(bool Enable) {
+  Runtime *R = runtime();
+  if (!R)
+    return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  R->Copies->Profiling = Enable;
+  return HSA_STATUS_SUCCESS;
+}
+
+FERRY_SIM_EXPORT hsa_status_t hsa_amd_profiling_get_async_copy_time(
+    hsa_signal_t Handle, hsa_amd_profiling_async_copy_time_t *Time) {
+  Runtime *R = runtime();
+  if (!R)
+    return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  auto S = R->signal(Handle);
+  if (!S)
+    return HSA_STATUS_ERROR_INVALID_SIGNAL;
+  if (!Time)
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  Time->start = S->StartTs.load();
+  Time->end = S->EndTs.load();
+  return HSA_STATUS_SUCCESS;
+}
