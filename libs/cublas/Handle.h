@@ -1,0 +1,81 @@
+/// \file
+/// A cuBLAS handle and the machinery every routine shares: validating a
+/// handle, reading scalars by the handle's pointer mode, reporting a bad
+/// argument the way NVIDIA's cuBLAS does, and running the work in order on
+/// the handle's stream.
+///
+/// Stream order: each routine checks its arguments on the calling thread
+/// (bad ones return at once, as on NVIDIA), then enqueues its work with
+/// cuLaunchHostFunc on the handle's stream. The work runs on the host (the
+/// device memory of the host backend is host memory in this address space)
+/// after everything enqueued before it, and before everything after it,
+/// and a stream being captured records it as a host node of the graph.
+#pragma once
+
+#include "ferry/generated/CublasApi.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace ferry::cublas {
+
+struct Task;
+
+struct Handle {
+  static constexpr uint64_t Live = 0x6665727279424c53ull; // "ferryBLS"
+  uint64_t Magic = Live;
+  CUcontext Ctx = nullptr;
+  cudaStream_t Stream = nullptr;
+  cublasPointerMode_t PointerMode = CUBLAS_POINTER_MODE_HOST;
+  cublasMath_t MathMode = CUBLAS_DEFAULT_MATH;
+  cublasAtomicsMode_t Atomics = CUBLAS_ATOMICS_NOT_ALLOWED;
+  cublasEmulationStrategy_t Emulation = CUBLAS_EMULATION_STRATEGY_DEFAULT;
+  void *Workspace = nullptr;
+  size_t WorkspaceSize = 0;
+  /// Work captured into graphs: a graph may run it any number of times, so
+  /// it lives until the handle is destroyed (as NVIDIA's captured work
+  /// needs the handle's workspace to live).
+  std::mutex KeptLock;
+  std::vector<std::unique_ptr<Task>> Kept;
+};
+
+/// The live handle behind H, or null (a null, destroyed or foreign handle).
+Handle *lookup(cublasHandle_t H);
+
+/// A scalar argument: read now in pointer mode HOST, inside the work in
+/// pointer mode DEVICE (it may be written by earlier work on the stream).
+template <typename T> struct Scalar {
+  T Value{};
+  const T *Ptr = nullptr;
+  T get() const { return Ptr ? *Ptr : Value; }
+};
+template <typename T> Scalar<T> scalar(const Handle &H, const T *P) {
+  Scalar<T> S;
+  if (H.PointerMode == CUBLAS_POINTER_MODE_DEVICE)
+    S.Ptr = P;
+  else if (P)
+    S.Value = *P;
+  return S;
+}
+
+/// Prints NVIDIA's message for a bad argument (it goes to stdout, before
+/// the call returns) and returns CUBLAS_STATUS_INVALID_VALUE. `Routine` is
+/// spelled and padded as NVIDIA's ("SGEMM ", "GEMM_EX "); Param counts from
+/// 1 at the argument after the handle.
+cublasStatus_t invalidParam(const char *Routine, int Param);
+
+/// Runs Work in stream order on H's stream. With WaitForHostResult (a
+/// reduction whose result goes to host memory in pointer mode HOST), waits
+/// for it before returning, as NVIDIA's cuBLAS does.
+cublasStatus_t enqueue(Handle &H, std::function<void()> Work, bool WaitForHostResult = false);
+
+/// The status for a routine given an invalid handle.
+inline cublasStatus_t badHandle() { return CUBLAS_STATUS_NOT_INITIALIZED; }
+
+/// Sets OpenBLAS's thread count once (see DESIGN.md, libs).
+void configureBlasThreads();
+
+} // namespace ferry::cublas
