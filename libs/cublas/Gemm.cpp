@@ -411,27 +411,31 @@ cublasStatus_t exGemm(const char *Name, cublasHandle_t Hd, cublasOperation_t OpA
 
 // --- Typed GEMMs: plain, batched (pointer arrays), strided batched. ---
 
-#define TYPED_GEMM(PFX, NAME, T, CT, DT)                                                           \
-  extern "C" cublasStatus_t cublas##PFX##gemm##NAME(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, \
-                                                    int m, int n, int k, const T *al, const T *A, int lda, const T *B, \
-                                                    int ldb, const T *be, T *C, int ldc) {        \
+// Each typed GEMM in its int form and its _64 form (IT = int64_t).
+#define TYPED_GEMM_IT(PFX, NAME, T, CT, DT, IT, SFX)                                               \
+  extern "C" cublasStatus_t cublas##PFX##gemm##NAME##SFX(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, \
+                                                         IT m, IT n, IT k, const T *al, const T *A, IT lda, const T *B, \
+                                                         IT ldb, const T *be, T *C, IT ldc) {          \
     return typedGemm<CT>(#DT "GEMM ", h, ta, tb, m, n, k, (const CT *)al, A, nullptr, lda, 0, B, nullptr, ldb, 0, \
                          (const CT *)be, C, nullptr, ldc, 0, 1, TYPE_##PFX, 0);                   \
   }                                                                                                \
-  extern "C" cublasStatus_t cublas##PFX##gemmBatched(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, \
-                                                     int m, int n, int k, const T *al, const T *const *A, int lda, \
-                                                     const T *const *B, int ldb, const T *be, T *const *C, int ldc, \
-                                                     int batch) {                                  \
+  extern "C" cublasStatus_t cublas##PFX##gemmBatched##SFX(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, \
+                                                          IT m, IT n, IT k, const T *al, const T *const *A, IT lda, \
+                                                          const T *const *B, IT ldb, const T *be, T *const *C, IT ldc, \
+                                                          IT batch) {                               \
     return typedGemm<CT>(#PFX "gemmBatched", h, ta, tb, m, n, k, (const CT *)al, nullptr, (const void *const *)A, \
                          lda, 0, nullptr, (const void *const *)B, ldb, 0, (const CT *)be, nullptr, (void *const *)C, \
                          ldc, 0, batch, TYPE_##PFX, 14);                                           \
   }                                                                                                \
-  extern "C" cublasStatus_t cublas##PFX##gemmStridedBatched(                                       \
-      cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k, const T *al, const T *A, \
-      int lda, long long sa, const T *B, int ldb, long long sb, const T *be, T *C, int ldc, long long sc, int batch) { \
+  extern "C" cublasStatus_t cublas##PFX##gemmStridedBatched##SFX(                                  \
+      cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, IT m, IT n, IT k, const T *al, const T *A, IT lda, \
+      long long sa, const T *B, IT ldb, long long sb, const T *be, T *C, IT ldc, long long sc, IT batch) { \
     return typedGemm<CT>(#PFX "gemmStridedBatched", h, ta, tb, m, n, k, (const CT *)al, A, nullptr, lda, sa, B, \
                          nullptr, ldb, sb, (const CT *)be, C, nullptr, ldc, sc, batch, TYPE_##PFX, 14); \
   }
+#define TYPED_GEMM(PFX, NAME, T, CT, DT)                                                           \
+  TYPED_GEMM_IT(PFX, NAME, T, CT, DT, int, )                                                       \
+  TYPED_GEMM_IT(PFX, NAME, T, CT, DT, int64_t, _64)
 
 #define TYPE_S CUDA_R_32F
 #define TYPE_D CUDA_R_64F
@@ -445,12 +449,16 @@ TYPED_GEMM(Z, _v2, cuDoubleComplex, C64, Z)
 TYPED_GEMM(H, , __half, uint16_t, H)
 
 /// gemm3m is a faster algorithm for the same product.
-extern "C" cublasStatus_t cublasCgemm3m(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n,
-                                        int k, const cuComplex *al, const cuComplex *A, int lda, const cuComplex *B,
-                                        int ldb, const cuComplex *be, cuComplex *C, int ldc) {
-  return typedGemm<C32>("CGEMM3M ", h, ta, tb, m, n, k, (const C32 *)al, A, nullptr, lda, 0, B, nullptr, ldb, 0,
-                        (const C32 *)be, C, nullptr, ldc, 0, 1, CUDA_C_32F, 0);
-}
+#define GEMM3M(SFX, IT)                                                                            \
+  extern "C" cublasStatus_t cublasCgemm3m##SFX(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, IT m, \
+                                               IT n, IT k, const cuComplex *al, const cuComplex *A, IT lda,        \
+                                               const cuComplex *B, IT ldb, const cuComplex *be, cuComplex *C,      \
+                                               IT ldc) {                                            \
+    return typedGemm<C32>("CGEMM3M ", h, ta, tb, m, n, k, (const C32 *)al, A, nullptr, lda, 0, B, nullptr, ldb, 0, \
+                          (const C32 *)be, C, nullptr, ldc, 0, 1, CUDA_C_32F, 0);                  \
+  }
+GEMM3M(, int)
+GEMM3M(_64, int64_t)
 extern "C" cublasStatus_t cublasZgemm3m(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n,
                                         int k, const cuDoubleComplex *al, const cuDoubleComplex *A, int lda,
                                         const cuDoubleComplex *B, int ldb, const cuDoubleComplex *be,
@@ -493,6 +501,46 @@ extern "C" cublasStatus_t cublasSgemmEx(cublasHandle_t h, cublasOperation_t ta, 
                                         int k, const float *al, const void *A, cudaDataType At, int lda,
                                         const void *B, cudaDataType Bt, int ldb, const float *be, void *C,
                                         cudaDataType Ct, int ldc) {
+  return exGemm("SGEMMEX ", h, ta, tb, m, n, k, al, A, nullptr, At, lda, 0, B, nullptr, Bt, ldb, 0, be, C, nullptr,
+                Ct, ldc, 0, 1, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT, false);
+}
+
+// --- The Ex forms with 64-bit sizes. ---
+
+extern "C" cublasStatus_t cublasGemmEx_64(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int64_t m,
+                                          int64_t n, int64_t k, const void *al, const void *A, cudaDataType At,
+                                          int64_t lda, const void *B, cudaDataType Bt, int64_t ldb, const void *be,
+                                          void *C, cudaDataType Ct, int64_t ldc, cublasComputeType_t Compute,
+                                          cublasGemmAlgo_t Algo) {
+  return exGemm("GEMM_EX ", h, ta, tb, m, n, k, al, A, nullptr, At, lda, 0, B, nullptr, Bt, ldb, 0, be, C, nullptr,
+                Ct, ldc, 0, 1, Compute, Algo, false);
+}
+
+extern "C" cublasStatus_t cublasGemmBatchedEx_64(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb,
+                                                 int64_t m, int64_t n, int64_t k, const void *al,
+                                                 const void *const *A, cudaDataType At, int64_t lda,
+                                                 const void *const *B, cudaDataType Bt, int64_t ldb, const void *be,
+                                                 void *const *C, cudaDataType Ct, int64_t ldc, int64_t batch,
+                                                 cublasComputeType_t Compute, cublasGemmAlgo_t Algo) {
+  return exGemm("GemmBatchedEx", h, ta, tb, m, n, k, al, nullptr, A, At, lda, 0, nullptr, B, Bt, ldb, 0, be, nullptr,
+                C, Ct, ldc, 0, batch, Compute, Algo, false);
+}
+
+extern "C" cublasStatus_t cublasGemmStridedBatchedEx_64(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb,
+                                                        int64_t m, int64_t n, int64_t k, const void *al, const void *A,
+                                                        cudaDataType At, int64_t lda, long long sa, const void *B,
+                                                        cudaDataType Bt, int64_t ldb, long long sb, const void *be,
+                                                        void *C, cudaDataType Ct, int64_t ldc, long long sc,
+                                                        int64_t batch, cublasComputeType_t Compute,
+                                                        cublasGemmAlgo_t Algo) {
+  return exGemm("GemmStridedBatchedEx", h, ta, tb, m, n, k, al, A, nullptr, At, lda, sa, B, nullptr, Bt, ldb, sb, be,
+                C, nullptr, Ct, ldc, sc, batch, Compute, Algo, true);
+}
+
+extern "C" cublasStatus_t cublasSgemmEx_64(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int64_t m,
+                                           int64_t n, int64_t k, const float *al, const void *A, cudaDataType At,
+                                           int64_t lda, const void *B, cudaDataType Bt, int64_t ldb, const float *be,
+                                           void *C, cudaDataType Ct, int64_t ldc) {
   return exGemm("SGEMMEX ", h, ta, tb, m, n, k, al, A, nullptr, At, lda, 0, B, nullptr, Bt, ldb, 0, be, C, nullptr,
                 Ct, ldc, 0, 1, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT, false);
 }

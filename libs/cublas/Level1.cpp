@@ -9,6 +9,7 @@
 
 #include <cblas.h>
 
+#include <array>
 #include <climits>
 #include <complex>
 
@@ -352,3 +353,71 @@ ROT(cublasCrot_v2, cuComplex, C32, float, cuComplex, C32)
 ROT(cublasCsrot_v2, cuComplex, C32, float, float, float)
 ROT(cublasZrot_v2, cuDoubleComplex, C64, double, cuDoubleComplex, C64)
 ROT(cublasZdrot_v2, cuDoubleComplex, C64, double, double, double)
+
+// --- Givens rotations: rotg, rotm, rotmg. Their scalars follow the pointer
+// mode; with host pointers the call waits for the result, as NVIDIA's does.
+
+namespace {
+
+cublasStatus_t withHandle(cublasHandle_t Hd, std::function<void()> Work, bool Wait) {
+  Handle *H = lookup(Hd);
+  if (!H)
+    return badHandle();
+  return enqueue(*H, std::move(Work), Wait);
+}
+
+/// rotm's param: a flag and the 2x2 H (BLAS's layout); read inside the work.
+template <typename T> void rotmT(int N, T *X, int IncX, T *Y, int IncY, const T *P) {
+  if constexpr (std::is_same_v<T, float>)
+    cblas_srotm(N, X, IncX, Y, IncY, P);
+  else
+    cblas_drotm(N, X, IncX, Y, IncY, P);
+}
+
+} // namespace
+
+extern "C" cublasStatus_t cublasSrotg_v2(cublasHandle_t h, float *a, float *b, float *c, float *s) {
+  return withHandle(h, [=] { cblas_srotg(a, b, c, s); }, true);
+}
+extern "C" cublasStatus_t cublasDrotg_v2(cublasHandle_t h, double *a, double *b, double *c, double *s) {
+  return withHandle(h, [=] { cblas_drotg(a, b, c, s); }, true);
+}
+extern "C" cublasStatus_t cublasCrotg_v2(cublasHandle_t h, cuComplex *a, cuComplex *b, float *c, cuComplex *s) {
+  return withHandle(h, [=] { cblas_crotg(a, b, c, s); }, true);
+}
+extern "C" cublasStatus_t cublasZrotg_v2(cublasHandle_t h, cuDoubleComplex *a, cuDoubleComplex *b, double *c,
+                                         cuDoubleComplex *s) {
+  return withHandle(h, [=] { cblas_zrotg(a, b, c, s); }, true);
+}
+extern "C" cublasStatus_t cublasSrotmg_v2(cublasHandle_t h, float *d1, float *d2, float *x1, const float *y1,
+                                          float *param) {
+  return withHandle(h, [=] { cblas_srotmg(d1, d2, x1, *y1, param); }, true);
+}
+extern "C" cublasStatus_t cublasDrotmg_v2(cublasHandle_t h, double *d1, double *d2, double *x1, const double *y1,
+                                          double *param) {
+  return withHandle(h, [=] { cblas_drotmg(d1, d2, x1, *y1, param); }, true);
+}
+
+#define ROTM(NAME, T)                                                                              \
+  L1_BOTH(NAME, (cublasHandle_t h, int64_t n, T *x, int64_t ix, T *y, int64_t iy, const T *p),     \
+          (cublasHandle_t h, int n, T *x, int ix, T *y, int iy, const T *p), rotm<T>(h, n, x, ix, y, iy, p))
+namespace {
+template <typename T>
+cublasStatus_t rotm(cublasHandle_t Hd, int64_t N, T *X, int64_t IncX, T *Y, int64_t IncY, const T *P) {
+  Handle *H = lookup(Hd);
+  if (!H)
+    return badHandle();
+  if (N <= 0)
+    return CUBLAS_STATUS_SUCCESS;
+  if (!fitsInt(N, IncX, IncY))
+    return CUBLAS_STATUS_NOT_SUPPORTED;
+  // In pointer mode HOST the 5 parameters are copied now.
+  std::array<T, 5> Copy{};
+  bool Host = H->PointerMode == CUBLAS_POINTER_MODE_HOST;
+  if (Host)
+    std::copy(P, P + 5, Copy.begin());
+  return enqueue(*H, [=] { rotmT<T>((int)N, X, (int)IncX, Y, (int)IncY, Host ? Copy.data() : P); });
+}
+} // namespace
+ROTM(cublasSrotm_v2, float)
+ROTM(cublasDrotm_v2, double)
