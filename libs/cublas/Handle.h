@@ -35,6 +35,14 @@ struct Handle {
   cublasEmulationStrategy_t Emulation = CUBLAS_EMULATION_STRATEGY_DEFAULT;
   void *Workspace = nullptr;
   size_t WorkspaceSize = 0;
+  // Settings NVIDIA's cuBLAS uses to pick kernels or emulate FP64/FP32 with
+  // tensor cores; ferry computes exactly and only reports them back.
+  int SmCountTarget = 0;
+  cudaEmulationSpecialValuesSupport EmulationSpecialValues = CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_DEFAULT;
+  cudaEmulationMantissaControl MantissaControl = CUDA_EMULATION_MANTISSA_CONTROL_DYNAMIC;
+  int MaxMantissaBitCount = 0;
+  int MantissaBitOffset = 0;
+  int *MantissaBitCountPointer = nullptr;
   /// Work captured into graphs: a graph may run it any number of times, so
   /// it lives until the handle is destroyed (as NVIDIA's captured work
   /// needs the handle's workspace to live).

@@ -5,7 +5,9 @@
 /// threads each driving its own handle and stream at once. Prints one
 /// `NAME ok` or `NAME FAIL ...` line per check and `CublasMore: PASS` when
 /// all hold. Built by nvcc with -lcublas; runs unmodified on NVIDIA's too.
+#include <cublasXt.h>
 #include <cublas_v2.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <cmath>
@@ -432,6 +434,90 @@ static void threads() {
   check("threads8_sgemm", E, 1e-3);
 }
 
+/// Mixed-type level 1, batched gemv, packed copies, settings and cublasXt.
+static void extras(cublasHandle_t H) {
+  const int N = 6;
+  std::vector<__half> Xh(N), Yh(N);
+  std::vector<float> Xf(N), Yf(N);
+  for (int I = 0; I < N; ++I) {
+    Xh[I] = __float2half((float)val(I, 81));
+    Yh[I] = __float2half((float)val(I, 82));
+    Xf[I] = __half2float(Xh[I]);
+    Yf[I] = __half2float(Yh[I]);
+  }
+  Dev<__half> DX(Xh), DY(Yh);
+  float Dot = 0, Nrm = 0, Al = 0.5f;
+  cublasDotEx(H, N, DX.P, CUDA_R_16F, 1, DY.P, CUDA_R_16F, 1, &Dot, CUDA_R_32F, CUDA_R_32F);
+  double W = 0, W2 = 0;
+  for (int I = 0; I < N; ++I) {
+    W += (double)Xf[I] * Yf[I];
+    W2 += (double)Xf[I] * Xf[I];
+  }
+  check("dotex_f16", std::fabs(Dot - W), 1e-5);
+  cublasNrm2Ex(H, N, DX.P, CUDA_R_16F, 1, &Nrm, CUDA_R_32F, CUDA_R_32F);
+  check("nrm2ex_f16", std::fabs(Nrm - std::sqrt(W2)), 1e-5);
+  cublasAxpyEx(H, N, &Al, CUDA_R_32F, DX.P, CUDA_R_16F, 1, DY.P, CUDA_R_16F, 1, CUDA_R_32F);
+  std::vector<__half> Got = DY.get();
+  double E = 0;
+  for (int I = 0; I < N; ++I)
+    E = std::max(E, std::fabs(__half2float(Got[I]) - (double)__half2float(__float2half(0.5f * Xf[I] + Yf[I]))));
+  check("axpyex_f16", E, 0);
+  // HSS strided batched gemv: 2 batches of a 3x2 half matrix.
+  std::vector<__half> A(12), X(4);
+  for (int I = 0; I < 12; ++I)
+    A[I] = __float2half((float)val(I, 83));
+  for (int I = 0; I < 4; ++I)
+    X[I] = __float2half((float)val(I, 84));
+  Dev<__half> DA(A), DXv(X);
+  Dev<float> DYv(std::vector<float>(6, 1.0f));
+  float One = 1, Two = 2;
+  cublasHSSgemvStridedBatched(H, CUBLAS_OP_N, 3, 2, &One, DA.P, 3, 6, DXv.P, 1, 2, &Two, DYv.P, 1, 3, 2);
+  std::vector<float> Yv = DYv.get();
+  E = 0;
+  for (int B = 0; B < 2; ++B)
+    for (int I = 0; I < 3; ++I) {
+      double S = 0;
+      for (int J = 0; J < 2; ++J)
+        S += (double)__half2float(A[B * 6 + J * 3 + I]) * __half2float(X[B * 2 + J]);
+      E = std::max(E, std::fabs(Yv[B * 3 + I] - (S + 2.0)));
+    }
+  check("hssgemv_strided_batched", E, 1e-5);
+  // trttp then tpttr round trip (upper).
+  std::vector<double> Full = vec<double>(16, 85);
+  Dev<double> DF(Full), DP(std::vector<double>(10)), DF2(std::vector<double>(16, 0.0));
+  cublasDtrttp(H, CUBLAS_FILL_MODE_UPPER, 4, DF.P, 4, DP.P);
+  cublasDtpttr(H, CUBLAS_FILL_MODE_UPPER, 4, DP.P, DF2.P, 4);
+  std::vector<double> Back = DF2.get(), Want(16, 0.0);
+  for (int J = 0; J < 4; ++J)
+    for (int I = 0; I <= J; ++I)
+      Want[J * 4 + I] = Full[J * 4 + I];
+  check("trttp_tpttr", maxDiff(Back, Want), 0);
+  int Sm = -1;
+  cublasSetSmCountTarget(H, 7);
+  cublasGetSmCountTarget(H, &Sm);
+  check("sm_count_target", std::fabs(Sm - 7.0), 0);
+  // cublasXt SGEMM on host memory.
+  cublasXtHandle_t Xt;
+  int Dev0 = 0;
+  checkStatus("xt_create", cublasXtCreate(&Xt), CUBLAS_STATUS_SUCCESS);
+  checkStatus("xt_select", cublasXtDeviceSelect(Xt, 1, &Dev0), CUBLAS_STATUS_SUCCESS);
+  std::vector<float> Xa = vec<float>(12, 86), Xb = vec<float>(8, 87), Xc(6, 0.0f);
+  float Zero = 0;
+  checkStatus("xt_sgemm",
+              cublasXtSgemm(Xt, CUBLAS_OP_N, CUBLAS_OP_N, 3, 2, 4, &One, Xa.data(), 3, Xb.data(), 4, &Zero, Xc.data(), 3),
+              CUBLAS_STATUS_SUCCESS);
+  E = 0;
+  for (int J = 0; J < 2; ++J)
+    for (int I = 0; I < 3; ++I) {
+      double S = 0;
+      for (int P = 0; P < 4; ++P)
+        S += (double)Xa[P * 3 + I] * Xb[J * 4 + P];
+      E = std::max(E, std::fabs(Xc[J * 3 + I] - S));
+    }
+  check("xt_sgemm", E, 1e-6);
+  cublasXtDestroy(Xt);
+}
+
 int main() {
   cudaFree(nullptr);
   cublasHandle_t H;
@@ -444,6 +530,7 @@ int main() {
   rotations(H);
   batchedSolvers(H);
   gemm64(H);
+  extras(H);
   cublasDestroy(H);
   threads();
   std::printf("CublasMore: %s\n", Failures ? "FAIL" : "PASS");
