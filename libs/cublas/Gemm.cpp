@@ -19,6 +19,7 @@
 
 #include <complex>
 #include <cstring>
+#include <immintrin.h>
 #include <vector>
 
 using namespace ferry::cublas;
@@ -149,6 +150,25 @@ void storeC(void *C, cudaDataType T, int64_t I, float V) {
   }
 }
 
+/// Acc[i] = the FP16 rounding of Acc[i] + T[i] (kept as float): F16C's
+/// conversion (round to nearest even, subnormals kept) where the CPU has it.
+__attribute__((target("avx,f16c"))) void addRoundHalfF16C(float *Acc, const float *T, size_t N) {
+  size_t I = 0;
+  for (; I + 8 <= N; I += 8) {
+    __m256 S = _mm256_add_ps(_mm256_loadu_ps(Acc + I), _mm256_loadu_ps(T + I));
+    _mm256_storeu_ps(Acc + I, _mm256_cvtph_ps(_mm256_cvtps_ph(S, _MM_FROUND_TO_NEAREST_INT)));
+  }
+  for (; I < N; ++I)
+    Acc[I] = halfToFloat(floatToHalf(Acc[I] + T[I]));
+}
+void addRoundHalf(float *Acc, const float *T, size_t N) {
+  static const bool HasF16C = __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx");
+  if (HasF16C)
+    return addRoundHalfF16C(Acc, T, N);
+  for (size_t I = 0; I < N; ++I)
+    Acc[I] = halfToFloat(floatToHalf(Acc[I] + T[I]));
+}
+
 /// One matrix of the call (batch index Bi).
 void runOne(const GemmCall &G, int64_t Bi) {
   const void *A = G.A.at(Bi), *B = G.B.at(Bi);
@@ -197,15 +217,21 @@ void runOne(const GemmCall &G, int64_t Bi) {
       // each 16-deep slice of K is summed at FP32 and added to the FP16
       // accumulator, which is rounded after every slice (this reproduces
       // the H100's bits; a single FP32 sum would not).
+      // Column panels of C keep the accumulator in cache across the slices.
       std::vector<float> Acc((size_t)M * N, 0.0f);
-      for (int P0 = 0; P0 < K; P0 += 16) {
-        int Kc = std::min(16, K - P0);
-        const float *Sa = G.OpA == CUBLAS_OP_N ? Wa.data() + (int64_t)P0 * Lwa : Wa.data() + P0;
-        const float *Sb = G.OpB == CUBLAS_OP_N ? Wb.data() + P0 : Wb.data() + (int64_t)P0 * Lwb;
-        cblas_sgemm(CblasColMajor, cblasOp(G.OpA), cblasOp(G.OpB), M, N, Kc, 1.0f, Sa, (int)Lwa, Sb, (int)Lwb, 0.0f,
-                    Wc.data(), std::max(1, M));
-        for (size_t I = 0; I < Acc.size(); ++I)
-          Acc[I] = halfToFloat(floatToHalf(Acc[I] + Wc[I]));
+      const int Panel = 64;
+      for (int J0 = 0; J0 < N; J0 += Panel) {
+        int Nb = std::min(Panel, N - J0);
+        float *AccP = Acc.data() + (size_t)J0 * M;
+        for (int P0 = 0; P0 < K; P0 += 16) {
+          int Kc = std::min(16, K - P0);
+          const float *Sa = G.OpA == CUBLAS_OP_N ? Wa.data() + (int64_t)P0 * Lwa : Wa.data() + P0;
+          const float *Sb = G.OpB == CUBLAS_OP_N ? Wb.data() + (int64_t)J0 * Lwb + P0
+                                                 : Wb.data() + (int64_t)P0 * Lwb + J0;
+          cblas_sgemm(CblasColMajor, cblasOp(G.OpA), cblasOp(G.OpB), M, Nb, Kc, 1.0f, Sa, (int)Lwa, Sb, (int)Lwb,
+                      0.0f, Wc.data(), std::max(1, M));
+          addRoundHalf(AccP, Wc.data(), (size_t)M * Nb);
+        }
       }
       float Al = halfToFloat(G.Alpha.get<uint16_t>()), Be = halfToFloat(G.Beta.get<uint16_t>());
       for (int J = 0; J < N; ++J)
