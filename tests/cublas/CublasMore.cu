@@ -106,8 +106,9 @@ static void level2(cublasHandle_t H) {
       R[I] = S;
     }
     check("dtrmv", maxDiff(DX.get(), R), 1e-12);
-    cublasDtrsv(H, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, N, DT.P, Ld, DX.P, 1);
-    check("dtrsv", maxDiff(DX.get(), X), 1e-12);
+    // The _64 form (sizes forwarded to the 32-bit one).
+    cublasDtrsv_64(H, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, N, DT.P, Ld, DX.P, 1);
+    check("dtrsv_64", maxDiff(DX.get(), X), 1e-12);
   }
   // dgbmv: a tridiagonal band (kl = ku = 1) against the dense product.
   {
