@@ -570,3 +570,114 @@ extern "C" cublasStatus_t cublasSgemmEx_64(cublasHandle_t h, cublasOperation_t t
   return exGemm("SGEMMEX ", h, ta, tb, m, n, k, al, A, nullptr, At, lda, 0, B, nullptr, Bt, ldb, 0, be, C, nullptr,
                 Ct, ldc, 0, 1, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT, false);
 }
+
+// --- Complex Ex and 3m forms, grouped batches. ---
+
+/// CgemmEx/Cgemm3mEx: complex scalars over the complex types GemmEx takes
+/// with COMPUTE_32F.
+extern "C" cublasStatus_t cublasCgemmEx(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n,
+                                        int k, const cuComplex *al, const void *A, cudaDataType At, int lda,
+                                        const void *B, cudaDataType Bt, int ldb, const cuComplex *be, void *C,
+                                        cudaDataType Ct, int ldc) {
+  return exGemm("CGEMMEX ", h, ta, tb, m, n, k, al, A, nullptr, At, lda, 0, B, nullptr, Bt, ldb, 0, be, C, nullptr,
+                Ct, ldc, 0, 1, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT, false);
+}
+extern "C" cublasStatus_t cublasCgemm3mEx(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n,
+                                          int k, const cuComplex *al, const void *A, cudaDataType At, int lda,
+                                          const void *B, cudaDataType Bt, int ldb, const cuComplex *be, void *C,
+                                          cudaDataType Ct, int ldc) {
+  return cublasCgemmEx(h, ta, tb, m, n, k, al, A, At, lda, B, Bt, ldb, be, C, Ct, ldc);
+}
+extern "C" cublasStatus_t cublasCgemm3mBatched(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m,
+                                               int n, int k, const cuComplex *al, const cuComplex *const *A, int lda,
+                                               const cuComplex *const *B, int ldb, const cuComplex *be,
+                                               cuComplex *const *C, int ldc, int batch) {
+  return cublasCgemmBatched(h, ta, tb, m, n, k, al, A, lda, B, ldb, be, C, ldc, batch);
+}
+extern "C" cublasStatus_t cublasCgemm3mStridedBatched(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb,
+                                                      int m, int n, int k, const cuComplex *al, const cuComplex *A,
+                                                      int lda, long long sa, const cuComplex *B, int ldb,
+                                                      long long sb, const cuComplex *be, cuComplex *C, int ldc,
+                                                      long long sc, int batch) {
+  return cublasCgemmStridedBatched(h, ta, tb, m, n, k, al, A, lda, sa, B, ldb, sb, be, C, ldc, sc, batch);
+}
+
+namespace {
+
+/// Size of one alpha/beta of a GemmEx call: the compute type's, complex
+/// when C is.
+size_t scaleSize(cublasComputeType_t Compute, cudaDataType Ct) {
+  switch (Compute) {
+  case CUBLAS_COMPUTE_16F:
+  case CUBLAS_COMPUTE_16F_PEDANTIC:
+    return 2;
+  case CUBLAS_COMPUTE_64F:
+  case CUBLAS_COMPUTE_64F_PEDANTIC:
+  case CUBLAS_COMPUTE_64F_EMULATED_FIXEDPOINT:
+    return Ct == CUDA_C_64F ? 16 : 8;
+  default:
+    return Ct == CUDA_C_32F ? 8 : 4;
+  }
+}
+
+/// Grouped batches: group g has group_size[g] problems of one shape, its
+/// own op/sizes/leading dimensions and alpha/beta; Aarray/Barray/Carray
+/// hold all problems, group after group. The per-group arrays are host
+/// memory; alpha/beta follow the pointer mode.
+cublasStatus_t grouped(const char *Name, cublasHandle_t Hd, const cublasOperation_t *Ta, const cublasOperation_t *Tb,
+                       const int *M, const int *N, const int *K, const void *Al, const void *const *A, cudaDataType At,
+                       const int *Lda, const void *const *B, cudaDataType Bt, const int *Ldb, const void *Be,
+                       void *const *C, cudaDataType Ct, const int *Ldc, int Groups, const int *Size,
+                       cublasComputeType_t Compute) {
+  if (!lookup(Hd))
+    return badHandle();
+  if (Groups < 0)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  if (Groups && (!Ta || !Tb || !M || !N || !K || !Lda || !Ldb || !Ldc || !Size))
+    return CUBLAS_STATUS_INVALID_VALUE;
+  size_t S = scaleSize(Compute, Ct);
+  int64_t Off = 0;
+  for (int G = 0; G < Groups; ++G) {
+    if (Size[G] < 0)
+      return CUBLAS_STATUS_INVALID_VALUE;
+    cublasStatus_t St = exGemm(Name, Hd, Ta[G], Tb[G], M[G], N[G], K[G], static_cast<const char *>(Al) + G * S,
+                               nullptr, A + Off, At, Lda[G], 0, nullptr, B + Off, Bt, Ldb[G], 0,
+                               static_cast<const char *>(Be) + G * S, nullptr, C + Off, Ct, Ldc[G], 0, Size[G],
+                               Compute, CUBLAS_GEMM_DEFAULT, false);
+    if (St != CUBLAS_STATUS_SUCCESS)
+      return St;
+    Off += Size[G];
+  }
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+} // namespace
+
+extern "C" cublasStatus_t cublasGemmGroupedBatchedEx(
+    cublasHandle_t h, const cublasOperation_t *ta, const cublasOperation_t *tb, const int *m, const int *n,
+    const int *k, const void *al, const void *const *A, cudaDataType_t At, const int *lda, const void *const *B,
+    cudaDataType_t Bt, const int *ldb, const void *be, void *const *C, cudaDataType_t Ct, const int *ldc, int groups,
+    const int *size, cublasComputeType_t compute) {
+  return grouped("GemmGroupedBatchedEx", h, ta, tb, m, n, k, al, A, At, lda, B, Bt, ldb, be, C, Ct, ldc, groups, size,
+                 compute);
+}
+extern "C" cublasStatus_t cublasSgemmGroupedBatched(cublasHandle_t h, const cublasOperation_t *ta,
+                                                    const cublasOperation_t *tb, const int *m, const int *n,
+                                                    const int *k, const float *al, const float *const *A,
+                                                    const int *lda, const float *const *B, const int *ldb,
+                                                    const float *be, float *const *C, const int *ldc, int groups,
+                                                    const int *size) {
+  return grouped("SgemmGroupedBatched", h, ta, tb, m, n, k, al, (const void *const *)A, CUDA_R_32F, lda,
+                 (const void *const *)B, CUDA_R_32F, ldb, be, (void *const *)C, CUDA_R_32F, ldc, groups, size,
+                 CUBLAS_COMPUTE_32F);
+}
+extern "C" cublasStatus_t cublasDgemmGroupedBatched(cublasHandle_t h, const cublasOperation_t *ta,
+                                                    const cublasOperation_t *tb, const int *m, const int *n,
+                                                    const int *k, const double *al, const double *const *A,
+                                                    const int *lda, const double *const *B, const int *ldb,
+                                                    const double *be, double *const *C, const int *ldc, int groups,
+                                                    const int *size) {
+  return grouped("DgemmGroupedBatched", h, ta, tb, m, n, k, al, (const void *const *)A, CUDA_R_64F, lda,
+                 (const void *const *)B, CUDA_R_64F, ldb, be, (void *const *)C, CUDA_R_64F, ldc, groups, size,
+                 CUBLAS_COMPUTE_64F);
+}

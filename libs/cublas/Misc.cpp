@@ -550,3 +550,161 @@ XT_GEMM(S, float)
 XT_GEMM(D, double)
 XT_GEMM(C, cuComplex)
 XT_GEMM(Z, cuDoubleComplex)
+
+// --- More level-1 Ex forms. ---
+
+extern "C" cublasStatus_t cublasAsumEx(cublasHandle_t Hd, int N, const void *X, cudaDataType XT, int IncX,
+                                       void *Result, cudaDataType RT, cudaDataType Exec) {
+  Handle *H = lookup(Hd);
+  if (!H)
+    return badHandle();
+  if (!Result)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  if (!known(XT) || !realType(RT))
+    return CUBLAS_STATUS_NOT_SUPPORTED;
+  return withExec(Exec, [&]<typename Tc>() {
+    return enqueue(
+        *H,
+        [=] {
+          // BLAS's asum: |re| + |im| for complex elements.
+          double S = 0;
+          for (int I = 0; N > 0 && IncX > 0 && I < N; ++I) {
+            Tc V = load<Tc>(X, XT, (int64_t)I * IncX);
+            if constexpr (std::is_same_v<Tc, C32> || std::is_same_v<Tc, C64>)
+              S += std::abs((double)V.real()) + std::abs((double)V.imag());
+            else
+              S += std::abs((double)V);
+          }
+          store<double>(Result, RT, 0, S);
+        },
+        true);
+  });
+}
+
+static cublasStatus_t copySwapEx(cublasHandle_t Hd, int N, void *X, cudaDataType XT, int IncX, void *Y,
+                                 cudaDataType YT, int IncY, bool Swap) {
+  Handle *H = lookup(Hd);
+  if (!H)
+    return badHandle();
+  if (!known(XT) || !known(YT))
+    return CUBLAS_STATUS_NOT_SUPPORTED;
+  if (N <= 0)
+    return CUBLAS_STATUS_SUCCESS;
+  // Moved through the widest type of the pair, so same-type copies are exact.
+  bool Cplx = complexType(XT) || complexType(YT);
+  return enqueue(*H, [=] {
+    for (int I = 0; I < N; ++I) {
+      int64_t Xi = idx(N, IncX, I), Yi = idx(N, IncY, I);
+      if (Cplx) {
+        C64 A = load<C64>(X, XT, Xi), B = load<C64>(Y, YT, Yi);
+        store<C64>(Y, YT, Yi, A);
+        if (Swap)
+          store<C64>(X, XT, Xi, B);
+      } else {
+        double A = load<double>(X, XT, Xi), B = load<double>(Y, YT, Yi);
+        store<double>(Y, YT, Yi, A);
+        if (Swap)
+          store<double>(X, XT, Xi, B);
+      }
+    }
+  });
+}
+extern "C" cublasStatus_t cublasCopyEx(cublasHandle_t h, int n, const void *x, cudaDataType xt, int ix, void *y,
+                                       cudaDataType yt, int iy) {
+  return copySwapEx(h, n, const_cast<void *>(x), xt, ix, y, yt, iy, false);
+}
+extern "C" cublasStatus_t cublasSwapEx(cublasHandle_t h, int n, void *x, cudaDataType xt, int ix, void *y,
+                                       cudaDataType yt, int iy) {
+  return copySwapEx(h, n, x, xt, ix, y, yt, iy, true);
+}
+
+static cublasStatus_t iamaxEx(cublasHandle_t Hd, int N, const void *X, cudaDataType XT, int IncX, int *Result,
+                              bool Max) {
+  Handle *H = lookup(Hd);
+  if (!H)
+    return badHandle();
+  if (!Result)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  if (!known(XT))
+    return CUBLAS_STATUS_NOT_SUPPORTED;
+  return enqueue(
+      *H,
+      [=] {
+        // 1-based index of the first element of largest (smallest) |re|+|im|.
+        int Best = 0;
+        double BestV = 0;
+        for (int I = 0; N > 0 && IncX > 0 && I < N; ++I) {
+          C64 V = complexType(XT) ? load<C64>(X, XT, (int64_t)I * IncX) : C64(load<double>(X, XT, (int64_t)I * IncX));
+          double M = std::abs(V.real()) + std::abs(V.imag());
+          if (I == 0 || (Max ? M > BestV : M < BestV)) {
+            Best = I + 1;
+            BestV = M;
+          }
+        }
+        *Result = Best;
+      },
+      true);
+}
+extern "C" cublasStatus_t cublasIamaxEx(cublasHandle_t h, int n, const void *x, cudaDataType xt, int ix, int *r) {
+  return iamaxEx(h, n, x, xt, ix, r, true);
+}
+extern "C" cublasStatus_t cublasIaminEx(cublasHandle_t h, int n, const void *x, cudaDataType xt, int ix, int *r) {
+  return iamaxEx(h, n, x, xt, ix, r, false);
+}
+
+extern "C" cublasStatus_t cublasRotEx(cublasHandle_t Hd, int N, void *X, cudaDataType XT, int IncX, void *Y,
+                                      cudaDataType YT, int IncY, const void *Cp, const void *Sp, cudaDataType CsT,
+                                      cudaDataType Exec) {
+  Handle *H = lookup(Hd);
+  if (!H)
+    return badHandle();
+  if (!known(XT) || !known(YT) || !known(CsT))
+    return CUBLAS_STATUS_NOT_SUPPORTED;
+  if (N <= 0)
+    return CUBLAS_STATUS_SUCCESS;
+  // c is real; s has csType (real, or complex for the complex rotation).
+  RawScalar Cs = rawScalar(*H, Cp, realType(CsT) ? CsT : (CsT == CUDA_C_32F ? CUDA_R_32F : CUDA_R_64F));
+  RawScalar Ss = rawScalar(*H, Sp, CsT);
+  cudaDataType CT = realType(CsT) ? CsT : (CsT == CUDA_C_32F ? CUDA_R_32F : CUDA_R_64F);
+  return withExec(Exec, [&]<typename Tc>() {
+    return enqueue(*H, [=] {
+      Tc C = load<Tc>(Cs.get(), CT, 0), S = load<Tc>(Ss.get(), CsT, 0);
+      for (int I = 0; I < N; ++I) {
+        int64_t Xi = idx(N, IncX, I), Yi = idx(N, IncY, I);
+        Tc Xv = load<Tc>(X, XT, Xi), Yv = load<Tc>(Y, YT, Yi);
+        Tc Sc = S;
+        if constexpr (std::is_same_v<Tc, C32> || std::is_same_v<Tc, C64>)
+          Sc = std::conj(S);
+        store<Tc>(X, XT, Xi, C * Xv + S * Yv);
+        store<Tc>(Y, YT, Yi, C * Yv - Sc * Xv);
+      }
+    });
+  });
+}
+
+// --- Complex herk/syrk Ex: the complex single types only (C_32F). ---
+
+extern "C" cublasStatus_t cublasCherkEx(cublasHandle_t h, cublasFillMode_t f, cublasOperation_t o, int n, int k,
+                                        const float *al, const void *A, cudaDataType At, int lda, const float *be,
+                                        void *C, cudaDataType Ct, int ldc) {
+  if (At != CUDA_C_32F || Ct != CUDA_C_32F)
+    return lookup(h) ? CUBLAS_STATUS_NOT_SUPPORTED : badHandle();
+  return cublasCherk_v2(h, f, o, n, k, al, (const cuComplex *)A, lda, be, (cuComplex *)C, ldc);
+}
+extern "C" cublasStatus_t cublasCherk3mEx(cublasHandle_t h, cublasFillMode_t f, cublasOperation_t o, int n, int k,
+                                          const float *al, const void *A, cudaDataType At, int lda, const float *be,
+                                          void *C, cudaDataType Ct, int ldc) {
+  return cublasCherkEx(h, f, o, n, k, al, A, At, lda, be, C, Ct, ldc);
+}
+extern "C" cublasStatus_t cublasCsyrkEx(cublasHandle_t h, cublasFillMode_t f, cublasOperation_t o, int n, int k,
+                                        const cuComplex *al, const void *A, cudaDataType At, int lda,
+                                        const cuComplex *be, void *C, cudaDataType Ct, int ldc) {
+  if (At != CUDA_C_32F || Ct != CUDA_C_32F)
+    return lookup(h) ? CUBLAS_STATUS_NOT_SUPPORTED : badHandle();
+  return cublasCsyrk_v2(h, f, o, n, k, al, (const cuComplex *)A, lda, be, (cuComplex *)C, ldc);
+}
+extern "C" cublasStatus_t cublasCsyrk3mEx(cublasHandle_t h, cublasFillMode_t f, cublasOperation_t o, int n, int k,
+                                          const cuComplex *al, const void *A, cudaDataType At, int lda,
+                                          const cuComplex *be, void *C, cudaDataType Ct, int ldc) {
+  return cublasCsyrkEx(h, f, o, n, k, al, A, At, lda, be, C, Ct, ldc);
+}

@@ -519,6 +519,81 @@ static void extras(cublasHandle_t H) {
   cublasXtDestroy(Xt);
 }
 
+/// Grouped batched GEMM (two groups of different shapes) and more Ex forms.
+static void grouped(cublasHandle_t H) {
+  // Group 0: 2 problems 3x2x4 (N,N); group 1: 1 problem 2x3x2 (T,N).
+  std::vector<std::vector<float>> As, Bs;
+  std::vector<Dev<float> *> DA, DB, DC;
+  int Ms[3] = {3, 3, 2}, Ns[3] = {2, 2, 3}, Ks[3] = {4, 4, 2};
+  for (int P = 0; P < 3; ++P) {
+    As.push_back(vec<float>(Ms[P] * Ks[P], 90 + P));
+    Bs.push_back(vec<float>(Ks[P] * Ns[P], 95 + P));
+    DA.push_back(new Dev<float>(As.back()));
+    DB.push_back(new Dev<float>(Bs.back()));
+    DC.push_back(new Dev<float>(std::vector<float>(Ms[P] * Ns[P], 1.0f)));
+  }
+  std::vector<float *> PA, PB, PC;
+  for (int P = 0; P < 3; ++P) {
+    PA.push_back(DA[P]->P);
+    PB.push_back(DB[P]->P);
+    PC.push_back(DC[P]->P);
+  }
+  Dev<float *> DPA(PA), DPB(PB), DPC(PC);
+  cublasOperation_t Ta[2] = {CUBLAS_OP_N, CUBLAS_OP_T}, Tb[2] = {CUBLAS_OP_N, CUBLAS_OP_N};
+  int M[2] = {3, 2}, N[2] = {2, 3}, K[2] = {4, 2}, Lda[2] = {3, 2}, Ldb[2] = {4, 2}, Ldc[2] = {3, 2}, Size[2] = {2, 1};
+  float Al[2] = {1.0f, 2.0f}, Be[2] = {0.0f, -1.0f};
+  checkStatus("sgemm_grouped",
+              cublasSgemmGroupedBatched(H, Ta, Tb, M, N, K, Al, DPA.P, Lda, DPB.P, Ldb, Be, DPC.P, Ldc, 2, Size),
+              CUBLAS_STATUS_SUCCESS);
+  double E = 0;
+  for (int P = 0; P < 3; ++P) {
+    int G = P < 2 ? 0 : 1;
+    std::vector<float> C = DC[P]->get();
+    for (int J = 0; J < N[G]; ++J)
+      for (int I = 0; I < M[G]; ++I) {
+        double S = 0;
+        for (int Q = 0; Q < K[G]; ++Q) {
+          double A = G == 0 ? As[P][Q * M[G] + I] : As[P][I * K[G] + Q];
+          S += A * Bs[P][J * K[G] + Q];
+        }
+        E = std::max(E, std::fabs(C[J * M[G] + I] - (Al[G] * S + Be[G] * 1.0)));
+      }
+  }
+  check("sgemm_grouped", E, 1e-5);
+  for (int P = 0; P < 3; ++P) {
+    delete DA[P];
+    delete DB[P];
+    delete DC[P];
+  }
+  // CgemmEx on complex single data.
+  std::vector<cuComplex> Ca = cvec(6, 101), Cb = cvec(4, 102);
+  Dev<cuComplex> DCa(Ca), DCb(Cb), DCc(std::vector<cuComplex>(6));
+  cuComplex One = make_cuComplex(1, 0), Zero = make_cuComplex(0, 0);
+  checkStatus("cgemmex", cublasCgemmEx(H, CUBLAS_OP_N, CUBLAS_OP_N, 3, 2, 2, &One, DCa.P, CUDA_C_32F, 3, DCb.P,
+                                       CUDA_C_32F, 2, &Zero, DCc.P, CUDA_C_32F, 3),
+              CUBLAS_STATUS_SUCCESS);
+  std::vector<cuComplex> Cc = DCc.get();
+  E = 0;
+  for (int J = 0; J < 2; ++J)
+    for (int I = 0; I < 3; ++I) {
+      Cd S = cd(Ca[I]) * cd(Cb[J * 2]) + cd(Ca[3 + I]) * cd(Cb[J * 2 + 1]);
+      E = std::max(E, std::abs(cd(Cc[J * 3 + I]) - S));
+    }
+  check("cgemmex", E, 1e-5);
+  // IamaxEx and AsumEx on half data.
+  std::vector<__half> Hx(5);
+  float Vals[5] = {0.5f, -3.0f, 2.0f, 3.0f, -1.0f};
+  for (int I = 0; I < 5; ++I)
+    Hx[I] = __float2half(Vals[I]);
+  Dev<__half> DHx(Hx);
+  int Imax = 0;
+  float Asum = 0;
+  cublasIamaxEx(H, 5, DHx.P, CUDA_R_16F, 1, &Imax);
+  cublasAsumEx(H, 5, DHx.P, CUDA_R_16F, 1, &Asum, CUDA_R_32F, CUDA_R_32F);
+  check("iamaxex_f16_first_of_ties", std::fabs(Imax - 2.0), 0);
+  check("asumex_f16", std::fabs(Asum - 9.5), 0);
+}
+
 int main() {
   cudaFree(nullptr);
   cublasHandle_t H;
@@ -532,6 +607,7 @@ int main() {
   batchedSolvers(H);
   gemm64(H);
   extras(H);
+  grouped(H);
   cublasDestroy(H);
   threads();
   std::printf("CublasMore: %s\n", Failures ? "FAIL" : "PASS");
