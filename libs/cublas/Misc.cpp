@@ -3,9 +3,8 @@
 /// reported back; ferry's CPU code needs none of them), packed <-> full
 /// triangular copies (tpttr/trttp), the mixed-type level-1 Ex routines
 /// (axpy, dot, dotc, nrm2, scal over FP16/BF16/FP32/FP64/complex), batched
-/// gemv (S/D/C/Z and the half/bfloat16 HSH/HSS/TST/TSS forms), and cublasXt's
-/// handle and GEMMs (synchronous, on the host memory the host backend's
-/// device memory is).
+/// gemv (S/D/C/Z and the half/bfloat16 HSH/HSS/TST/TSS forms), and the
+/// complex herk/syrk Ex forms.
 #include "libs/cublas/Driver.h"
 #include "libs/cublas/Handle.h"
 #include "libs/cublas/Numeric.h"
@@ -437,119 +436,6 @@ GEMV_BATCHED(HSH, __half, __half, float, float, CUDA_R_16F, CUDA_R_16F)
 GEMV_BATCHED(HSS, __half, float, float, float, CUDA_R_16F, CUDA_R_32F)
 GEMV_BATCHED(TST, __nv_bfloat16, __nv_bfloat16, float, float, CUDA_R_16BF, CUDA_R_16BF)
 GEMV_BATCHED(TSS, __nv_bfloat16, float, float, float, CUDA_R_16BF, CUDA_R_32F)
-
-// --- cublasXt: one "device" (the process's), GEMMs run synchronously. ---
-
-struct cublasXtContext {
-  int BlockDim = 1024;
-  cublasXtPinnedMemMode_t Pinning = CUBLASXT_PINNING_DISABLED;
-};
-
-extern "C" cublasStatus_t cublasXtCreate(cublasXtHandle_t *H) {
-  if (!H)
-    return CUBLAS_STATUS_INVALID_VALUE;
-  if (!driver())
-    return CUBLAS_STATUS_NOT_INITIALIZED;
-  *H = new (std::nothrow) cublasXtContext;
-  return *H ? CUBLAS_STATUS_SUCCESS : CUBLAS_STATUS_ALLOC_FAILED;
-}
-extern "C" cublasStatus_t cublasXtDestroy(cublasXtHandle_t H) {
-  if (!H)
-    return CUBLAS_STATUS_NOT_INITIALIZED;
-  delete H;
-  return CUBLAS_STATUS_SUCCESS;
-}
-extern "C" cublasStatus_t cublasXtDeviceSelect(cublasXtHandle_t H, int Nb, int *Ids) {
-  if (!H)
-    return CUBLAS_STATUS_NOT_INITIALIZED;
-  return Nb >= 1 && Ids ? CUBLAS_STATUS_SUCCESS : CUBLAS_STATUS_INVALID_VALUE;
-}
-extern "C" cublasStatus_t cublasXtSetBlockDim(cublasXtHandle_t H, int B) {
-  if (!H)
-    return CUBLAS_STATUS_NOT_INITIALIZED;
-  if (B <= 0)
-    return CUBLAS_STATUS_INVALID_VALUE;
-  H->BlockDim = B;
-  return CUBLAS_STATUS_SUCCESS;
-}
-extern "C" cublasStatus_t cublasXtGetBlockDim(cublasXtHandle_t H, int *B) {
-  if (!H)
-    return CUBLAS_STATUS_NOT_INITIALIZED;
-  if (!B)
-    return CUBLAS_STATUS_INVALID_VALUE;
-  *B = H->BlockDim;
-  return CUBLAS_STATUS_SUCCESS;
-}
-extern "C" cublasStatus_t cublasXtSetPinningMemMode(cublasXtHandle_t H, cublasXtPinnedMemMode_t M) {
-  if (!H)
-    return CUBLAS_STATUS_NOT_INITIALIZED;
-  H->Pinning = M;
-  return CUBLAS_STATUS_SUCCESS;
-}
-extern "C" cublasStatus_t cublasXtGetPinningMemMode(cublasXtHandle_t H, cublasXtPinnedMemMode_t *M) {
-  if (!H)
-    return CUBLAS_STATUS_NOT_INITIALIZED;
-  if (!M)
-    return CUBLAS_STATUS_INVALID_VALUE;
-  *M = H->Pinning;
-  return CUBLAS_STATUS_SUCCESS;
-}
-extern "C" cublasStatus_t cublasXtMaxBoards(int *N) {
-  if (!N)
-    return CUBLAS_STATUS_INVALID_VALUE;
-  *N = 1;
-  return CUBLAS_STATUS_SUCCESS;
-}
-extern "C" cublasStatus_t cublasXtGetNumBoards(int Nb, int *, int *Boards) {
-  if (!Boards)
-    return CUBLAS_STATUS_INVALID_VALUE;
-  *Boards = Nb > 0 ? 1 : 0;
-  return CUBLAS_STATUS_SUCCESS;
-}
-
-namespace {
-template <typename T>
-cublasStatus_t xtGemm(cublasXtHandle_t H, cublasOperation_t Ta, cublasOperation_t Tb, size_t M, size_t N, size_t K,
-                      const T *Al, const T *A, size_t Lda, const T *B, size_t Ldb, const T *Be, T *C, size_t Ldc) {
-  if (!H)
-    return CUBLAS_STATUS_NOT_INITIALIZED;
-  auto ok = [](cublasOperation_t O) { return O == CUBLAS_OP_N || O == CUBLAS_OP_T || O == CUBLAS_OP_C; };
-  size_t ARows = Ta == CUBLAS_OP_N ? M : K, BRows = Tb == CUBLAS_OP_N ? K : N;
-  if (!ok(Ta) || !ok(Tb) || Lda < std::max<size_t>(1, ARows) || Ldb < std::max<size_t>(1, BRows) ||
-      Ldc < std::max<size_t>(1, M) || !Al || !Be)
-    return CUBLAS_STATUS_INVALID_VALUE;
-  if (M == 0 || N == 0)
-    return CUBLAS_STATUS_SUCCESS;
-  if (M > INT32_MAX || N > INT32_MAX || K > INT32_MAX || Ldc > INT32_MAX || Lda > INT32_MAX || Ldb > INT32_MAX)
-    return CUBLAS_STATUS_NOT_SUPPORTED;
-  configureBlasThreads();
-  auto Op = [](cublasOperation_t O) {
-    return O == CUBLAS_OP_N ? CblasNoTrans : O == CUBLAS_OP_T ? CblasTrans : CblasConjTrans;
-  };
-  // cublasXt returns when C is written, like NVIDIA's; its operands are host
-  // (or, here, equally addressable device) memory.
-  if constexpr (std::is_same_v<T, float>)
-    cblas_sgemm(CblasColMajor, Op(Ta), Op(Tb), M, N, K, *Al, A, Lda, B, Ldb, *Be, C, Ldc);
-  else if constexpr (std::is_same_v<T, double>)
-    cblas_dgemm(CblasColMajor, Op(Ta), Op(Tb), M, N, K, *Al, A, Lda, B, Ldb, *Be, C, Ldc);
-  else if constexpr (std::is_same_v<T, cuComplex>)
-    cblas_cgemm(CblasColMajor, Op(Ta), Op(Tb), M, N, K, Al, A, Lda, B, Ldb, Be, C, Ldc);
-  else
-    cblas_zgemm(CblasColMajor, Op(Ta), Op(Tb), M, N, K, Al, A, Lda, B, Ldb, Be, C, Ldc);
-  return CUBLAS_STATUS_SUCCESS;
-}
-} // namespace
-
-#define XT_GEMM(P, T)                                                                              \
-  extern "C" cublasStatus_t cublasXt##P##gemm(cublasXtHandle_t h, cublasOperation_t ta, cublasOperation_t tb,  \
-                                              size_t m, size_t n, size_t k, const T *al, const T *A, size_t lda, \
-                                              const T *B, size_t ldb, const T *be, T *C, size_t ldc) {  \
-    return xtGemm<T>(h, ta, tb, m, n, k, al, A, lda, B, ldb, be, C, ldc);                          \
-  }
-XT_GEMM(S, float)
-XT_GEMM(D, double)
-XT_GEMM(C, cuComplex)
-XT_GEMM(Z, cuDoubleComplex)
 
 // --- More level-1 Ex forms. ---
 
