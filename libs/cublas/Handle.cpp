@@ -8,6 +8,8 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
+#include <new>
 #include <sched.h>
 #include <unordered_set>
 
@@ -26,9 +28,17 @@ std::unordered_set<Handle *> &registry() {
   return *R;
 }
 
+/// Runs on the stream's host-function thread: nothing may escape it (an
+/// allocation failing inside the work is logged; the result is left as is).
 void runTask(void *P) {
   auto *T = static_cast<Task *>(P);
-  T->Work();
+  try {
+    T->Work();
+  } catch (const std::exception &E) {
+    logMessage("a cuBLAS operation failed on the host: %s", E.what());
+  } catch (...) {
+    logMessage("a cuBLAS operation failed on the host");
+  }
   if (!T->Kept)
     delete T;
 }
@@ -70,7 +80,7 @@ void configureBlasThreads() {
   });
 }
 
-cublasStatus_t enqueue(Handle &H, std::function<void()> Work, bool WaitForHostResult) {
+cublasStatus_t enqueueTask(Handle &H, std::function<void()> Work, bool WaitForHostResult) try {
   const DriverTable *D = driver();
   if (!D)
     return CUBLAS_STATUS_NOT_INITIALIZED;
@@ -97,6 +107,9 @@ cublasStatus_t enqueue(Handle &H, std::function<void()> Work, bool WaitForHostRe
       D->StreamSynchronize(H.Stream) != CUDA_SUCCESS)
     return CUBLAS_STATUS_EXECUTION_FAILED;
   return CUBLAS_STATUS_SUCCESS;
+} catch (const std::bad_alloc &) {
+  // Nothing throws across the C ABI: the task could not be allocated.
+  return CUBLAS_STATUS_ALLOC_FAILED;
 }
 
 } // namespace ferry::cublas
@@ -121,9 +134,12 @@ extern "C" cublasStatus_t cublasCreate_v2(cublasHandle_t *Out) {
   if (!H)
     return CUBLAS_STATUS_ALLOC_FAILED;
   H->Ctx = Ctx;
-  {
+  try {
     std::lock_guard<std::mutex> G(RegistryLock);
     registry().insert(H);
+  } catch (const std::bad_alloc &) {
+    delete H;
+    return CUBLAS_STATUS_ALLOC_FAILED;
   }
   *Out = reinterpret_cast<cublasHandle_t>(H);
   return CUBLAS_STATUS_SUCCESS;

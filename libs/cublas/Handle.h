@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <new>
 #include <mutex>
 #include <vector>
 
@@ -78,7 +79,18 @@ cublasStatus_t invalidParam(const char *Routine, int Param);
 /// Runs Work in stream order on H's stream. With WaitForHostResult (a
 /// reduction whose result goes to host memory in pointer mode HOST), waits
 /// for it before returning, as NVIDIA's cuBLAS does.
-cublasStatus_t enqueue(Handle &H, std::function<void()> Work, bool WaitForHostResult = false);
+cublasStatus_t enqueueTask(Handle &H, std::function<void()> Work, bool WaitForHostResult);
+
+/// enqueueTask for any callable; the std::function holding it is made here,
+/// where an allocation failure becomes CUBLAS_STATUS_ALLOC_FAILED instead of
+/// an exception leaving the C entry point.
+template <typename F> cublasStatus_t enqueue(Handle &H, F &&Work, bool WaitForHostResult = false) {
+  try {
+    return enqueueTask(H, std::function<void()>(std::forward<F>(Work)), WaitForHostResult);
+  } catch (const std::bad_alloc &) {
+    return CUBLAS_STATUS_ALLOC_FAILED;
+  }
+}
 
 /// The status for a routine given an invalid handle.
 inline cublasStatus_t badHandle() { return CUBLAS_STATUS_NOT_INITIALIZED; }

@@ -359,11 +359,11 @@ ROT(cublasZdrot_v2, cuDoubleComplex, C64, double, double, double)
 
 namespace {
 
-cublasStatus_t withHandle(cublasHandle_t Hd, std::function<void()> Work, bool Wait) {
+template <typename F> cublasStatus_t withHandle(cublasHandle_t Hd, F &&Work, bool Wait) {
   Handle *H = lookup(Hd);
   if (!H)
     return badHandle();
-  return enqueue(*H, std::move(Work), Wait);
+  return enqueue(*H, std::forward<F>(Work), Wait);
 }
 
 /// rotm's param: a flag and the 2x2 H (BLAS's layout); read inside the work.
