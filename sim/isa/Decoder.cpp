@@ -217,7 +217,9 @@ const Alias Aliases[] = {
     {"v_cvt_floor_i32_f32", "v_cvt_flr_i32_f32"}, {"v_cvt_nearest_i32_f32", "v_cvt_rpi_i32_f32"},
     {"v_cls_i32", "v_ffbh_i32"}, {"v_clz_i32_u32", "v_ffbh_u32"}, {"v_ctz_i32_b32", "v_ffbl_b32"},
     {"v_mul_lo_u16", "v_mul_lo_u16"}, {"v_dot4_i32_iu8", "v_dot4_i32_i8"},
-    {"s_sext_i32_i8", "s_sext_i32_i8"},
+    {"v_mad_legacy_u16", "v_mad_u16"}, {"v_mad_legacy_i16", "v_mad_i16"},
+    {"v_mad_legacy_f16", "v_mad_f16"}, {"v_fma_legacy_f16", "v_fma_f16"},
+    {"v_div_fixup_legacy_f16", "v_div_fixup_f16"},
 };
 
 const char *const NopNames[] = {
@@ -282,15 +284,20 @@ bool parseWidth(const std::string &S, uint8_t &W) {
 /// Atomic name body (after "global_atomic_" etc.) → kind and 64-bit flag.
 bool parseAtomic(std::string S, uint8_t &Kind, bool &Wide) {
   Wide = false;
+  const std::string Orig = S;
   for (const char *Suf : {"_x2", "_u64", "_i64", "_b64", "_f64"})
     if (endsWith(S, Suf)) {
       Wide = true;
       if (std::string(Suf) != "_f64")
         S.resize(S.size() - strlen(Suf));
     }
+  // RDNA3 / DS spellings carry the signedness in the type suffix.
+  bool Unsigned = endsWith(S, "_u32") || endsWith(Orig, "_u64");
   for (const char *Suf : {"_u32", "_i32", "_b32"})
     if (endsWith(S, Suf))
       S.resize(S.size() - 4);
+  if (Unsigned && (S == "min" || S == "max"))
+    S = S == "min" ? "umin" : "umax";
   static const std::pair<const char *, AtomKind> Table[] = {
       {"add", AkAdd}, {"sub", AkSub}, {"rsub", AkRsub}, {"inc", AkInc}, {"dec", AkDec},
       {"smin", AkMinI}, {"smax", AkMaxI}, {"umin", AkMinU}, {"umax", AkMaxU},
@@ -355,7 +362,7 @@ static bool classify(std::string M, Gfx Target, Inst &I) {
         return false;
       if (!parseCond(R.substr(0, U), I.Cond) || !parseType(R.substr(U + 1), I.Type))
         return false;
-      I.Opcode = P[2] == 'c' ? (P[5] == 'x' ? Op::v_cmpx : Op::v_cmp)
+      I.Opcode = P[0] == 'v' ? (P[5] == 'x' ? Op::v_cmpx : Op::v_cmp)
                              : (P[5] == 'k' ? Op::s_cmpk : Op::s_cmp);
       return true;
     }
@@ -584,6 +591,7 @@ static bool parseOperand(std::string S, Operand &O, uint64_t SharedBase, uint64_
   int64_t V;
   if (parseInt(S, V)) {
     setConst(O, V);
+    O.Literal = startsWith(S, "0x");
     return true;
   }
   // Inline float constants: one bit pattern per width.
@@ -855,6 +863,13 @@ static bool parseOne(const std::string &Text, Gfx Target, Inst &I, std::string &
     }
   }
   I.NumOps = static_cast<uint8_t>(NOps);
+  // A literal for an f64 operand is the high half of the double (the
+  // printer shows the 32 encoded bits); integer 64-bit operands take the
+  // literal as printed.
+  if (M.find("_f64") != std::string::npos)
+    for (unsigned K = 0; K < NOps; ++K)
+      if (I.Ops[K].Kind == OpndKind::Const && I.Ops[K].Literal && I.Ops[K].C64 <= 0xffffffffull)
+        I.Ops[K].C64 <<= 32;
   for (unsigned K = 0; K < NOps; ++K) {
     const Operand &O = I.Ops[K];
     int Top = O.Reg + O.Count - 1;

@@ -23,6 +23,9 @@ static unsigned dsBytes(uint8_t W) {
   }
 }
 
+// DS addresses are 32-bit: base + offset wraps (LLVM folds offsets into DS
+// instructions relying on that), then the sum is checked against the group
+// segment.
 static bool ldsPtr(ExecCtx &C, uint64_t Addr, unsigned Size, uint8_t *&P) {
   if (Addr + Size > C.LdsSize)
     return C.memFault("LDS access beyond the group segment", Addr, Size);
@@ -88,7 +91,7 @@ bool execDs(WaveState &W, const Inst &I, ExecCtx &C) {
     switch (I.Opcode) {
     case Op::ds_read: {
       unsigned Size = dsBytes(I.Width);
-      uint64_t A = uint64_t(readV32(W, O[1], L)) + uint32_t(I.Offset);
+      uint64_t A = uint32_t(readV32(W, O[1], L) + uint32_t(I.Offset));
       uint8_t *P = nullptr;
       if (!ldsPtr(C, A, Size, P))
         return false;
@@ -119,7 +122,7 @@ bool execDs(WaveState &W, const Inst &I, ExecCtx &C) {
     }
     case Op::ds_write: {
       unsigned Size = dsBytes(I.Width);
-      uint64_t A = uint64_t(readV32(W, O[0], L)) + uint32_t(I.Offset);
+      uint64_t A = uint32_t(readV32(W, O[0], L) + uint32_t(I.Offset));
       uint8_t *P = nullptr;
       if (!ldsPtr(C, A, Size, P))
         return false;
@@ -141,7 +144,7 @@ bool execDs(WaveState &W, const Inst &I, ExecCtx &C) {
       unsigned Size = dsBytes(I.Width), Scale = Size * (I.Seg ? 64 : 1);
       uint32_t Base = readV32(W, O[Read ? 1 : 0], L);
       for (unsigned K = 0; K < 2; ++K) {
-        uint64_t A = uint64_t(Base) + uint64_t(uint32_t(K ? I.Offset1 : I.Offset) & 0xff) * Scale;
+        uint64_t A = uint32_t(Base + (uint32_t(K ? I.Offset1 : I.Offset) & 0xff) * Scale);
         uint8_t *P = nullptr;
         if (!ldsPtr(C, A, Size, P))
           return false;
@@ -161,7 +164,7 @@ bool execDs(WaveState &W, const Inst &I, ExecCtx &C) {
     case Op::ds_atomic: {
       // [vdst,] vaddr, data0 [, data1]
       unsigned First = I.Rtn ? 1 : 0;
-      uint64_t A = uint64_t(readV32(W, O[First], L)) + uint32_t(I.Offset);
+      uint64_t A = uint32_t(readV32(W, O[First], L) + uint32_t(I.Offset));
       uint8_t *P = nullptr;
       if (!ldsPtr(C, A, I.Width, P))
         return false;

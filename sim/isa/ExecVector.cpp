@@ -19,6 +19,8 @@ struct Shape {
   uint8_t Src64 = 0;    // bit k: source k is 64 bits wide
   uint8_t DstBits = 32;
   bool MaskSrc2 = false; // source 2 is a lane mask (carry in / select)
+  uint8_t Src16 = 0;     // bit k: source k is a 16-bit operand
+  bool Packed16 = false; // VOP3P with 16-bit halves
 };
 
 Shape shapeOf(const Inst &I) {
@@ -75,10 +77,28 @@ Shape shapeOf(const Inst &I) {
   case Op::v_max3_u16: case Op::v_med3_u16: case Op::v_add_i16: case Op::v_sub_i16:
   case Op::v_fma_mixlo_f16: case Op::v_fma_mixhi_f16: case Op::v_mad_mixlo_f16:
   case Op::v_mad_mixhi_f16:
-    S.DstBits = 16; break;
+    S.DstBits = 16; S.Src16 = 7; break;
+  case Op::v_cvt_f32_f16: case Op::v_pack_b32_f16:
+    S.Src16 = 3; break;
+  case Op::v_mad_u32_u16: case Op::v_mad_i32_i16:
+    S.Src16 = 3; break;
+  case Op::v_pk_mad_i16: case Op::v_pk_mul_lo_u16: case Op::v_pk_add_i16: case Op::v_pk_sub_i16:
+  case Op::v_pk_lshlrev_b16: case Op::v_pk_lshrrev_b16: case Op::v_pk_ashrrev_i16:
+  case Op::v_pk_max_i16: case Op::v_pk_min_i16: case Op::v_pk_mad_u16: case Op::v_pk_add_u16:
+  case Op::v_pk_sub_u16: case Op::v_pk_max_u16: case Op::v_pk_min_u16: case Op::v_pk_fma_f16:
+  case Op::v_pk_add_f16: case Op::v_pk_mul_f16: case Op::v_pk_min_f16: case Op::v_pk_max_f16:
+  case Op::v_pk_fmac_f16: case Op::v_dot2_f32_f16: case Op::v_dot2c_f32_f16:
+  case Op::v_dot2_i32_i16: case Op::v_dot2_u32_u16:
+    S.Packed16 = true; break;
   default:
     break;
   }
+  if (S.DstBits == 16 && I.Opcode != Op::v_cvt_f16_f32 && I.Opcode != Op::v_cndmask_b16 &&
+      I.Opcode != Op::v_fma_mixlo_f16 && I.Opcode != Op::v_fma_mixhi_f16 &&
+      I.Opcode != Op::v_mad_mixlo_f16 && I.Opcode != Op::v_mad_mixhi_f16)
+    S.Src16 = 7;
+  if (I.Opcode == Op::v_cndmask_b16)
+    S.Src16 = 3;
   return S;
 }
 
@@ -323,7 +343,8 @@ int intLane(LaneIn &In, uint64_t &R, bool &Carry) {
     bool Eight = In.I.Opcode == Op::v_dot8_i32_i4 || In.I.Opcode == Op::v_dot8_u32_u4;
     bool Signed = In.I.Opcode != Op::v_dot4_u32_u8 && In.I.Opcode != Op::v_dot8_u32_u4;
     unsigned Bits = Eight ? 4 : 8, N = Eight ? 8 : 4;
-    uint32_t Acc = In.I.Opcode == Op::v_dot4c_i32_i8 ? Cc : Cc;
+    // v_dot4c accumulates into its destination.
+    uint32_t Acc = In.I.Opcode == Op::v_dot4c_i32_i8 ? readV32(In.W, In.I.Ops[0], In.Lane) : Cc;
     int64_t T = Signed ? int64_t(int32_t(Acc)) : int64_t(Acc);
     for (unsigned K = 0; K < N; ++K) {
       uint32_t X = (A >> (Bits * K)) & ((1u << Bits) - 1), Y = (B >> (Bits * K)) & ((1u << Bits) - 1);
@@ -446,6 +467,9 @@ static bool execCompare(WaveState &W, const Inst &I, ExecCtx &C) {
     if (I.Type == TyF16 || I.Type == TyI16 || I.Type == TyU16) {
       In.Src[0] = (I.OpSel & 1) ? In.Src[0] >> 16 : In.Src[0] & 0xffff;
       In.Src[1] = (I.OpSel & 2) ? In.Src[1] >> 16 : In.Src[1] & 0xffff;
+      for (unsigned K = 0; K < 2; ++K)
+        if (I.Ops[First + K].Kind == OpndKind::Const && !(Class && K == 1))
+          In.Src[K] = I.Ops[First + K].C16;
     }
     bool R;
     if (Class)
@@ -558,13 +582,15 @@ static bool execValuOne(WaveState &W, const Inst &I, ExecCtx &C, bool Defer,
   if (NSrc > 3)
     NSrc = 3;
   bool Gfx9 = C.isGfx9();
+  bool ImplicitVcc = Sh.MaskSrc2 && NSrc == 2;
   if (Out)
     Out->assign(W.Lanes, 0);
 
   // DPP: which lanes write, and where source 0 comes from.
   bool Dpp = I.Dpp != DppKind::None;
   RoundingScope Round(W.Mode);
-  uint64_t CarryMask = 0;
+  uint64_t CarryMask = 0, WriteMask = 0;
+  uint64_t Results[64];
   LaneIn In{W, I, C, 0, {0, 0, 0}, &O[FirstSrc], NSrc};
   for (unsigned L = 0; L < W.Lanes; ++L) {
     if (!((Exec >> L) & 1))
@@ -593,7 +619,18 @@ static bool execValuOne(WaveState &W, const Inst &I, ExecCtx &C, bool Defer,
       In.Src[K] = (K == 0 && ZeroSrc0) ? 0 : readSource(W, I, FirstSrc + K, K, ReadLane, Wide, Mask);
       if (Mask)
         In.Src[K] = (readMask(W, O[FirstSrc + K]) >> L) & 1;
+      const Operand &SO = O[FirstSrc + K];
+      if (SO.Kind == OpndKind::Const && !Wide && !Mask) {
+        // Inline constants have a per-width encoding: 16-bit sources read
+        // the half-precision pattern (packed ops: in both halves).
+        if ((Sh.Src16 >> K) & 1)
+          In.Src[K] = SO.C16;
+        else if (Sh.Packed16 && !SO.Literal)
+          In.Src[K] = SO.C16 | uint32_t(SO.C16) << 16;
+      }
     }
+    if (ImplicitVcc) // VOPD v_dual_cndmask_b32 selects with VCC, unnamed
+      In.Src[2] = (W.vcc() >> L) & 1;
     uint64_t Res = 0;
     bool Carry = false;
     int Done = intLane(In, Res, Carry);
@@ -609,6 +646,15 @@ static bool execValuOne(WaveState &W, const Inst &I, ExecCtx &C, bool Defer,
       (*Out)[L] = uint32_t(Res);
       continue;
     }
+    // Every lane reads its sources before any lane writes (DPP reads other
+    // lanes of registers this instruction may overwrite).
+    Results[L] = Res;
+    WriteMask |= 1ull << L;
+  }
+  for (unsigned L = 0; L < W.Lanes && !Out; ++L) {
+    if (!((WriteMask >> L) & 1))
+      continue;
+    uint64_t Res = Results[L];
     const Operand &D = O[0];
     if (Sh.DstBits == 64) {
       writeV64(W, D, L, Res);

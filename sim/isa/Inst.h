@@ -61,6 +61,7 @@ struct Operand {
   OpndKind Kind = OpndKind::None;
   uint8_t Count = 1;  // registers (dwords) named
   bool Neg = false, Abs = false, Sext = false;
+  bool Literal = false; // a hex literal (not an inline constant)
   uint16_t Reg = 0;
   // Const: the value read as 16, 32 and 64 bits (an inline float constant
   // means a different bit pattern at each width).

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <unordered_map>
 
 namespace ferry::sim {
@@ -79,6 +80,8 @@ private:
   std::unordered_map<uint64_t, std::unique_ptr<Page>> Pages;
   Page *LastPage = nullptr;
   uint64_t LastPageNo = ~0ull;
+  // FERRY_SIM_TRACE=1: print every executed instruction (debugging aid).
+  bool Trace = getenv("FERRY_SIM_TRACE") != nullptr;
 };
 
 const Inst *SimulatorImpl::fetch(uint64_t Pc, ExecCtx &C) {
@@ -129,6 +132,9 @@ bool SimulatorImpl::step(WaveState &W, ExecCtx &C, uint64_t &Count) {
     if (!I)
       return false;
     C.CurPc = W.Pc;
+    if (Trace)
+      fprintf(stderr, "[sim w%u exec=%016llx] %llx: %s\n", W.Id, (unsigned long long)W.exec(),
+              (unsigned long long)(W.Pc - C.KernelCode), I->Text.c_str());
     W.Pc += I->Size;
     ++Count;
     C.Clock = Count;
