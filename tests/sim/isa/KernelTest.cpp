@@ -689,6 +689,119 @@ TEST_P(SimKernel, MatMul) {
     }
 }
 
+
+static bool sameFloat(float A, float B) {
+  return (std::isnan(A) && std::isnan(B)) || (A == B && std::signbit(A) == std::signbit(B));
+}
+
+TEST_P(SimKernel, IeeeDivSqrtF32) {
+  if (!load("precise"))
+    return;
+  const int N = 64;
+  float *A = Mem.allocArray<float>(N), *B = Mem.allocArray<float>(N), *O = Mem.allocArray<float>(2 * N);
+  float Special[][2] = {{1e-40f, 3.0f}, {1e30f, 1e-10f}, {0.0f, 0.0f}, {-1.0f, 0.0f}, {INFINITY, INFINITY},
+                        {1.0f, 3.0f}, {2.0f, 1e-40f}, {1e-45f, 2.0f}, {-0.0f, 5.0f}, {-4.0f, 2.0f}};
+  uint32_t S = 31;
+  for (int I = 0; I < N; ++I) {
+    if (I < 10) {
+      A[I] = Special[I][0];
+      B[I] = Special[I][1];
+    } else {
+      A[I] = float(lcg(S)) / float(lcg(S) + 1) * 1e3f;
+      B[I] = float(lcg(S) % 1000 + 1) / 7.0f;
+    }
+  }
+  EXPECT_OK(run("fdiv_ieee", grid1(N, 64), A, B, O));
+  for (int I = 0; I < N; ++I) {
+    EXPECT_TRUE(sameFloat(O[2 * I], A[I] / B[I])) << I << ": " << O[2 * I] << " vs " << A[I] / B[I];
+    EXPECT_TRUE(sameFloat(O[2 * I + 1], std::sqrt(A[I]))) << I << ": " << O[2 * I + 1];
+  }
+}
+
+TEST_P(SimKernel, FlushDenormalsMode) {
+  if (!load("ftz"))
+    return;
+  const int N = 64;
+  float *A = Mem.allocArray<float>(N), *B = Mem.allocArray<float>(N), *O = Mem.allocArray<float>(N);
+  auto Flush = [](float F) { return std::fpclassify(F) == FP_SUBNORMAL ? std::copysign(0.0f, F) : F; };
+  for (int I = 0; I < N; ++I) {
+    A[I] = I % 3 == 0 ? 1e-20f : I % 3 == 1 ? -1e-40f : 1.5f;
+    B[I] = I % 2 ? 1e-20f : 1e10f;
+  }
+  EXPECT_OK(run("ftz_mul", grid1(N, 64), A, B, O));
+  for (int I = 0; I < N; ++I)
+    EXPECT_TRUE(sameFloat(O[I], Flush(Flush(A[I]) * Flush(B[I])))) << I << ": " << O[I];
+}
+
+TEST_P(SimKernel, FlatSelectAddressSpace) {
+  if (!load("mixed"))
+    return;
+  const int N = 128, WG = 64;
+  int *Gm = Mem.allocArray<int>(N), *O = Mem.allocArray<int>(N);
+  for (int I = 0; I < N; ++I)
+    Gm[I] = I * 3;
+  EXPECT_OK(run("flat_select", grid1(N, WG), Gm, O));
+  for (int I = 0; I < N; ++I) {
+    int L = I % WG, Next = (L + 1) % WG;
+    int Want = (I & 1) ? 4 * Next + 1000 : 2 * (I * 3) + 1000;
+    ASSERT_EQ(O[I], Want) << I;
+  }
+}
+
+TEST_P(SimKernel, ByteShortVectors) {
+  if (!load("mixed"))
+    return;
+  const int N = 128;
+  uint8_t *A = Mem.allocArray<uint8_t>(4 * N), *B = Mem.allocArray<uint8_t>(4 * N), *O = Mem.allocArray<uint8_t>(4 * N);
+  int16_t *Sv = Mem.allocArray<int16_t>(2 * N), *So = Mem.allocArray<int16_t>(2 * N);
+  uint32_t S = 41;
+  for (int I = 0; I < 4 * N; ++I) {
+    A[I] = uint8_t(lcg(S));
+    B[I] = uint8_t(lcg(S));
+  }
+  for (int I = 0; I < 2 * N; ++I)
+    Sv[I] = int16_t(lcg(S));
+  EXPECT_OK(run("vec8", grid1(N, 64), A, B, O, Sv, So));
+  for (int I = 0; I < N; ++I) {
+    for (int K = 0; K < 4; ++K) {
+      uint8_t X = A[4 * I + K], Y = B[4 * I + K];
+      ASSERT_EQ(O[4 * I + K], uint8_t(uint8_t(X + Y) ^ uint8_t(X >> (K + 1)))) << I << "." << K;
+    }
+    ASSERT_EQ(So[2 * I], int16_t(Sv[2 * I] * 3 + int16_t(I))) << I;
+    ASSERT_EQ(So[2 * I + 1], int16_t(Sv[2 * I + 1] * -2 + int16_t(-I))) << I;
+  }
+}
+
+TEST_P(SimKernel, FloatAtomicsNative) {
+  if (!load("mixed"))
+    return;
+  const int N = 256;
+  float *F = Mem.allocArray<float>(1), *V = Mem.allocArray<float>(N);
+  double *Dv = Mem.allocArray<double>(1);
+  double Ref = 0;
+  for (int I = 0; I < N; ++I) {
+    V[I] = 0.5f * float(I % 9) - 1.0f;
+    Ref += V[I];
+  }
+  EXPECT_OK(run("fatomics", grid1(N, 64), F, Dv, V));
+  EXPECT_EQ(*F, float(Ref));
+  EXPECT_EQ(*Dv, Ref);
+}
+
+TEST_P(SimKernel, MultiWaveBarrier) {
+  if (!load("mixed"))
+    return;
+  const int N = 512, WG = 256;
+  int *O = Mem.allocArray<int>(N);
+  EXPECT_OK(run("multiwave", grid1(N, WG), O));
+  for (int I = 0; I < N; ++I) {
+    int L = I % WG, Gp = I / WG, S = 0;
+    for (int K = 0; K < 512; K += 64)
+      S += ((K + L * 3) % 512) * 7 + Gp;
+    ASSERT_EQ(O[I], (L & 1) ? -S : S) << I;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Targets, SimKernel,
                          ::testing::Values(Gfx::Gfx942, Gfx::Gfx1100, Gfx::Gfx90a),
                          [](const ::testing::TestParamInfo<Gfx> &I) {
