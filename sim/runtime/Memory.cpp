@@ -16,6 +16,8 @@
 //===----------------------------------------------------------------------===//
 #include "sim/runtime/Runtime.h"
 
+#include <algorithm>
+#include <cstddef>
 #include <cstring>
 
 namespace ferry::sim::rt {
@@ -182,6 +184,9 @@ void CopyEngine::run() {
              J.Size, (unsigned long)Src, (unsigned long)Dst);
     else
       std::memmove(J.Dst, J.Src, J.Size);
+    if (tracing())
+      report("copy of %zu bytes from %#lx to %#lx done", J.Size, (unsigned long)Src,
+             (unsigned long)Dst);
     if (Profiling.load()) {
       J.Completion->StartTs = Start;
       J.Completion->EndTs = nowNs();
@@ -366,6 +371,45 @@ FERRY_SIM_EXPORT hsa_status_t hsa_amd_memory_unlock(void *HostPtr) {
   R->Memory.remove(Base, &Rg);
   if (--Rg.LockCount > 0)
     R->Memory.add(Rg);
+  return HSA_STATUS_SUCCESS;
+}
+
+FERRY_SIM_EXPORT hsa_status_t hsa_amd_pointer_info(const void *Ptr, hsa_amd_pointer_info_t *Info,
+                                                   void *(*Alloc)(size_t), uint32_t *NumAgents,
+                                                   hsa_agent_t **Agents) {
+  Runtime *R = runtime();
+  if (!R)
+    return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  if (!Info || Info->size < offsetof(hsa_amd_pointer_info_t, agentBaseAddress))
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  hsa_amd_pointer_info_t Out{};
+  Out.size = uint32_t(std::min<size_t>(Info->size, sizeof Out));
+  Range Rg;
+  uint64_t Access = 0;
+  if (!R->Memory.find(reinterpret_cast<uint64_t>(Ptr), Rg)) {
+    Out.type = HSA_EXT_POINTER_TYPE_UNKNOWN; // Pageable: no agent may reach it.
+  } else {
+    Out.type = Rg.What == Range::Locked ? HSA_EXT_POINTER_TYPE_LOCKED : HSA_EXT_POINTER_TYPE_HSA;
+    Out.agentBaseAddress = Out.hostBaseAddress = reinterpret_cast<void *>(Rg.Base);
+    Out.sizeInBytes = Rg.Size;
+    Agent *Owner = Rg.From ? Rg.From->Owner : R->Agents[0].get();
+    Out.agentOwner = hsa_agent_t{reinterpret_cast<uint64_t>(Owner)};
+    Out.global_flags = Rg.From ? Rg.From->Flags : uint32_t(HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED);
+    Access = Rg.Access;
+  }
+  std::memcpy(Info, &Out, Out.size);
+  std::vector<hsa_agent_t> List;
+  for (const auto &A : R->Agents)
+    if (Access & A->bit())
+      List.push_back(hsa_agent_t{reinterpret_cast<uint64_t>(A.get())});
+  if (NumAgents)
+    *NumAgents = uint32_t(List.size());
+  if (Agents && Alloc) {
+    *Agents = static_cast<hsa_agent_t *>(Alloc(std::max<size_t>(1, List.size()) * sizeof(hsa_agent_t)));
+    if (!*Agents)
+      return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+    std::copy(List.begin(), List.end(), *Agents);
+  }
   return HSA_STATUS_SUCCESS;
 }
 

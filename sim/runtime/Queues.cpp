@@ -275,6 +275,21 @@ hsa_status_t Queue::dispatch(uint64_t Index, const hsa_kernel_dispatch_packet_t 
     std::lock_guard<std::mutex> L(Owner.dispatchLock());
     Result = Sim->run(D);
   }
+  if (tracing() && D.KernargAddr && Rt.Memory.valid(D.KernargAddr, 64, false, 0)) {
+    const auto *K = reinterpret_cast<const uint32_t *>(D.KernargAddr);
+    report("queue %lu: kernarg %08x %08x %08x %08x %08x %08x %08x %08x | %08x %08x %08x %08x "
+           "%08x %08x %08x %08x",
+           (unsigned long)Id, K[0], K[1], K[2], K[3], K[4], K[5], K[6], K[7], K[8], K[9], K[10],
+           K[11], K[12], K[13], K[14], K[15]);
+  }
+  if (tracing())
+    report("queue %lu: dispatch %lu of %s: grid %ux%ux%u, workgroup %ux%ux%u, kernarg %#lx, "
+           "LDS %u, scratch %u: %s, %lu wave instructions",
+           (unsigned long)Id, (unsigned long)Index, Name.empty() ? "?" : Name.c_str(), Grid[0],
+           Grid[1], Grid[2], Wg[0], Wg[1], Wg[2], (unsigned long)D.KernargAddr,
+           P.group_segment_size, P.private_segment_size,
+           Result.Status == DispatchResult::Ok ? "ok" : "failed",
+           (unsigned long)Result.Instructions);
   switch (Result.Status) {
   case DispatchResult::Ok:
     return HSA_STATUS_SUCCESS;
@@ -350,6 +365,10 @@ hsa_status_t Queue::process(uint64_t Index, uint16_t Header, std::string &Why) {
     }
     if (!waitDeps(Deps, Type == HSA_PACKET_TYPE_BARRIER_AND))
       return HSA_STATUS_SUCCESS; // Stopping: the run loop sees it.
+    if (tracing())
+      report("queue %lu: barrier-%s %lu on %zu signals done", (unsigned long)Id,
+             Type == HSA_PACKET_TYPE_BARRIER_AND ? "AND" : "OR", (unsigned long)Index,
+             Deps.size());
   }
   if (Release != HSA_FENCE_SCOPE_NONE)
     std::atomic_thread_fence(std::memory_order_release);

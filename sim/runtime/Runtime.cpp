@@ -24,6 +24,14 @@ uint64_t nowNs() {
                       .count());
 }
 
+bool tracing() {
+  static const bool On = [] {
+    const char *E = std::getenv("FERRY_SIM_TRACE");
+    return E && *E && std::strcmp(E, "0") != 0;
+  }();
+  return On;
+}
+
 void report(const char *Fmt, ...) {
   char Buf[1024];
   va_list Ap;
@@ -305,10 +313,12 @@ std::string Runtime::kernelName(uint64_t KernelObject) {
 }
 
 namespace {
-std::mutex LifeLock;
+// Never destroyed by static destructors: clients (ferry among them) still
+// free memory and destroy queues from their own exit-time code, as ROCr
+// lets them. Only the last hsa_shut_down tears the runtime down.
+std::mutex &LifeLock = *new std::mutex;
 unsigned RefCount = 0;
 std::atomic<Runtime *> Current{nullptr};
-std::unique_ptr<Runtime> Owned;
 } // namespace
 
 Runtime *runtime() { return Current.load(std::memory_order_acquire); }
@@ -324,8 +334,7 @@ FERRY_SIM_EXPORT hsa_status_t hsa_init() {
       std::unique_ptr<Runtime> R;
       if (hsa_status_t S = Runtime::create(R); S != HSA_STATUS_SUCCESS)
         return S;
-      Owned = std::move(R);
-      Current.store(Owned.get(), std::memory_order_release);
+      Current.store(R.release(), std::memory_order_release);
     }
     if (RefCount == UINT32_MAX)
       return HSA_STATUS_ERROR_REFCOUNT_OVERFLOW;
@@ -343,10 +352,8 @@ FERRY_SIM_EXPORT hsa_status_t hsa_shut_down() {
       std::lock_guard<std::mutex> L(LifeLock);
       if (RefCount == 0)
         return HSA_STATUS_ERROR_NOT_INITIALIZED;
-      if (--RefCount == 0) {
-        Current.store(nullptr, std::memory_order_release);
-        Gone = std::move(Owned);
-      }
+      if (--RefCount == 0)
+        Gone.reset(Current.exchange(nullptr, std::memory_order_acq_rel));
     }
     return HSA_STATUS_SUCCESS; // Gone is torn down here, outside the lock.
   } catch (...) {

@@ -48,6 +48,10 @@ namespace ferry::sim::rt {
 /// Nanoseconds of the monotonic clock: HSA timestamps (1 GHz).
 uint64_t nowNs();
 
+/// Whether FERRY_SIM_TRACE is set: then every packet and copy is reported
+/// as it runs (a debugging aid; read once).
+bool tracing();
+
 /// One line on stderr, prefixed "ferry-sim: ". The stand-in's only channel for
 /// saying *why* (HSA statuses carry no message).
 void report(const char *Fmt, ...) __attribute__((format(printf, 1, 2)));
