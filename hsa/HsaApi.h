@@ -16,6 +16,10 @@ constexpr hsa_status_t HSA_STATUS_SUCCESS = 0;
 constexpr hsa_status_t HSA_STATUS_INFO_BREAK = 1;
 constexpr hsa_status_t HSA_STATUS_ERROR_OUT_OF_RESOURCES = 0x1008;
 constexpr hsa_status_t HSA_STATUS_ERROR_NOT_INITIALIZED = 0x100B;
+// Queue errors ROCr reports for kernel faults (hsa_ext_amd.h).
+constexpr hsa_status_t HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION = 41;
+constexpr hsa_status_t HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION = 42;
+constexpr hsa_status_t HSA_STATUS_ERROR_MEMORY_FAULT = 43;
 
 struct hsa_agent_t { uint64_t handle; };
 struct hsa_signal_t { uint64_t handle; };
@@ -127,6 +131,24 @@ struct hsa_amd_profiling_dispatch_time_t {
   uint64_t start, end;
 };
 
+/// hsa_amd_pointer_info's answer (hsa_ext_amd.h). type: what ROCr knows of
+/// the memory; UNKNOWN is pageable host memory no DMA engine can reach.
+enum hsa_amd_pointer_type_t : int {
+  HSA_EXT_POINTER_TYPE_UNKNOWN = 0,
+  HSA_EXT_POINTER_TYPE_HSA = 1,
+  HSA_EXT_POINTER_TYPE_LOCKED = 2,
+};
+struct hsa_amd_pointer_info_t {
+  uint32_t size; ///< sizeof(hsa_amd_pointer_info_t), set by the caller.
+  hsa_amd_pointer_type_t type;
+  void *agentBaseAddress;
+  void *hostBaseAddress;
+  size_t sizeInBytes;
+  void *userData;
+  hsa_agent_t agentOwner;
+  uint32_t global_flags;
+};
+
 using AgentCallback = hsa_status_t (*)(hsa_agent_t, void *);
 using PoolCallback = hsa_status_t (*)(hsa_amd_memory_pool_t, void *);
 using IsaCallback = hsa_status_t (*)(hsa_isa_t, void *);
@@ -150,6 +172,7 @@ using QueueErrorCallback = void (*)(hsa_status_t, hsa_queue_t *, void *);
   X(hsa_amd_memory_lock, hsa_status_t, (void *, size_t, hsa_agent_t *, int, void **))            \
   X(hsa_amd_memory_unlock, hsa_status_t, (void *))                                               \
   X(hsa_amd_memory_fill, hsa_status_t, (void *, uint32_t, size_t))                               \
+  X(hsa_amd_pointer_info, hsa_status_t, (const void *, hsa_amd_pointer_info_t *, void *(*)(size_t), uint32_t *, hsa_agent_t **)) \
   X(hsa_amd_memory_async_copy, hsa_status_t, (void *, hsa_agent_t, const void *, hsa_agent_t, size_t, uint32_t, const hsa_signal_t *, hsa_signal_t)) \
   X(hsa_queue_create, hsa_status_t, (hsa_agent_t, uint32_t, uint32_t, QueueErrorCallback, void *, uint32_t, uint32_t, hsa_queue_t **)) \
   X(hsa_queue_destroy, hsa_status_t, (hsa_queue_t *))                                            \

@@ -9,11 +9,18 @@
 /// barrier-AND packet on the copy's signal. Every command's completion
 /// signal becomes the queue's latest; enqueueSignal hands it out. Kernarg
 /// buffers come from the kernarg pool and are freed once their dispatch's
-/// signal completed. Queue errors (the queue callback) become the device's
-/// sticky fault. A cooperative launch must fit on the GPU at once
+/// signal completed. Every signal handed to ROCr (dependency or completion)
+/// is kept alive until the command naming it completed (retain), as ROCr
+/// reads signals by address. Pageable host memory is locked for the copies
+/// that touch it (the DMA engines reach only memory ROCr knows). Queue
+/// errors (the queue callback) become the device's sticky fault (illegal
+/// address, illegal instruction, launch failed), stop that queue's later
+/// commands, and end waits on signals the stopped queue will never
+/// complete. A cooperative launch must fit on the GPU at once
 /// (checkCooperativeFit) and gets its queue's grid-barrier workspace
 /// (GridWorkspacePool) in the hidden multigrid-sync argument.
-/// NOTHING HERE HAS RUN ON AMD HARDWARE.
+/// Nothing here has run on AMD hardware; it runs on sim/'s simulated GPUs
+/// (tests/hsa/SimBackendTest.cpp, `FERRY_SIM=gfx942 ferry run`).
 #include "hsa/HsaBackend.h"
 
 #include "hsa/HsaRuntime.h"
@@ -42,15 +49,47 @@ using namespace api;
 // Compiler seam.
 //===----------------------------------------------------------------------===//
 
-static const char SerialMagic[8] = {'F', 'H', 'S', 'A', 'C', 'O', '1', 0};
+// Version 2 carries the kernels' parameter layouts; a version-1 entry is
+// refused (bad magic) and compiled again.
+static const char SerialMagic[8] = {'F', 'H', 'S', 'A', 'C', 'O', '2', 0};
 
-HsaCodeObject::HsaCodeObject(hsa::CodeObject CO) : Code(std::move(CO)) {
+ParamLayouts readParamLayouts(const llvm::Module &M) {
+  ParamLayouts Out;
+  const llvm::NamedMDNode *Params = M.getNamedMetadata("ferry.params");
+  if (!Params)
+    return Out;
+  auto Int = [](const llvm::MDOperand &Op) -> uint32_t {
+    auto *C = llvm::mdconst::dyn_extract_or_null<llvm::ConstantInt>(Op);
+    return C ? uint32_t(C->getZExtValue()) : 0;
+  };
+  for (const llvm::MDNode *N : Params->operands()) {
+    if (!N || N->getNumOperands() < 2)
+      continue;
+    auto *F = llvm::mdconst::dyn_extract_or_null<llvm::Function>(N->getOperand(0));
+    if (!F)
+      continue;
+    ParamLayout &L = Out[F->getName().str()];
+    L.Bytes = Int(N->getOperand(1));
+    for (unsigned I = 2; I + 2 < N->getNumOperands(); I += 3)
+      L.Params.push_back(
+          ferry::KernelParam{Int(N->getOperand(I)), Int(N->getOperand(I + 1)), Int(N->getOperand(I + 2))});
+  }
+  return Out;
+}
+
+HsaCodeObject::HsaCodeObject(hsa::CodeObject CO, const ParamLayouts &Layouts)
+    : Code(std::move(CO)) {
   for (const hsa::KernelInfo &K : Code.Kernels) {
     ferry::KernelInfo I;
     I.Name = K.Name;
-    // The parameter buffer is one byref argument; per-parameter offsets come
-    // from the PTX (the core knows them), not from the AMDGPU metadata.
+    // The parameter buffer is one byref argument of the AMDGPU kernel; the
+    // per-parameter layout comes from the PTX, without which the core could
+    // not place kernelParams[i] (it would launch with a zeroed buffer).
     I.ParamBytes = K.ExplicitArgSize;
+    if (auto It = Layouts.find(K.Name); It != Layouts.end()) {
+      I.Params = It->second.Params;
+      I.ParamBytes = std::max(I.ParamBytes, It->second.Bytes);
+    }
     I.StaticSharedBytes = K.GroupSegmentSize;
     I.LocalBytes = K.PrivateSegmentSize;
     I.Registers = K.VgprCount;
@@ -59,12 +98,36 @@ HsaCodeObject::HsaCodeObject(hsa::CodeObject CO) : Code(std::move(CO)) {
   }
 }
 
+namespace {
+void put32(std::vector<std::byte> &Out, uint32_t V) {
+  const auto *B = reinterpret_cast<const std::byte *>(&V);
+  Out.insert(Out.end(), B, B + 4);
+}
+} // namespace
+
+// Layout: magic, target\0, kernel count, per kernel (name\0, parameter
+// bytes, parameter count, offset/size/align each), then the ELF.
 ferry::Expected<std::vector<std::byte>> HsaCodeObject::serialize() const {
-  std::vector<std::byte> Out(sizeof SerialMagic + Code.Target.size() + 1 + Code.Bytes.size());
-  std::memcpy(Out.data(), SerialMagic, sizeof SerialMagic);
-  std::memcpy(Out.data() + sizeof SerialMagic, Code.Target.c_str(), Code.Target.size() + 1);
-  std::memcpy(Out.data() + sizeof SerialMagic + Code.Target.size() + 1, Code.Bytes.data(),
-              Code.Bytes.size());
+  std::vector<std::byte> Out(reinterpret_cast<const std::byte *>(SerialMagic),
+                             reinterpret_cast<const std::byte *>(SerialMagic) + sizeof SerialMagic);
+  auto PutString = [&](const std::string &S) {
+    const auto *B = reinterpret_cast<const std::byte *>(S.c_str());
+    Out.insert(Out.end(), B, B + S.size() + 1);
+  };
+  PutString(Code.Target);
+  put32(Out, uint32_t(Kernels.size()));
+  for (const ferry::KernelInfo &K : Kernels) {
+    PutString(K.Name);
+    put32(Out, K.ParamBytes);
+    put32(Out, uint32_t(K.Params.size()));
+    for (const ferry::KernelParam &P : K.Params) {
+      put32(Out, P.Offset);
+      put32(Out, P.Bytes);
+      put32(Out, P.Align);
+    }
+  }
+  const auto *Elf = reinterpret_cast<const std::byte *>(Code.Bytes.data());
+  Out.insert(Out.end(), Elf, Elf + Code.Bytes.size());
   return Out;
 }
 
@@ -75,22 +138,54 @@ HsaCompilerBackend::deserialize(std::span<const std::byte> Bytes) {
   };
   if (Bytes.size() < sizeof SerialMagic || std::memcmp(Bytes.data(), SerialMagic, sizeof SerialMagic))
     return Bad("bad magic");
-  const char *Name = reinterpret_cast<const char *>(Bytes.data()) + sizeof SerialMagic;
-  size_t Room = Bytes.size() - sizeof SerialMagic;
-  size_t Len = strnlen(Name, Room);
-  if (Len == Room)
-    return Bad("truncated");
+  size_t At = sizeof SerialMagic;
+  auto GetString = [&](std::string &Out) {
+    const char *P = reinterpret_cast<const char *>(Bytes.data()) + At;
+    size_t Len = strnlen(P, Bytes.size() - At);
+    if (Len == Bytes.size() - At)
+      return false;
+    Out.assign(P, Len);
+    At += Len + 1;
+    return true;
+  };
+  auto Get32 = [&](uint32_t &V) {
+    if (Bytes.size() - At < 4)
+      return false;
+    std::memcpy(&V, Bytes.data() + At, 4);
+    At += 4;
+    return true;
+  };
   hsa::CodeObject CO;
-  CO.Target.assign(Name, Len);
+  if (!GetString(CO.Target))
+    return Bad("truncated");
   if (CO.Target != Target.Name)
     return Bad("built for " + CO.Target + ", not " + Target.Name);
-  const auto *Elf = reinterpret_cast<const uint8_t *>(Name + Len + 1);
+  ParamLayouts Layouts;
+  uint32_t Count = 0;
+  if (!Get32(Count) || Count > Bytes.size())
+    return Bad("truncated");
+  for (uint32_t K = 0; K < Count; ++K) {
+    std::string Name;
+    ParamLayout L;
+    uint32_t N = 0;
+    if (!GetString(Name) || !Get32(L.Bytes) || !Get32(N) || N > (Bytes.size() - At) / 12)
+      return Bad("truncated");
+    for (uint32_t I = 0; I < N; ++I) {
+      ferry::KernelParam P;
+      Get32(P.Offset);
+      Get32(P.Bytes);
+      Get32(P.Align);
+      L.Params.push_back(P);
+    }
+    Layouts[Name] = std::move(L);
+  }
+  const auto *Elf = reinterpret_cast<const uint8_t *>(Bytes.data() + At);
   CO.Bytes.assign(Elf, reinterpret_cast<const uint8_t *>(Bytes.data() + Bytes.size()));
   auto Kernels = readKernelInfo(CO.Bytes);
   if (!Kernels)
     return Bad(llvm::toString(Kernels.takeError()));
   CO.Kernels = std::move(*Kernels);
-  return std::unique_ptr<ferry::CodeObject>(std::make_unique<HsaCodeObject>(std::move(CO)));
+  return std::unique_ptr<ferry::CodeObject>(std::make_unique<HsaCodeObject>(std::move(CO), Layouts));
 }
 
 /// The code cache key of one compile. The build part is this ferry's git
@@ -146,7 +241,7 @@ HsaCompilerBackend::compile(llvm::Module &M, const ferry::CompileOptions &Option
                                                                    : CUDA_ERROR_INVALID_PTX;
     return ferry::makeError(Code, "AMD compile for " + Target.Name + ": " + Msg);
   }
-  auto Out = std::make_unique<HsaCodeObject>(std::move(*CO));
+  auto Out = std::make_unique<HsaCodeObject>(std::move(*CO), readParamLayouts(M));
   if (Cache.enabled()) {
     if (auto Bytes = Out->serialize())
       Cache.store(Key, std::string_view(reinterpret_cast<const char *>(Bytes->data()), Bytes->size()));
@@ -305,19 +400,27 @@ namespace {
 class HsaDevice;
 
 /// An HSA signal that starts at 1 and reaches 0 when its command is done.
+/// After a queue error ROCr stops the queue and never completes the signals
+/// of its pending packets, so a signal of a device that faulted since the
+/// signal was made counts as complete (its command was abandoned; the
+/// device's sticky fault says why) rather than blocking forever.
 class HsaSignal : public ferry::Signal {
 public:
-  HsaSignal(const HsaRuntime &Rt, hsa_signal_t S) : Rt(Rt), S(S) {}
+  HsaSignal(const HsaRuntime &Rt, hsa_signal_t S, const std::atomic<uint64_t> *Faults)
+      : Rt(Rt), S(S), Faults(Faults), FaultsAtStart(Faults ? Faults->load() : 0) {}
   ~HsaSignal() override { Rt.fn().hsa_signal_destroy(S); }
   bool isComplete() const override {
-    bool Done = Rt.fn().hsa_signal_load_scacquire(S) <= 0;
+    bool Done = Rt.fn().hsa_signal_load_scacquire(S) <= 0 || abandoned();
     if (Done)
       stamp();
     return Done;
   }
   void wait() const override {
-    while (Rt.fn().hsa_signal_wait_scacquire(S, HSA_SIGNAL_CONDITION_LT, 1, UINT64_MAX,
-                                             HSA_WAIT_STATE_BLOCKED) > 0) {
+    // Blocked waits of 10 ms, looking for a fault in between.
+    uint64_t Ticks = uint64_t(1e7 / std::max(Rt.nsPerTick(), 1e-3));
+    while (Rt.fn().hsa_signal_wait_scacquire(S, HSA_SIGNAL_CONDITION_LT, 1, Ticks,
+                                             HSA_WAIT_STATE_BLOCKED) > 0 &&
+           !abandoned()) {
     }
     stamp();
   }
@@ -334,16 +437,23 @@ private:
                        .count();
     Stamp.compare_exchange_strong(Zero, Now);
   }
+  bool abandoned() const { return Faults && Faults->load() != FaultsAtStart; }
   const HsaRuntime &Rt;
   hsa_signal_t S;
+  const std::atomic<uint64_t> *Faults; ///< The device's fault count.
+  uint64_t FaultsAtStart;
   mutable std::atomic<uint64_t> Stamp{0};
 };
 
-ferry::Expected<std::shared_ptr<HsaSignal>> newSignal(const HsaRuntime &Rt, int64_t Initial = 1) {
+/// Faults: the device's fault counter (HsaDevice::Faults), so waits end
+/// when the device faults; null for a signal no queue completes.
+ferry::Expected<std::shared_ptr<HsaSignal>> newSignal(const HsaRuntime &Rt,
+                                                      const std::atomic<uint64_t> *Faults,
+                                                      int64_t Initial = 1) {
   hsa_signal_t S{};
   if (hsa_status_t E = Rt.fn().hsa_signal_create(Initial, 0, nullptr, &S))
     return ferry::makeError(CUDA_ERROR_OUT_OF_MEMORY, "hsa_signal_create: " + Rt.statusText(E));
-  return std::make_shared<HsaSignal>(Rt, S);
+  return std::make_shared<HsaSignal>(Rt, S, Faults);
 }
 
 struct LoadedKernel {
@@ -426,7 +536,7 @@ public:
     return P;
   }
   std::shared_ptr<ferry::Signal> completedSignal() override {
-    auto S = newSignal(Rt, 0);
+    auto S = newSignal(Rt, nullptr, 0);
     if (!S)
       return nullptr;
     (*S)->isComplete(); // Stamps "now".
@@ -456,7 +566,9 @@ public:
   std::atomic<uint64_t> Allocated{0};
   mutable std::mutex FaultLock;
   std::optional<ferry::Error> Fault;
-  std::atomic<uint64_t> Faults{0}; ///< Ever set, for GridWorkspacePool.
+  /// Faults ever set: GridWorkspacePool renews its workspace after one, and
+  /// HsaSignal stops waiting for commands a fault abandoned.
+  std::atomic<uint64_t> Faults{0};
 };
 
 HsaDevice::HsaDevice(const HsaRuntime &Rt, const AgentDescription &Ag, TargetInfo T)
@@ -540,6 +652,21 @@ ferry::Expected<std::unique_ptr<ferry::LoadedCode>> HsaDevice::load(const ferry:
   return std::unique_ptr<ferry::LoadedCode>(std::move(L));
 }
 
+/// The sticky CUDA error of a queue error, as NVIDIA reports the like:
+/// memory faults are illegal addresses, bad instructions illegal
+/// instructions, the rest (s_trap, malformed packets) a failed launch.
+CUresult queueErrorCode(hsa_status_t S) {
+  switch (S) {
+  case HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION:
+  case HSA_STATUS_ERROR_MEMORY_FAULT:
+    return CUDA_ERROR_ILLEGAL_ADDRESS;
+  case HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION:
+    return CUDA_ERROR_ILLEGAL_INSTRUCTION;
+  default:
+    return CUDA_ERROR_LAUNCH_FAILED;
+  }
+}
+
 class HsaQueue : public ferry::Queue {
 public:
   HsaQueue(HsaDevice &D, hsa_queue_t *Q)
@@ -559,7 +686,17 @@ public:
   void attach(hsa_queue_t *Queue) { Q = Queue; }
   static void onError(hsa_status_t S, hsa_queue_t *, void *Data) {
     auto *Self = static_cast<HsaQueue *>(Data);
-    Self->D.setFault(CUDA_ERROR_LAUNCH_FAILED, "queue error: " + Self->Rt.statusText(S));
+    Self->Dead = true;
+    Self->D.setFault(queueErrorCode(S), "queue error: " + Self->Rt.statusText(S));
+  }
+  /// ROCr runs nothing more on a queue after an error: later commands would
+  /// wait forever, so they are refused with the device's fault.
+  ferry::Status refuseIfDead() const {
+    if (!Dead)
+      return ferry::Status::ok();
+    ferry::Status F = D.fault();
+    return F ? ferry::makeError(CUDA_ERROR_LAUNCH_FAILED, "the AMD queue stopped after a fault")
+             : std::move(F);
   }
 
   ferry::Status enqueueCopy(const ferry::CopyRect &R) override;
@@ -585,25 +722,38 @@ public:
     }
     if (S)
       S->wait();
-    reclaimKernargs();
+    reclaim();
   }
 
 private:
   template <typename Packet> void publish(Packet P, uint16_t Header, uint16_t Setup);
   /// AQL packets wait for out-of-queue work (copies, host functions).
   ferry::Status fenceOutOfQueueWork();
-  ferry::Status barrierOn(std::initializer_list<hsa_signal_t> Deps,
+  ferry::Status barrierOn(std::initializer_list<std::shared_ptr<HsaSignal>> Deps,
                           std::shared_ptr<HsaSignal> &Completion);
-  void reclaimKernargs();
+  /// Keeps Keep (a signal handed to ROCr as a dependency or completion
+  /// signal) alive until Until completed: ROCr reads and writes signals by
+  /// address, so one destroyed while a packet or copy still refers to it is
+  /// a use after free. Lock held.
+  void retain(const std::shared_ptr<HsaSignal> &Until, std::shared_ptr<ferry::Signal> Keep) {
+    Retained.emplace_back(Until, std::move(Keep));
+  }
+  /// Frees kernarg buffers and unlocks pageable host ranges whose command
+  /// completed.
+  void reclaim();
 
   HsaDevice &D;
   const HsaRuntime &Rt;
   hsa_queue_t *Q;
   mutable std::mutex Lock;
   std::shared_ptr<HsaSignal> Last;  ///< Completes after every command so far.
+  std::atomic<bool> Dead{false};    ///< ROCr stopped the queue (onError).
   bool LastOutOfQueue = false;      ///< Last came from a copy or host function.
-  std::vector<std::shared_ptr<ferry::Signal>> Held; ///< Foreign signals waited on.
+  /// Signals ROCr may still touch, each until its command completed.
+  std::deque<std::pair<std::shared_ptr<HsaSignal>, std::shared_ptr<ferry::Signal>>> Retained;
   std::deque<std::pair<std::shared_ptr<HsaSignal>, void *>> Kernargs;
+  /// Pageable host ranges locked for a copy, unlocked once it completed.
+  std::deque<std::pair<std::shared_ptr<HsaSignal>, void *>> Locked;
   std::vector<std::thread> HostThreads;
   GridWorkspacePool Workspace; ///< Cooperative launches (under Lock).
 };
@@ -628,17 +778,20 @@ static uint16_t header(uint16_t Type) {
                   HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_RELEASE_FENCE_SCOPE);
 }
 
-ferry::Status HsaQueue::barrierOn(std::initializer_list<hsa_signal_t> Deps,
+ferry::Status HsaQueue::barrierOn(std::initializer_list<std::shared_ptr<HsaSignal>> Deps,
                                   std::shared_ptr<HsaSignal> &Completion) {
-  auto S = newSignal(Rt);
+  auto S = newSignal(Rt, &D.Faults);
   if (!S)
     return S.takeError();
   hsa_barrier_and_packet_t P{};
   size_t I = 0;
-  for (hsa_signal_t Dep : Deps)
-    if (I < 5)
-      P.dep_signal[I++] = Dep;
+  for (const std::shared_ptr<HsaSignal> &Dep : Deps)
+    if (Dep && I < 5) {
+      P.dep_signal[I++] = Dep->handle();
+      retain(*S, Dep);
+    }
   P.completion_signal = (*S)->handle();
+  retain(*S, *S);
   publish(P, header(HSA_PACKET_TYPE_BARRIER_AND), 0);
   Completion = *S;
   return ferry::Status::ok();
@@ -648,22 +801,30 @@ ferry::Status HsaQueue::fenceOutOfQueueWork() {
   if (!LastOutOfQueue || !Last)
     return ferry::Status::ok();
   std::shared_ptr<HsaSignal> C;
-  if (ferry::Status St = barrierOn({Last->handle()}, C); !St)
+  if (ferry::Status St = barrierOn({Last}, C); !St)
     return St;
   Last = C;
   LastOutOfQueue = false;
   return ferry::Status::ok();
 }
 
-void HsaQueue::reclaimKernargs() {
+void HsaQueue::reclaim() {
   std::lock_guard<std::mutex> L(Lock);
   while (!Kernargs.empty() && Kernargs.front().first->isComplete()) {
     Rt.fn().hsa_amd_memory_pool_free(Kernargs.front().second);
     Kernargs.pop_front();
   }
+  while (!Locked.empty() && Locked.front().first->isComplete()) {
+    Rt.fn().hsa_amd_memory_unlock(Locked.front().second);
+    Locked.pop_front();
+  }
+  while (!Retained.empty() && Retained.front().first->isComplete())
+    Retained.pop_front();
 }
 
 ferry::Status HsaQueue::enqueueLaunch(const ferry::LaunchRequest &R) {
+  if (ferry::Status St = refuseIfDead(); !St)
+    return St;
   const auto *Code = dynamic_cast<const HsaLoadedCode *>(R.Code);
   if (!Code || R.KernelIndex >= Code->Kernels.size())
     return ferry::makeError(CUDA_ERROR_INVALID_VALUE, "launch of an unknown AMD kernel");
@@ -685,7 +846,7 @@ ferry::Status HsaQueue::enqueueLaunch(const ferry::LaunchRequest &R) {
                                                R.DynamicSharedBytes);
         !St)
       return St;
-  reclaimKernargs();
+  reclaim();
   uint64_t GridWorkspace = 0;
   if (R.Cooperative) {
     std::lock_guard<std::mutex> L(Lock);
@@ -702,7 +863,7 @@ ferry::Status HsaQueue::enqueueLaunch(const ferry::LaunchRequest &R) {
   hsa_agent_t Agent = D.A.Agent;
   Rt.fn().hsa_amd_agents_allow_access(1, &Agent, nullptr, KernargMem);
   std::memcpy(KernargMem, Args.data(), Args.size());
-  auto S = newSignal(Rt);
+  auto S = newSignal(Rt, &D.Faults);
   if (!S) {
     Rt.fn().hsa_amd_memory_pool_free(KernargMem);
     return S.takeError();
@@ -725,32 +886,99 @@ ferry::Status HsaQueue::enqueueLaunch(const ferry::LaunchRequest &R) {
   P.kernarg_address = KernargMem;
   P.completion_signal = (*S)->handle();
   publish(P, header(HSA_PACKET_TYPE_KERNEL_DISPATCH), 3 << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS);
+  retain(*S, *S);
   Last = *S;
   Kernargs.emplace_back(*S, KernargMem);
   return ferry::Status::ok();
 }
 
+/// Whether ROCr knows the memory at P (an HSA allocation or locked host
+/// memory). Pageable host memory (malloc, the stack) is out of reach of the
+/// DMA engines hsa_amd_memory_async_copy drives: a copy from it would fault.
+static bool knownToRocr(const HsaRuntime &Rt, const void *P) {
+  hsa_amd_pointer_info_t Info{};
+  Info.size = sizeof Info;
+  if (Rt.fn().hsa_amd_pointer_info(P, &Info, nullptr, nullptr, nullptr) != HSA_STATUS_SUCCESS)
+    return true; // Cannot tell; the copy reports its own error.
+  return Info.type != HSA_EXT_POINTER_TYPE_UNKNOWN;
+}
+
 ferry::Status HsaQueue::enqueueCopy(const ferry::CopyRect &R) {
+  if (ferry::Status St = refuseIfDead(); !St)
+    return St;
+  // The bytes each side spans, first row to the end of the last.
+  size_t SrcSpan = (R.Depth - 1) * R.SrcSlicePitch + (R.Height - 1) * R.SrcPitch + R.WidthBytes;
+  size_t DstSpan = (R.Depth - 1) * R.DstSlicePitch + (R.Height - 1) * R.DstPitch + R.WidthBytes;
+  // A pageable side is locked for the copy (as HIP pins or stages it) and
+  // unlocked once the copy completed (reclaim). Where locking fails (e.g. a
+  // range overlapping one locked differently), the copy runs on the host
+  // path in stream order instead.
+  std::vector<void *> LockedHere;
+  auto Pin = [&](const void *P, size_t Bytes, void *&AgentPtr) {
+    if (knownToRocr(Rt, P)) {
+      AgentPtr = const_cast<void *>(P);
+      return true;
+    }
+    hsa_agent_t Ag = D.A.Agent;
+    if (Rt.fn().hsa_amd_memory_lock(const_cast<void *>(P), Bytes, &Ag, 1, &AgentPtr) !=
+        HSA_STATUS_SUCCESS)
+      return false;
+    LockedHere.push_back(const_cast<void *>(P));
+    return true;
+  };
+  void *SrcAgent = nullptr, *DstAgent = nullptr;
+  if (!Pin(R.Src, SrcSpan, SrcAgent) || !Pin(R.Dst, DstSpan, DstAgent)) {
+    for (void *P : LockedHere)
+      Rt.fn().hsa_amd_memory_unlock(P);
+    ferry::CopyRect Copy = R;
+    return enqueueHostFunction([Copy](CUresult) {
+      for (size_t Z = 0; Z < Copy.Depth; ++Z)
+        for (size_t Y = 0; Y < Copy.Height; ++Y)
+          std::memmove(static_cast<uint8_t *>(Copy.Dst) + Z * Copy.DstSlicePitch + Y * Copy.DstPitch,
+                       static_cast<const uint8_t *>(Copy.Src) + Z * Copy.SrcSlicePitch +
+                           Y * Copy.SrcPitch,
+                       Copy.WidthBytes);
+    });
+  }
+  reclaim();
   std::lock_guard<std::mutex> L(Lock);
+  ferry::Status Result = ferry::Status::ok();
   // Rows become separate DMA copies chained on signals.
-  for (size_t Z = 0; Z < R.Depth; ++Z)
-    for (size_t Y = 0; Y < R.Height; ++Y) {
-      auto S = newSignal(Rt);
-      if (!S)
-        return S.takeError();
-      auto *Dst = static_cast<uint8_t *>(R.Dst) + Z * R.DstSlicePitch + Y * R.DstPitch;
-      auto *Src = static_cast<const uint8_t *>(R.Src) + Z * R.SrcSlicePitch + Y * R.SrcPitch;
+  for (size_t Z = 0; Z < R.Depth && Result; ++Z)
+    for (size_t Y = 0; Y < R.Height && Result; ++Y) {
+      auto S = newSignal(Rt, &D.Faults);
+      if (!S) {
+        Result = S.takeError();
+        break;
+      }
+      size_t DstOff = Z * R.DstSlicePitch + Y * R.DstPitch;
+      size_t SrcOff = Z * R.SrcSlicePitch + Y * R.SrcPitch;
+      auto *Dst = static_cast<uint8_t *>(DstAgent) + DstOff;
+      auto *Src = static_cast<const uint8_t *>(SrcAgent) + SrcOff;
       hsa_signal_t Dep = Last ? Last->handle() : hsa_signal_t{0};
       // Under UVA the GPU agent can drive copies in every direction.
       if (hsa_status_t E = Rt.fn().hsa_amd_memory_async_copy(Dst, D.A.Agent, Src, D.A.Agent,
                                                              R.WidthBytes, Last ? 1 : 0, &Dep,
-                                                             (*S)->handle()))
-        return ferry::makeError(CUDA_ERROR_INVALID_VALUE,
-                                "hsa_amd_memory_async_copy: " + Rt.statusText(E));
+                                                             (*S)->handle())) {
+        Result = ferry::makeError(CUDA_ERROR_INVALID_VALUE,
+                                  "hsa_amd_memory_async_copy: " + Rt.statusText(E));
+        break;
+      }
+      if (Last)
+        retain(*S, Last);
+      retain(*S, *S);
       Last = *S;
       LastOutOfQueue = true;
     }
-  return ferry::Status::ok();
+  // Unlocked after the last row copied (or at once when nothing was queued
+  // that could still read them).
+  for (void *P : LockedHere) {
+    if (Last)
+      Locked.emplace_back(Last, P);
+    else
+      Rt.fn().hsa_amd_memory_unlock(P);
+  }
+  return Result;
 }
 
 ferry::Status HsaQueue::enqueueFill(const ferry::FillRect &R) {
@@ -775,7 +1003,9 @@ ferry::Status HsaQueue::enqueueFill(const ferry::FillRect &R) {
 }
 
 ferry::Status HsaQueue::enqueueHostFunction(std::function<void(CUresult)> Fn) {
-  auto S = newSignal(Rt);
+  if (ferry::Status St = refuseIfDead(); !St)
+    return St;
+  auto S = newSignal(Rt, &D.Faults);
   if (!S)
     return S.takeError();
   std::lock_guard<std::mutex> L(Lock);
@@ -794,17 +1024,18 @@ ferry::Status HsaQueue::enqueueHostFunction(std::function<void(CUresult)> Fn) {
 }
 
 ferry::Status HsaQueue::enqueueWait(std::shared_ptr<ferry::Signal> S) {
-  auto *H = dynamic_cast<HsaSignal *>(S.get());
+  if (ferry::Status St = refuseIfDead(); !St)
+    return St;
+  auto H = std::dynamic_pointer_cast<HsaSignal>(S);
   if (!H) {
     // A signal of another backend: wait for it on the host path.
     return enqueueHostFunction([S](CUresult) { S->wait(); });
   }
+  reclaim();
   std::lock_guard<std::mutex> L(Lock);
   std::shared_ptr<HsaSignal> C;
-  std::initializer_list<hsa_signal_t> Deps = {H->handle(), Last ? Last->handle() : hsa_signal_t{0}};
-  if (ferry::Status St = barrierOn(Deps, C); !St)
+  if (ferry::Status St = barrierOn({H, Last}, C); !St)
     return St;
-  Held.push_back(S); // Keep the foreign signal alive while the packet waits.
   Last = C;
   LastOutOfQueue = false;
   return ferry::Status::ok();

@@ -9,6 +9,7 @@
 #include "libcuda/Backend.h"
 
 #include <functional>
+#include <map>
 #include <memory>
 
 namespace ferry::hsa {
@@ -27,11 +28,25 @@ private:
   TargetInfo Target;
 };
 
+/// A kernel's CUDA parameter buffer as its PTX declares it: total bytes and
+/// each parameter's offset, size and alignment (the SIMT IR's
+/// !ferry.params). The core packs kernelParams with it; the AMDGPU metadata
+/// only knows the buffer as a whole.
+struct ParamLayout {
+  uint32_t Bytes = 0;
+  std::vector<ferry::KernelParam> Params;
+};
+using ParamLayouts = std::map<std::string, ParamLayout>;
+
+/// The parameter layouts of a SIMT IR module's kernels, by kernel name.
+ParamLayouts readParamLayouts(const llvm::Module &SimtIr);
+
 /// A code object as libcuda sees it: the ELF bytes and both views of the
-/// kernels (ferry's KernelInfo for the core, the AMDGPU metadata for launch).
+/// kernels (ferry's KernelInfo for the core, with the parameter layouts the
+/// module was compiled from; the AMDGPU metadata for launch).
 class HsaCodeObject : public ferry::CodeObject {
 public:
-  explicit HsaCodeObject(hsa::CodeObject CO);
+  HsaCodeObject(hsa::CodeObject CO, const ParamLayouts &Layouts);
   std::span<const ferry::KernelInfo> kernels() const override { return Kernels; }
   ferry::Expected<std::vector<std::byte>> serialize() const override;
   const hsa::CodeObject &amdgpu() const { return Code; }

@@ -4,6 +4,9 @@
 /// beside the `bin` holding this executable) first on LD_LIBRARY_PATH, so the
 /// program's `dlopen("libcuda.so.1")` (NVIDIA's cudart) and its
 /// `libcudart.so.13` dependency resolve to ferry's, then execs the program.
+/// With FERRY_SIM set (simulated AMD GPUs) and FERRY_HSA_LIBRARY not, it
+/// points FERRY_HSA_LIBRARY at the HSA runtime stand-in beside ferry's
+/// libraries (sim/runtime), so the AMD backend loads it as it loads ROCr.
 #include "tools/Command.h"
 
 #include <cerrno>
@@ -45,6 +48,17 @@ bool prepareEnvironment(const std::string &Backend) {
   const char *Old = std::getenv("LD_LIBRARY_PATH");
   std::string Path = Lib + (Old && *Old ? ":" + std::string(Old) : "");
   setenv("LD_LIBRARY_PATH", Path.c_str(), 1);
+  const char *Sim = std::getenv("FERRY_SIM");
+  const char *Hsa = std::getenv("FERRY_HSA_LIBRARY");
+  if (Sim && *Sim && !(Hsa && *Hsa)) {
+    std::string StandIn = Lib + "/libferry-hsa-sim.so";
+    if (access(StandIn.c_str(), R_OK) != 0) {
+      std::fprintf(stderr, "ferry run: FERRY_SIM is set but '%s' is missing (build target "
+                           "ferry-hsa-sim)\n", StandIn.c_str());
+      return false;
+    }
+    setenv("FERRY_HSA_LIBRARY", StandIn.c_str(), 1);
+  }
   if (!Backend.empty())
     setenv("FERRY_BACKEND", Backend.c_str(), 1);
   return true;

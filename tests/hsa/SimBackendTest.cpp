@@ -1,0 +1,231 @@
+/// \file
+/// ferry's AMD backend (hsa/) through libcuda's seams, over sim/'s HSA
+/// runtime stand-in on a simulated gfx942 (FERRY_HSA_LIBRARY names it, as
+/// `ferry run` does when FERRY_SIM is set): the first time hsa/ executed.
+/// Each test pins bugs that run found:
+///  - kernels got a zeroed parameter buffer: HsaCodeObject gave the core no
+///    per-parameter layout, so kernelParams were never packed;
+///  - copies from pageable host memory went to the DMA engine, which cannot
+///    reach it (ROCr: a fault);
+///  - signals still named by a queued barrier packet or copy were destroyed
+///    when the queue's latest signal moved on (use after free in ROCr);
+///  - after a kernel fault, waits blocked forever (ROCr never completes the
+///    signals of a stopped queue), and every fault read LAUNCH_FAILED.
+#include "hsa/HsaBackend.h"
+#include "hsa/HsaRuntime.h"
+#include "ptx/lower/Lower.h"
+
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+
+using namespace ferry::hsa;
+
+namespace {
+
+// y[i] = a * x[i] + y[i] for i < n: parameters of three sizes and alignments.
+const char *AxpyPtx = R"(
+.version 7.0
+.target sm_75
+.address_size 64
+
+.visible .entry axpy(.param .u64 axpy_x, .param .f32 axpy_a, .param .u64 axpy_y,
+                     .param .u32 axpy_n)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<6>;
+  .reg .f32 %f<4>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [axpy_x];
+  ld.param.f32 %f1, [axpy_a];
+  ld.param.u64 %rd2, [axpy_y];
+  ld.param.u32 %r1, [axpy_n];
+  mov.u32 %r2, %ctaid.x;
+  mov.u32 %r3, %ntid.x;
+  mov.u32 %r4, %tid.x;
+  mad.lo.s32 %r5, %r2, %r3, %r4;
+  setp.ge.u32 %p1, %r5, %r1;
+  @%p1 bra DONE;
+  cvta.to.global.u64 %rd3, %rd1;
+  cvta.to.global.u64 %rd4, %rd2;
+  mul.wide.u32 %rd5, %r5, 4;
+  add.s64 %rd6, %rd3, %rd5;
+  add.s64 %rd7, %rd4, %rd5;
+  ld.global.f32 %f2, [%rd6];
+  ld.global.f32 %f3, [%rd7];
+  fma.rn.f32 %f3, %f1, %f2, %f3;
+  st.global.f32 [%rd7], %f3;
+DONE:
+  ret;
+}
+
+// Stores far beyond the buffer it is given: a memory fault.
+.visible .entry wild(.param .u64 wild_p)
+{
+  .reg .b32 %r<2>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [wild_p];
+  cvta.to.global.u64 %rd2, %rd1;
+  add.s64 %rd3, %rd2, 1099511627776;
+  mov.u32 %r1, 7;
+  st.global.u32 [%rd3], %r1;
+  ret;
+}
+)";
+
+class HsaOnSim : public ::testing::Test {
+protected:
+  static void SetUpTestSuite() {
+    // Before anything reads the settings or opens the runtime.
+    setenv("FERRY_HSA_LIBRARY", SIM_LIBRARY, 1);
+    setenv("FERRY_SIM", "gfx942", 1);
+    setenv("CUDA_CACHE_DISABLE", "1", 1);
+  }
+  void SetUp() override {
+    auto B = createHsaDeviceBackend();
+    ASSERT_TRUE(bool(B)) << B.error().message();
+    Backend = std::move(*B);
+    ASSERT_EQ(Backend->devices().size(), 1u) << HsaRuntime::get().whyUnavailable();
+    Dev = Backend->devices()[0];
+    auto R = ferry::ptx::lowerText(AxpyPtx, "axpy.ptx", Ctx);
+    ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+    auto CO = Backend->compiler()->compile(*R->M, {});
+    ASSERT_TRUE(bool(CO)) << CO.error().message();
+    Code = std::move(*CO);
+    auto L = Dev->load(*Code);
+    ASSERT_TRUE(bool(L)) << L.error().message();
+    Loaded = std::move(*L);
+    auto Q = Dev->createQueue(0);
+    ASSERT_TRUE(bool(Q)) << Q.error().message();
+    Queue = std::move(*Q);
+  }
+  void TearDown() override { Queue.reset(); }
+
+  unsigned kernel(const char *Name) {
+    for (unsigned I = 0; I < Loaded->info().size(); ++I)
+      if (Loaded->info()[I].Name == Name)
+        return I;
+    ADD_FAILURE() << "no kernel " << Name;
+    return 0;
+  }
+  /// A launch with kernelParams packed as the core packs them.
+  ferry::LaunchRequest launch(const char *Name, std::vector<const void *> Values, uint32_t Blocks,
+                              uint32_t Threads) {
+    ferry::LaunchRequest R;
+    R.Code = Loaded.get();
+    R.KernelIndex = kernel(Name);
+    const ferry::KernelInfo &K = Loaded->info()[R.KernelIndex];
+    R.Grid = {Blocks, 1, 1};
+    R.Block = {Threads, 1, 1};
+    R.Args.assign(K.ParamBytes, std::byte{0});
+    EXPECT_EQ(K.Params.size(), Values.size());
+    for (size_t I = 0; I < K.Params.size() && I < Values.size(); ++I)
+      std::memcpy(R.Args.data() + K.Params[I].Offset, Values[I], K.Params[I].Bytes);
+    return R;
+  }
+  ferry::CopyRect copy(void *Dst, const void *Src, size_t Bytes) {
+    ferry::CopyRect R;
+    R.Dst = Dst;
+    R.Src = Src;
+    R.WidthBytes = Bytes;
+    return R;
+  }
+
+  llvm::LLVMContext Ctx;
+  std::unique_ptr<ferry::DeviceBackend> Backend;
+  ferry::Device *Dev = nullptr;
+  std::unique_ptr<ferry::CodeObject> Code;
+  std::unique_ptr<ferry::LoadedCode> Loaded;
+  std::unique_ptr<ferry::Queue> Queue;
+};
+
+TEST_F(HsaOnSim, ParameterLayoutsReachTheCore) {
+  const ferry::KernelInfo &K = Code->kernels()[kernel("axpy")];
+  ASSERT_EQ(K.Params.size(), 4u);
+  EXPECT_EQ(K.Params[1].Offset, 8u);
+  EXPECT_EQ(K.Params[1].Bytes, 4u);
+  EXPECT_EQ(K.Params[2].Offset, 16u);
+  EXPECT_EQ(K.Params[3].Offset, 24u);
+  EXPECT_EQ(K.ParamBytes, 28u);
+  // And through the code cache's bytes.
+  auto Bytes = Code->serialize();
+  ASSERT_TRUE(bool(Bytes));
+  auto Back = Backend->compiler()->deserialize(*Bytes);
+  ASSERT_TRUE(bool(Back)) << Back.error().message();
+  const ferry::KernelInfo &B = (*Back)->kernels()[kernel("axpy")];
+  ASSERT_EQ(B.Params.size(), 4u);
+  EXPECT_EQ(B.Params[2].Offset, 16u);
+  EXPECT_EQ(B.Params[2].Bytes, 8u);
+  EXPECT_EQ(B.Params[2].Align, 8u);
+  std::vector<std::byte> Cut(Bytes->begin(), Bytes->begin() + 20);
+  EXPECT_FALSE(bool(Backend->compiler()->deserialize(Cut)));
+}
+
+TEST_F(HsaOnSim, PageableCopiesAndLaunchesInStreamOrder) {
+  const uint32_t N = 3000;
+  std::vector<float> X(N), Y(N), Out(N, -1);
+  for (uint32_t I = 0; I < N; ++I) {
+    X[I] = float(I);
+    Y[I] = 1.0f;
+  }
+  auto DX = Dev->allocate(ferry::MemoryKind::Device, N * 4);
+  auto DY = Dev->allocate(ferry::MemoryKind::Device, N * 4);
+  ASSERT_TRUE(DX && DY);
+  // Host vectors are pageable: the backend must not hand them to the DMA
+  // engine as they are.
+  ASSERT_TRUE(Queue->enqueueCopy(copy(*DX, X.data(), N * 4)));
+  ASSERT_TRUE(Queue->enqueueCopy(copy(*DY, Y.data(), N * 4)));
+  // Launches and copies interleaved: each command's signals must live until
+  // the packets and copies that name them are done.
+  const float A = 2.0f;
+  const int Rounds = 8;
+  for (int I = 0; I < Rounds; ++I) {
+    ASSERT_TRUE(Queue->enqueueLaunch(launch("axpy", {&*DX, &A, &*DY, &N}, (N + 255) / 256, 256)));
+    ASSERT_TRUE(Queue->enqueueCopy(copy(Out.data(), *DY, N * 4)));
+  }
+  Queue->drain();
+  ferry::Status F = Dev->fault();
+  ASSERT_TRUE(bool(F)) << F.message();
+  for (uint32_t I = 0; I < N; ++I)
+    ASSERT_EQ(Out[I], 1.0f + Rounds * A * float(I)) << I;
+  // A strided 2-D copy from pageable memory too.
+  std::vector<float> Rows(4 * 64, 5.0f);
+  ferry::CopyRect R;
+  R.Dst = *DY;
+  R.Src = Rows.data();
+  R.WidthBytes = 16 * 4;
+  R.Height = 4;
+  R.DstPitch = 16 * 4;
+  R.SrcPitch = 64 * 4;
+  ASSERT_TRUE(Queue->enqueueCopy(R));
+  ASSERT_TRUE(Queue->enqueueCopy(copy(Out.data(), *DY, 64 * 4)));
+  Queue->drain();
+  EXPECT_EQ(Out[63], 5.0f);
+  EXPECT_TRUE(bool(Dev->fault()));
+  (void)Dev->release(ferry::MemoryKind::Device, *DX, N * 4);
+  (void)Dev->release(ferry::MemoryKind::Device, *DY, N * 4);
+}
+
+TEST_F(HsaOnSim, KernelFaultIsStickyAndEndsWaits) {
+  auto P = Dev->allocate(ferry::MemoryKind::Device, 64);
+  ASSERT_TRUE(bool(P));
+  ASSERT_TRUE(Queue->enqueueLaunch(launch("wild", {&*P}, 1, 1)));
+  std::vector<float> Host(16);
+  ASSERT_TRUE(Queue->enqueueCopy(copy(Host.data(), *P, 64)));
+  auto T0 = std::chrono::steady_clock::now();
+  Queue->drain(); // Must return: the stopped queue's signals never complete.
+  EXPECT_LT(std::chrono::steady_clock::now() - T0, std::chrono::seconds(30));
+  ferry::Status F = Dev->fault();
+  ASSERT_FALSE(bool(F));
+  EXPECT_EQ(F.code(), CUDA_ERROR_ILLEGAL_ADDRESS) << F.message();
+  // The stopped queue refuses more work instead of queueing it forever.
+  EXPECT_FALSE(bool(Queue->enqueueLaunch(launch("wild", {&*P}, 1, 1))));
+  (void)Dev->release(ferry::MemoryKind::Device, *P, 64);
+}
+
+} // namespace
