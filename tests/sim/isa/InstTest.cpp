@@ -38,6 +38,7 @@ struct Kernel {
   std::string Body;
   std::string Directives; // extra .amdhsa_* lines
   unsigned Vgprs = 32;
+  unsigned Agprs = 0; // CDNA: AGPRs above ACCUM_OFFSET in the unified file
   unsigned Lds = 0;
 };
 
@@ -59,7 +60,7 @@ std::string wrap(const Kernel &K, Gfx G) {
   S += "  s_endpgm\n";
   S += ".rodata\n.p2align 6\n.amdhsa_kernel k\n";
   S += "  .amdhsa_user_sgpr_kernarg_segment_ptr 1\n";
-  S += "  .amdhsa_next_free_vgpr " + std::to_string(K.Vgprs) + "\n";
+  S += "  .amdhsa_next_free_vgpr " + std::to_string(K.Vgprs + K.Agprs) + "\n";
   S += "  .amdhsa_next_free_sgpr 32\n";
   S += "  .amdhsa_group_segment_fixed_size " + std::to_string(K.Lds) + "\n";
   if (G11)
@@ -292,6 +293,217 @@ TEST_P(Inst, Lds) {
     EXPECT_EQ(Got[L][0], 100 + (L ^ 1)) << L;
     EXPECT_EQ(Got[L][1], 100 + L) << L;
   }
+}
+
+TEST_P(Inst, SdwaSelects) {
+  if (g11())
+    GTEST_SKIP() << "SDWA is GFX9 only";
+  // dst = WORD_1 of (BYTE_1(src0) + sext WORD_1(src1)), low half preserved.
+  check("v_mov_b32 v5, v3\n v_add_u32_sdwa v5, v1, sext(v2) dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE "
+        "src0_sel:BYTE_1 src1_sel:WORD_1",
+        {{0x0000ff00u, 0xfffe0000u, 0x1234abcdu}, {0x00000500u, 0x00070000u, 0x11112222u}},
+        {{0x00fdabcdu, 0}, {0x000c2222u, 0}});
+}
+
+TEST_P(Inst, DppBroadcastsAndShares) {
+  std::vector<Out> Expect;
+  if (g11()) {
+    // row_share:3 (every lane of a row reads lane 3 of the row), row_xmask:1.
+    for (unsigned L = 0; L < 32; ++L)
+      Expect.push_back({(L & ~15u) + 3, (L & ~15u) | ((L & 15) ^ 1)});
+    check("v_mov_b32_dpp v5, v0 row_share:3 row_mask:0xf bank_mask:0xf\n"
+          "v_mov_b32_dpp v6, v0 row_xmask:1 row_mask:0xf bank_mask:0xf",
+          {}, Expect);
+    return;
+  }
+  // row_bcast:15 (row r reads lane 16r-1; row 0 keeps its value) and
+  // wave_shr:1 (lane 0 out of range: bound_ctrl writes 0).
+  for (unsigned L = 0; L < 64; ++L)
+    Expect.push_back({L < 16 ? 100u : (L & ~15u) - 1, L ? L - 1 : 0});
+  check("v_mov_b32 v5, 100\n v_mov_b32_dpp v5, v0 row_bcast:15 row_mask:0xe bank_mask:0xf\n"
+        "v_mov_b32_dpp v6, v0 wave_shr:1 row_mask:0xf bank_mask:0xf bound_ctrl:0",
+        {}, Expect);
+}
+
+TEST_P(Inst, Permlane16) {
+  if (!g11())
+    GTEST_SKIP() << "v_permlane16 is RDNA only";
+  // Selects 0x76543210 / 0xfedcba98 reversed: lane i of a row reads 15-i.
+  std::vector<Out> Expect;
+  for (unsigned L = 0; L < 32; ++L)
+    Expect.push_back({(L & ~15u) + 15 - (L & 15), (L ^ 16)});
+  check("s_mov_b32 s8, 0x89abcdef\n s_mov_b32 s9, 0x01234567\n v_permlane16_b32 v5, v0, s8, s9\n"
+        "s_mov_b32 s8, 0x76543210\n s_mov_b32 s9, 0xfedcba98\n v_permlanex16_b32 v6, v0, s8, s9",
+        {}, Expect);
+}
+
+TEST_P(Inst, LdsRead2St64AndPermute) {
+  Kernel K;
+  K.Lds = 4096;
+  bool G11 = g11();
+  K.Body = std::string(G11 ? "v_lshlrev_b32 v7, 2, v0\n v_add_nc_u32 v8, 0x1000, v0\n"
+                             "ds_store_2addr_stride64_b32 v7, v0, v8 offset0:1 offset1:2\n"
+                             "s_waitcnt lgkmcnt(0)\n"
+                             "ds_load_2addr_stride64_b32 v[12:13], v7 offset0:2 offset1:1\n"
+                           : "v_lshlrev_b32 v7, 2, v0\n v_add_u32 v8, 0x1000, v0\n"
+                             "ds_write2st64_b32 v7, v0, v8 offset0:1 offset1:2\n"
+                             "s_waitcnt lgkmcnt(0)\n"
+                             "ds_read2st64_b32 v[12:13], v7 offset0:2 offset1:1\n") +
+           "s_waitcnt lgkmcnt(0)\n v_sub_u32 v5, v12, v13\n"
+           // ds_permute: lane i sends its id to lane (i+1) mod wave.
+           "v_add_u32 v9, 1, v0\n v_lshlrev_b32 v9, 2, v9\n ds_permute_b32 v6, v9, v0\n s_waitcnt lgkmcnt(0)";
+  if (G11) {
+    size_t P;
+    while ((P = K.Body.find("v_add_u32 ")) != std::string::npos)
+      K.Body.replace(P, 10, "v_add_nc_u32 ");
+    while ((P = K.Body.find("v_sub_u32 ")) != std::string::npos)
+      K.Body.replace(P, 10, "v_sub_nc_u32 ");
+  }
+  std::vector<Out> Got;
+  auto R = exec(K, {}, Got);
+  ASSERT_EQ(R.Status, DispatchResult::Ok) << R.Message;
+  unsigned W = waveSize(G);
+  for (unsigned L = 0; L < W; ++L) {
+    EXPECT_EQ(Got[L][0], 0x1000u) << L;
+    EXPECT_EQ(Got[L][1], (L + W - 1) % W) << L;
+  }
+}
+
+TEST_P(Inst, LdsCompareSwap) {
+  Kernel K;
+  K.Lds = 256;
+  // Every lane compares LDS[0] (initially 0) with its id and stores id+1:
+  // lanes run in order, so the chain 0->1->...->W-1->W completes; the
+  // returned values are each lane's pre-op value.
+  K.Body = g11() ? "v_mov_b32 v7, 0\n ds_store_b32 v7, v7\n v_add_nc_u32 v8, 1, v0\n"
+                   "ds_cmpstore_rtn_b32 v5, v7, v8, v0\n s_waitcnt lgkmcnt(0)"
+                 : "v_mov_b32 v7, 0\n ds_write_b32 v7, v7\n v_add_u32 v8, 1, v0\n"
+                   "ds_cmpst_rtn_b32 v5, v7, v0, v8\n s_waitcnt lgkmcnt(0)";
+  std::vector<Out> Got;
+  auto R = exec(K, {}, Got);
+  ASSERT_EQ(R.Status, DispatchResult::Ok) << R.Message;
+  for (unsigned L = 0; L < waveSize(G); ++L)
+    EXPECT_EQ(Got[L][0], L) << L;
+}
+
+TEST_P(Inst, CmpxAndSaveexec) {
+  // Lanes with v1 > 10 stay active; the others keep v5 = 7.
+  std::string B = g11() ? "v_mov_b32 v5, 7\n s_mov_b32 s20, exec_lo\n v_cmpx_lt_u32_e32 10, v1\n"
+                          "v_mov_b32 v5, v1\n s_mov_b32 exec_lo, s20\n v_mov_b32 v6, 1"
+                        : "v_mov_b32 v5, 7\n s_mov_b64 s[20:21], exec\n v_cmpx_lt_u32_e32 vcc, 10, v1\n"
+                          "v_mov_b32 v5, v1\n s_mov_b64 exec, s[20:21]\n v_mov_b32 v6, 1";
+  check(B, {{11}, {3}, {10}, {200}}, {{11, 1}, {7, 1}, {7, 1}, {200, 1}});
+  std::string S = g11() ? "v_cmp_gt_u32_e32 vcc_lo, 5, v1\n v_mov_b32 v5, 1\n s_and_saveexec_b32 s20, vcc_lo\n"
+                          "v_mov_b32 v5, 2\n s_or_b32 exec_lo, exec_lo, s20\n v_mov_b32 v6, s20"
+                        : "v_cmp_gt_u32_e32 vcc, 5, v1\n v_mov_b32 v5, 1\n s_and_saveexec_b64 s[20:21], vcc\n"
+                          "v_mov_b32 v5, 2\n s_or_b64 exec, exec, s[20:21]\n v_mov_b32 v6, s20";
+  check(S, {{1}, {9}}, {{2, 0xffffffffu}, {1, 0xffffffffu}});
+}
+
+TEST_P(Inst, ReadWriteLane) {
+  check("v_readlane_b32 s8, v1, 2\n v_mov_b32 v5, s8\n v_mov_b32 v6, 0\n s_mov_b32 s9, 77\n"
+        "v_writelane_b32 v6, s9, 1",
+        {{10}, {11}, {12}, {13}}, {{12, 0}, {12, 77}, {12, 0}});
+}
+
+TEST_P(Inst, ModeRegisterRounding) {
+  // s_setreg MODE.round32 = toward zero (3): 1 + 2^-24 + 2^-25 rounds down.
+  std::string B = "s_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 2), 3\n v_add_f32 v5, v1, v2\n"
+                  "s_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 2), 0\n v_add_f32 v6, v1, v2";
+  check(B, {{f2u(1.0f), f2u(1.7881393e-07f)}}, {{0x3f800001u, 0x3f800002u}}); // 1.5 ulp: RTZ vs RNE
+  std::string G = "s_getreg_b32 s8, hwreg(HW_REG_MODE, 4, 4)\n v_mov_b32 v5, s8";
+  check(G, {}, {{0xf, 0}}, "  .amdhsa_float_denorm_mode_32 3\n  .amdhsa_float_denorm_mode_16_64 3\n", false);
+}
+
+TEST_P(Inst, CallAndReturn) {
+  // s_getpc + s_swappc into a function that doubles v1 and returns.
+  std::string B = g11() ? "s_getpc_b64 s[8:9]\n s_add_u32 s8, s8, 16\n s_addc_u32 s9, s9, 0\n"
+                          "s_swappc_b64 s[30:31], s[8:9]\n s_branch 2\n"
+                          "v_add_nc_u32 v5, v1, v1\n s_setpc_b64 s[30:31]\n v_add_nc_u32 v6, 1, v5"
+                        : "s_getpc_b64 s[8:9]\n s_add_u32 s8, s8, 16\n s_addc_u32 s9, s9, 0\n"
+                          "s_swappc_b64 s[30:31], s[8:9]\n s_branch 2\n"
+                          "v_add_u32 v5, v1, v1\n s_setpc_b64 s[30:31]\n v_add_u32 v6, 1, v5";
+  check(B, {{21}}, {{42, 43}});
+}
+
+TEST_P(Inst, Scalar64) {
+  check("v_readfirstlane_b32 s8, v1\n v_readfirstlane_b32 s9, v2\n s_lshl_b64 s[10:11], s[8:9], 12\n"
+        "s_bfe_u64 s[12:13], s[8:9], 0x200018\n s_add_u32 s10, s10, s12\n v_mov_b32 v5, s10\n v_mov_b32 v6, s11",
+        {{0x89abcdefu, 0x01234567u}}, {{0xe0245789u, 0x3456789au}});
+}
+
+TEST_P(Inst, HalfRoundingAndMix) {
+  check("v_cvt_pkrtz_f16_f32 v5, v1, v2\n v_cvt_f16_f32 v6, v1",
+        {{f2u(1.0f + 3.0f / 4096), f2u(-65520.0f)}}, {{0xfbff3c00u, 0x3c01}}); // 0.75 ulp: RTZ vs RNE
+}
+
+TEST_P(Inst, FractFrexpLdexp) {
+  check("v_fract_f32 v5, v1\n v_frexp_exp_i32_f32 v6, v1", {{f2u(-1.25f)}, {f2u(INFINITY)}, {f2u(48.0f)}},
+        {{f2u(0.75f), 1}, {0x7fc00000u, 0}, {0, 6}});
+  check("v_rndne_f32 v5, v1\n v_ldexp_f32 v6, v1, v2", {{f2u(2.5f), 3}, {f2u(-3.5f), uint32_t(-200)}},
+        {{f2u(2.0f), f2u(20.0f)}, {f2u(-4.0f), 0x80000000u}});
+}
+
+TEST_P(Inst, PackedF32AndAgprs) {
+  if (g11())
+    GTEST_SKIP() << "v_pk_fma_f32 and AGPRs are CDNA only";
+  Kernel K;
+  K.Body = "v_mov_b32 v8, v1\n v_mov_b32 v9, v2\n v_mov_b32 v10, v3\n v_mov_b32 v11, v4\n"
+           "v_pk_fma_f32 v[18:19], v[8:9], v[10:11], v[8:9]\n v_accvgpr_write_b32 a3, v18\n"
+           "v_accvgpr_read_b32 v5, a3\n v_mov_b32 v6, v19";
+  std::vector<Out> Got;
+  // Without AGPRs in the allocation, naming a3 faults.
+  auto R = exec(K, {}, Got);
+  EXPECT_EQ(R.Status, DispatchResult::MemoryFault) << R.Message;
+  K.Agprs = 8;
+  R = exec(K, {{f2u(2.0f), f2u(3.0f), f2u(0.5f), f2u(-1.0f)}}, Got);
+  ASSERT_EQ(R.Status, DispatchResult::Ok) << R.Message;
+  EXPECT_EQ(Got[0][0], f2u(3.0f));  // 2 * 0.5 + 2
+  EXPECT_EQ(Got[0][1], f2u(0.0f));  // 3 * -1 + 3
+}
+
+TEST_P(Inst, BufferIndexedOutOfRange) {
+  // A V# over the output buffer with num_records = 3 dwords: index 0..2
+  // load, beyond reads 0 (no fault).
+  std::string B = g11() ? "s_mov_b32 s12, s6\n s_and_b32 s13, s7, 0xffff\n s_or_b32 s13, s13, 0x40000\n"
+                          "s_mov_b32 s14, 3\n s_mov_b32 s15, 0x31014000\n v_mov_b32 v7, 0x1234\n"
+                          "v_lshlrev_b32 v8, 2, v0\n buffer_store_b32 v7, v8, s[12:15], 0 offen\n"
+                          "s_waitcnt vmcnt(0)\n buffer_load_b32 v5, v0, s[12:15], 0 idxen\n s_waitcnt vmcnt(0)"
+                        : "s_mov_b32 s12, s6\n s_and_b32 s13, s7, 0xffff\n s_or_b32 s13, s13, 0x40000\n"
+                          "s_mov_b32 s14, 3\n s_mov_b32 s15, 0x27000\n v_mov_b32 v7, 0x1234\n"
+                          "v_lshlrev_b32 v8, 2, v0\n buffer_store_dword v7, v8, s[12:15], 0 offen\n"
+                          "s_waitcnt vmcnt(0)\n buffer_load_dword v5, v0, s[12:15], 0 idxen\n s_waitcnt vmcnt(0)";
+  check(B, {}, {{0x1234, 0}, {0x1234, 0}, {0x1234, 0}, {0, 0}, {0, 0}}, "", false);
+}
+
+TEST_P(Inst, D16Loads) {
+  // global_load_short_d16_hi keeps the low half; ubyte_d16 keeps the high.
+  std::string B = g11() ? "v_mov_b32 v5, 0x1111\n v_mov_b32 v6, 0x22220000\n v_mov_b32 v12, 0\n"
+                          "global_load_d16_hi_b16 v5, v12, s[4:5] offset:2\n"
+                          "global_load_d16_u8 v6, v12, s[4:5] offset:1\n s_waitcnt vmcnt(0)"
+                        : "v_mov_b32 v5, 0x1111\n v_mov_b32 v6, 0x22220000\n v_mov_b32 v12, 0\n"
+                          "global_load_short_d16_hi v5, v12, s[4:5] offset:2\n"
+                          "global_load_ubyte_d16 v6, v12, s[4:5] offset:1\n s_waitcnt vmcnt(0)";
+  check(B, {{0xa1b2c3d4u}}, {{0xa1b21111u, 0x222200c3u}});
+}
+
+TEST_P(Inst, ScalarBufferLoad) {
+  // s_buffer_load through a V# on the input buffer; dword 3 is past
+  // num_records (12 bytes) and reads 0.
+  std::string B = g11() ? "s_mov_b32 s12, s4\n s_and_b32 s13, s5, 0xffff\n s_mov_b32 s14, 12\n s_mov_b32 s15, 0\n"
+                          "s_buffer_load_b128 s[16:19], s[12:15], 0x0\n s_waitcnt lgkmcnt(0)\n"
+                          "s_add_u32 s16, s16, s19\n v_mov_b32 v5, s16\n v_mov_b32 v6, s18"
+                        : "s_mov_b32 s12, s4\n s_and_b32 s13, s5, 0xffff\n s_mov_b32 s14, 12\n s_mov_b32 s15, 0\n"
+                          "s_buffer_load_dwordx4 s[16:19], s[12:15], 0x0\n s_waitcnt lgkmcnt(0)\n"
+                          "s_add_u32 s16, s16, s19\n v_mov_b32 v5, s16\n v_mov_b32 v6, s18";
+  check(B, {{5, 6, 7, 8}}, {{5, 7}});
+}
+
+TEST_P(Inst, Vopd) {
+  if (!g11())
+    GTEST_SKIP() << "VOPD is RDNA3 only";
+  // Both halves read before either writes: X reads v2 which Y overwrites.
+  check("v_dual_add_f32 v5, v1, v2 :: v_dual_mov_b32 v2, 0", {{f2u(1.5f), f2u(2.0f)}}, {{f2u(3.5f), 0}}, "", false);
 }
 
 //===----------------------------------------------------------------------===//
