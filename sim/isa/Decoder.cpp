@@ -113,8 +113,10 @@ std::unique_ptr<Inst> Decoder::decode(const uint8_t *Bytes, size_t Avail, uint64
   Impl->IP->printInst(&MI, Addr, "", *Impl->STI, OS);
   OS.flush();
   auto I = std::make_unique<Inst>();
-  if (!parse(Text, *I, Err))
+  if (!parse(Text, *I, Err)) {
+    Err = "unsupported instruction syntax: " + Err + " in '" + I->Text + "'";
     return nullptr;
+  }
   I->Size = static_cast<uint8_t>(Size);
   // ds_swizzle's pattern prints as a swizzle(...) macro; the encoding's
   // offset field (bits 15:0 of the first dword on GFX9 and GFX11) is the

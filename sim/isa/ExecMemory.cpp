@@ -244,6 +244,10 @@ bool execFlat(WaveState &W, const Inst &I, ExecCtx &C) {
   unsigned Size = Atomic ? I.Width : widthBytes(I.Width);
   uint64_t Exec = W.exec();
   bool Scratch = I.Seg == SegScratch;
+  // Addresses first; when every global lane falls inside one checked range
+  // the per-lane MemoryMap checks are skipped (the common, coalesced case).
+  uint64_t Addrs[64];
+  uint64_t Lo = ~0ull, Hi = 0;
   for (unsigned L = 0; L < W.Lanes; ++L) {
     if (!((Exec >> L) & 1))
       continue;
@@ -260,8 +264,21 @@ bool execFlat(WaveState &W, const Inst &I, ExecCtx &C) {
     } else {
       Addr = readV64(W, VAddr, L) + int64_t(I.Offset);
     }
+    Addrs[L] = Addr;
+    Lo = std::min(Lo, Addr);
+    Hi = std::max(Hi, Addr + Size);
+  }
+  bool AllGlobal = !Scratch && Lo < Hi && Hi - Lo <= (1ull << 32) &&
+                   !(Hi > C.SharedBase && Lo < C.SharedBase + (1ull << 32)) &&
+                   !(Hi > C.PrivateBase && Lo < C.PrivateBase + (1ull << 32)) &&
+                   C.Mem->valid(Lo, Hi - Lo, !Load);
+  for (unsigned L = 0; L < W.Lanes; ++L) {
+    if (!((Exec >> L) & 1))
+      continue;
+    uint64_t Addr = Addrs[L];
     const char *What = Load ? "global load" : Store ? "global store" : "global atomic";
-    uint8_t *P = resolve(W, C, L, Addr, Size, !Load, Scratch, What);
+    uint8_t *P = AllGlobal ? reinterpret_cast<uint8_t *>(Addr)
+                           : resolve(W, C, L, Addr, Size, !Load, Scratch, What);
     if (!P)
       return false;
     if (Atomic) {

@@ -448,6 +448,8 @@ static uint64_t readSource(const WaveState &W, const Inst &I, unsigned OpIdx, un
 }
 
 static bool execCompare(WaveState &W, const Inst &I, ExecCtx &C) {
+  if (I.Dpp != DppKind::None)
+    return C.unsupported(I, "DPP on a compare");
   bool X = I.Opcode == Op::v_cmpx || I.Opcode == Op::v_cmpx_class;
   bool Class = I.Opcode == Op::v_cmp_class || I.Opcode == Op::v_cmpx_class;
   // v_cmp: sdst, src0, src1. v_cmpx on RDNA3 has no sdst; on GFX9 its

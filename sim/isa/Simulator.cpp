@@ -82,6 +82,12 @@ private:
   uint64_t LastPageNo = ~0ull;
   // FERRY_SIM_TRACE=1: print every executed instruction (debugging aid).
   bool Trace = getenv("FERRY_SIM_TRACE") != nullptr;
+  // FERRY_SIM_MAX_INSTRUCTIONS=N: end a dispatch after N wave instructions
+  // (a kernel that spins on another workgroup never finishes here, since
+  // workgroups run one after another).
+  uint64_t MaxInstructions = getenv("FERRY_SIM_MAX_INSTRUCTIONS")
+                                 ? strtoull(getenv("FERRY_SIM_MAX_INSTRUCTIONS"), nullptr, 0)
+                                 : 0;
 };
 
 const Inst *SimulatorImpl::fetch(uint64_t Pc, ExecCtx &C) {
@@ -119,7 +125,11 @@ const Inst *SimulatorImpl::fetch(uint64_t Pc, ExecCtx &C) {
     char Buf[200];
     snprintf(Buf, sizeof Buf, " at PC 0x%llx (%s, kernel %s)", (unsigned long long)Pc,
              gfxName(Target), C.KernelName.c_str());
-    C.fail(DispatchResult::IllegalInstruction, Err + Buf);
+    // Bytes MC cannot decode are an illegal instruction; text the parser
+    // does not understand is the simulator's limitation.
+    bool Illegal = Err.rfind("undecodable", 0) == 0;
+    C.fail(Illegal ? DispatchResult::IllegalInstruction : DispatchResult::Unsupported,
+           Err + Buf);
     return nullptr;
   }
   return I.get();
@@ -138,6 +148,14 @@ bool SimulatorImpl::step(WaveState &W, ExecCtx &C, uint64_t &Count) {
     W.Pc += I->Size;
     ++Count;
     C.Clock = Count;
+    if (MaxInstructions && Count > MaxInstructions) {
+      char Buf[200];
+      snprintf(Buf, sizeof Buf,
+               "instruction limit (FERRY_SIM_MAX_INSTRUCTIONS=%llu) reached at PC 0x%llx (%s, kernel %s)",
+               (unsigned long long)MaxInstructions, (unsigned long long)C.CurPc, gfxName(Target),
+               C.KernelName.c_str());
+      return C.fail(DispatchResult::Unsupported, Buf);
+    }
     if (I->MaxVgpr >= int(C.VgprAlloc) || I->MaxAgpr >= int(C.AgprAlloc) ||
         I->MaxSgpr >= int(C.SgprAlloc)) {
       char Buf[300];
@@ -342,8 +360,8 @@ DispatchResult SimulatorImpl::run(const Dispatch &D) {
           for (int Dim = 0; Dim < 3; ++Dim)
             if (WgId[Dim])
               W.S[S++] = G[Dim];
-          if (WgInfo)
-            W.S[S++] = (Wv == NW - 1 ? 1u << 31 : 0) | NW << 16; // first-wave bit unused
+          if (WgInfo) // {first_wave, 14'b0, ordered_append_term, waves in group}
+            W.S[S++] = (Wv == 0 ? 1u << 31 : 0) | (NW & 0x3f);
           if (ScratchEn)
             W.S[S++] = 0; // private segment wave offset
           Group.push_back(&W);

@@ -499,6 +499,27 @@ TEST_P(Inst, ScalarBufferLoad) {
   check(B, {{5, 6, 7, 8}}, {{5, 7}});
 }
 
+TEST_P(Inst, FlatPrivateAndSharedApertures) {
+  // Flat addresses built from src_private_base / src_shared_base reach the
+  // lane's private memory and LDS.
+  Kernel K;
+  K.Lds = 256;
+  K.Directives = "  .amdhsa_private_segment_fixed_size 64\n" +
+                 std::string(g11() || G == Gfx::Gfx942 ? "  .amdhsa_enable_private_segment 1\n" : "");
+  std::string St = g11() ? "flat_store_b32" : "flat_store_dword", Ld = g11() ? "flat_load_b32" : "flat_load_dword";
+  K.Body = "s_mov_b64 s[8:9], src_private_base\n v_mov_b32 v12, 16\n v_mov_b32 v13, s9\n" + St +
+           " v[12:13], v1\n s_mov_b64 s[8:9], src_shared_base\n v_lshlrev_b32 v14, 2, v0\n v_mov_b32 v15, s9\n" +
+           St + " v[14:15], v2\n s_waitcnt vmcnt(0) lgkmcnt(0)\n" + Ld + " v5, v[12:13]\n" + Ld +
+           " v6, v[14:15]\n s_waitcnt vmcnt(0) lgkmcnt(0)";
+  std::vector<Out> Got;
+  auto R = exec(K, {{11, 21}, {12, 22}, {13, 23}}, Got);
+  ASSERT_EQ(R.Status, DispatchResult::Ok) << R.Message;
+  for (uint32_t L = 0; L < 3; ++L) {
+    EXPECT_EQ(Got[L][0], 11 + L) << L; // each lane has its own private word 16
+    EXPECT_EQ(Got[L][1], 21 + L) << L;
+  }
+}
+
 TEST_P(Inst, Vopd) {
   if (!g11())
     GTEST_SKIP() << "VOPD is RDNA3 only";

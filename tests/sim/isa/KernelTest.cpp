@@ -8,7 +8,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <algorithm>
 #include <numeric>
 #include <vector>
@@ -800,6 +802,31 @@ TEST_P(SimKernel, MultiWaveBarrier) {
       S += ((K + L * 3) % 512) * 7 + Gp;
     ASSERT_EQ(O[I], (L & 1) ? -S : S) << I;
   }
+}
+
+TEST_P(SimKernel, Throughput) {
+  // Not a benchmark (bench/ has those): a sanity bound on simulation speed,
+  // and the rate printed for the record.
+  if (!load("float"))
+    return;
+  const int Nn = 32;
+  float *A = Mem.allocArray<float>(Nn * Nn), *B = Mem.allocArray<float>(Nn * Nn),
+        *Cm = Mem.allocArray<float>(Nn * Nn);
+  Launch L;
+  L.Dims = 2;
+  L.Grid[0] = L.Grid[1] = Nn;
+  L.Group[0] = 16;
+  L.Group[1] = 16;
+  EXPECT_OK(run("matmul", L, A, B, Cm, Nn)); // decodes; the second run is timed
+  auto T0 = std::chrono::steady_clock::now();
+  auto R = run("matmul", L, A, B, Cm, Nn);
+  double Sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - T0).count();
+  EXPECT_OK(R);
+  double Rate = double(R.Instructions) / Sec;
+  printf("[ sim      ] %s: %llu wave instructions in %.3f s = %.2f M wave-instr/s\n", gfxName(G),
+         (unsigned long long)R.Instructions, Sec, Rate / 1e6);
+  RecordProperty("wave_instructions_per_second", std::to_string(int64_t(Rate)));
+  EXPECT_GT(R.Instructions, 0u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Targets, SimKernel,
