@@ -227,20 +227,25 @@ FERRY_SIM_EXPORT hsa_status_t hsa_amd_memory_pool_allocate(hsa_amd_memory_pool_t
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   if (!P->AllocAllowed || Size > P->Size)
     return HSA_STATUS_ERROR_INVALID_ALLOCATION;
-  uint64_t Used = P->Used.fetch_add(Size);
-  if (Used + Size > P->Size) {
-    P->Used.fetch_sub(Size);
+  // Pools account in pages, as the memory is handed out.
+  size_t MapSize = pageRound(Size);
+  uint64_t Used = P->Used.fetch_add(MapSize);
+  if (Used + MapSize > P->Size) {
+    P->Used.fetch_sub(MapSize);
     return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
   }
-  size_t MapSize = pageRound(Size);
   void *Mem = mapMemory(MapSize);
   if (!Mem) {
-    P->Used.fetch_sub(Size);
+    P->Used.fetch_sub(MapSize);
     return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
   }
   Range Rg;
   Rg.Base = reinterpret_cast<uint64_t>(Mem);
-  Rg.Size = Size;
+  // Exact, except kernarg memory: LLVM merges a kernel's scalar argument
+  // loads into wider ones that may read past kernarg_segment_size (e.g. an
+  // s_load_dwordx4 for three dwords), which real hardware serves from the
+  // page ROCr allocated; such a read must not fault here either.
+  Rg.Size = P->Flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT ? MapSize : Size;
   Rg.What = Range::PoolMemory;
   Rg.Access = defaultAccess(*R, *P);
   Rg.From = P;
@@ -248,7 +253,7 @@ FERRY_SIM_EXPORT hsa_status_t hsa_amd_memory_pool_allocate(hsa_amd_memory_pool_t
   Rg.MappingSize = MapSize;
   if (!R->Memory.add(Rg)) { // Cannot happen: mmap gave fresh addresses.
     unmapMemory(Mem, MapSize);
-    P->Used.fetch_sub(Size);
+    P->Used.fetch_sub(MapSize);
     return HSA_STATUS_ERROR;
   }
   *Ptr = Mem;
@@ -268,7 +273,7 @@ FERRY_SIM_EXPORT hsa_status_t hsa_amd_memory_pool_free(void *Ptr) {
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   }
   R->Memory.remove(Base);
-  Rg.From->Used.fetch_sub(Rg.Size);
+  Rg.From->Used.fetch_sub(Rg.MappingSize);
   unmapMemory(Rg.Mapping, Rg.MappingSize);
   return HSA_STATUS_SUCCESS;
 }

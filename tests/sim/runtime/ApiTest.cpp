@@ -192,6 +192,29 @@ TEST(SimMemory, PoolsAsFerryLooksForThem) {
   EXPECT_EQ(hsa_amd_memory_pool_allocate(G.Group, 64, 0, &P), HSA_STATUS_ERROR_INVALID_ALLOCATION);
 }
 
+TEST(SimMemory, KernargMemoryIsPageGranular) {
+  // LLVM widens scalar kernarg loads past kernarg_segment_size (an
+  // s_load_dwordx4 for three dwords); ROCr's kernarg memory is whole pages,
+  // so the stand-in's is too. Device memory stays exact.
+  Sim S("gfx942");
+  ASSERT_EQ(S.Status, HSA_STATUS_SUCCESS);
+  hsa_amd_memory_pool_t Kernarg = findPool(S.Cpus[0], HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT);
+  hsa_amd_memory_pool_t Device = findPool(S.Gpus[0], HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED);
+  void *K = nullptr, *D = nullptr;
+  ASSERT_EQ(hsa_amd_memory_pool_allocate(Kernarg, 36, 0, &K), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_amd_memory_pool_allocate(Device, 36, 0, &D), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(hsa_amd_memory_fill(K, 0, 16), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(hsa_amd_memory_fill(D, 0, 9), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(hsa_amd_memory_fill(D, 0, 10), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  hsa_amd_memory_pool_free(K);
+  hsa_amd_memory_pool_free(D);
+  // Freeing gives back what allocating took: many rounds never run dry.
+  for (int I = 0; I < 20000; ++I) {
+    ASSERT_EQ(hsa_amd_memory_pool_allocate(Kernarg, 100, 0, &K), HSA_STATUS_SUCCESS) << I;
+    ASSERT_EQ(hsa_amd_memory_pool_free(K), HSA_STATUS_SUCCESS);
+  }
+}
+
 TEST(SimMemory, LockRegistersHostMemory) {
   Sim S("gfx1100");
   ASSERT_EQ(S.Status, HSA_STATUS_SUCCESS);
