@@ -194,6 +194,16 @@ struct Ctx {
   }
 };
 
+/// 2/pi as a 1201-bit binary fraction, least significant 64-bit word
+/// first (bit 1200 is the first fraction bit), for v_trig_preop_f64.
+/// Computed from Machin's formula with integer arithmetic.
+const uint64_t TwoOverPi[19] = {
+    0xba10ac06608df8f6ull, 0x25d4d7f6bf623f1aull, 0xe2f67a0e73ef14a5ull, 0xd45aea4f758fd7cbull,
+    0x136e9e8c7ecd3cbfull, 0xda3eda6cfd9e4f96ull, 0x301fde5e2316b414ull, 0x50763ff12fffbc0bull,
+    0x73e93908bf177bf2ull, 0xfc827323ac7306a6ull, 0x8909d338e04d68beull, 0x4e7dd1046bea5d76ull,
+    0x2439fc3bd6396253ull, 0xa5c00c925dd413a3ull, 0x8ac36e48dc74849bull, 0x2083fca2c757bd77ull,
+    0xbb81b6c52b327887ull, 0x2a53f84eafa3ea69ull, 0x000145f306dc9c88ull};
+
 bool isSNaN32(float F) { return std::isnan(F) && !(bitCast<uint32_t>(F) & 0x00400000u); }
 bool isSNaN64(double D) { return std::isnan(D) && !(bitCast<uint64_t>(D) & (1ull << 51)); }
 
@@ -416,6 +426,35 @@ int valuFloatLane(LaneIn &In, uint64_t &Res, bool &Carry) {
     return R32(fminmax(T, X.f32(2), Max, X.Ieee, false, isSNaN32(X.f32(2))), 0);
   }
   case Op::v_med3_f32: return R32(med3(X.f32(0), X.f32(1), X.f32(2), X.Ieee), 0);
+  case Op::v_maxmin_f32: case Op::v_minmax_f32: {
+    bool MaxFirst = I.Opcode == Op::v_maxmin_f32;
+    float T = fminmax(X.f32(0), X.f32(1), MaxFirst, X.Ieee, isSNaN32(X.f32(0)), isSNaN32(X.f32(1)));
+    return R32(fminmax(T, X.f32(2), !MaxFirst, X.Ieee, false, isSNaN32(X.f32(2))), 0);
+  }
+  case Op::v_maxmin_f16: case Op::v_minmax_f16: {
+    bool MaxFirst = I.Opcode == Op::v_maxmin_f16;
+    float T = fminmax(X.f16(0), X.f16(1), MaxFirst, X.Ieee, false, false);
+    return R16(fminmax(T, X.f16(2), !MaxFirst, X.Ieee, false, false));
+  }
+  case Op::v_trig_preop_f64: {
+    // A 53-bit segment of 2/pi for range reduction: bits (1200 - shift)
+    // down, scaled by 2^(-53 - shift) (the manual's pseudocode).
+    double S0 = X.f64(0);
+    int Exp = expOf(S0);
+    int Shift = int(In.Src[1] & 31) * 53;
+    if (Exp > 1077)
+      Shift += Exp - 1077;
+    int Lo = 1148 - Shift;
+    uint64_t Seg = 0;
+    for (int B = 0; B < 53; ++B) {
+      int Pos = Lo + B;
+      if (Pos >= 0 && Pos < 1216 && ((TwoOverPi[Pos / 64] >> (Pos % 64)) & 1))
+        Seg |= 1ull << B;
+    }
+    int Scale = -53 - Shift + (Exp >= 1968 ? 128 : 0);
+    Res = bitCast<uint64_t>(std::ldexp(double(Seg), Scale));
+    return 1;
+  }
   case Op::v_ldexp_f32: return R32(std::ldexp(X.f32(0), int32_t(In.Src[1])), 1);
   case Op::v_div_scale_f32: {
     bool V;

@@ -76,7 +76,7 @@ Shape shapeOf(const Inst &I) {
   case Op::v_min3_i16: case Op::v_max3_i16: case Op::v_med3_i16: case Op::v_min3_u16:
   case Op::v_max3_u16: case Op::v_med3_u16: case Op::v_add_i16: case Op::v_sub_i16:
   case Op::v_fma_mixlo_f16: case Op::v_fma_mixhi_f16: case Op::v_mad_mixlo_f16:
-  case Op::v_mad_mixhi_f16:
+  case Op::v_mad_mixhi_f16: case Op::v_maxmin_f16: case Op::v_minmax_f16:
     S.DstBits = 16; S.Src16 = 7; break;
   case Op::v_cvt_f32_f16: case Op::v_pack_b32_f16:
     S.Src16 = 3; break;
@@ -143,7 +143,16 @@ int intLane(LaneIn &In, uint64_t &R, bool &Carry) {
     R = (A == 0 || A == ~0u) ? ~0u : std::countl_zero(V);
     return 1;
   }
-  case Op::v_cndmask_b32: R = Cc ? B : A; return 1;
+  case Op::v_cndmask_b32: {
+    // VOP3 v_cndmask takes float input modifiers on its two data sources.
+    auto Mod = [&](uint32_t V, unsigned K) {
+      if (In.SrcOps[K].Abs) V &= 0x7fffffffu;
+      if (In.SrcOps[K].Neg) V ^= 0x80000000u;
+      return V;
+    };
+    R = Cc ? Mod(B, 1) : Mod(A, 0);
+    return 1;
+  }
   case Op::v_cndmask_b16: R = Cc ? half(In, 1) : half(In, 0); return 1;
   case Op::v_mul_i32_i24: R = uint32_t(sextN(A, 24) * sextN(B, 24)); return 1;
   case Op::v_mul_hi_i32_i24: R = uint32_t((int64_t(sextN(A, 24)) * sextN(B, 24)) >> 32); return 1;
@@ -240,6 +249,11 @@ int intLane(LaneIn &In, uint64_t &R, bool &Carry) {
   case Op::v_lshl_or_b32: R = (A << (B & 31)) | Cc; return 1;
   case Op::v_and_or_b32: R = (A & B) | Cc; return 1;
   case Op::v_or3_b32: R = A | B | Cc; return 1;
+  case Op::v_xor3_b32: R = A ^ B ^ Cc; return 1;
+  case Op::v_maxmin_i32: R = uint32_t(std::min(std::max(int32_t(A), int32_t(B)), int32_t(Cc))); return 1;
+  case Op::v_minmax_i32: R = uint32_t(std::max(std::min(int32_t(A), int32_t(B)), int32_t(Cc))); return 1;
+  case Op::v_maxmin_u32: R = std::min(std::max(A, B), Cc); return 1;
+  case Op::v_minmax_u32: R = std::max(std::min(A, B), Cc); return 1;
   case Op::v_xad_u32: R = (A ^ B) + Cc; return 1;
   case Op::v_mul_lo_u32: R = A * B; return 1;
   case Op::v_mul_hi_u32: R = uint32_t((uint64_t(A) * B) >> 32); return 1;
