@@ -603,7 +603,8 @@ int valuFloatLane(LaneIn &In, uint64_t &Res, bool &Carry) {
     float D = X.f16v(uint16_t(readV32(In.W, I.Ops[0], In.Lane)), false, false);
     return R16(std::fma(double(X.f16(0)), double(X.f16(1)), double(D)));
   }
-  case Op::v_fma_f16: case Op::v_mad_f16:
+  case Op::v_fma_f16: case Op::v_mad_f16: case Op::v_fmaak_f16: case Op::v_fmamk_f16:
+  case Op::v_madak_f16: case Op::v_madmk_f16:
     return R16(std::fma(double(X.f16(0)), double(X.f16(1)), double(X.f16(2))));
   case Op::v_max_f16: case Op::v_min_f16:
     return R16(fminmax(X.f16(0), X.f16(1), I.Opcode == Op::v_max_f16, X.Ieee, false, false));

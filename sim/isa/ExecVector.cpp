@@ -68,6 +68,7 @@ Shape shapeOf(const Inst &I) {
   case Op::v_sin_f16: case Op::v_cos_f16: case Op::v_frexp_mant_f16: case Op::v_frexp_exp_i16_f16:
   case Op::v_add_f16: case Op::v_sub_f16: case Op::v_subrev_f16: case Op::v_mul_f16:
   case Op::v_mac_f16: case Op::v_fmac_f16: case Op::v_add_u16: case Op::v_sub_u16:
+  case Op::v_fmaak_f16: case Op::v_fmamk_f16: case Op::v_madak_f16: case Op::v_madmk_f16:
   case Op::v_subrev_u16: case Op::v_mul_lo_u16: case Op::v_lshlrev_b16: case Op::v_lshrrev_b16:
   case Op::v_ashrrev_i16: case Op::v_max_f16: case Op::v_min_f16: case Op::v_max_u16:
   case Op::v_max_i16: case Op::v_min_u16: case Op::v_min_i16: case Op::v_ldexp_f16:

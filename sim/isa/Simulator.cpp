@@ -179,6 +179,10 @@ bool SimulatorImpl::step(WaveState &W, ExecCtx &C, uint64_t &Count) {
     }
     if (!Ok)
       return false;
+    if (Trace && I->NumOps && I->Ops[0].Kind == OpndKind::Vgpr) {
+      unsigned L = W.exec() ? unsigned(__builtin_ctzll(W.exec())) : 0;
+      fprintf(stderr, "    -> v%u[lane %u] = 0x%08x\n", I->Ops[0].Reg, L, W.v(I->Ops[0].Reg, L));
+    }
   }
   return true;
 }
