@@ -1,0 +1,728 @@
+/// \file
+/// ferry's cuBLASLt: handles, matmul/layout/preference descriptors kept in
+/// the caller-visible opaque storage (its size is ABI: programs may allocate
+/// it and use the *Init functions), one heuristic answer, and cublasLtMatmul
+/// run on ferry's libcublas in stream order:
+///  - D = alpha op(A) op(B) + beta C goes to cublasGemmStridedBatchedEx on a
+///    cuBLAS handle the Lt handle owns (straight into D when C is D or
+///    beta is 0 and no epilogue is asked for);
+///  - otherwise the product is taken in FP32 into a scratch buffer (C copied
+///    there first by a host function), and a second host function applies
+///    bias, ReLU or GELU (tanh form, as cuBLASLt), stores GELU's input for the
+///    _AUX forms, and converts to D's type once, as cuBLASLt's fused epilogue
+///    rounds once.
+/// Epilogues computing gradients (DRELU, DGELU, BGRADA/B) and ReLU's bitmask
+/// aux, row-major and tiled orders, FP8 and matrix scaling return
+/// CUBLAS_STATUS_NOT_SUPPORTED.
+#include "ferry/generated/CublasApi.h"
+#include "ferry/generated/CublasLtApi.h"
+#include "ferry/generated/DriverApi.h"
+#include "libs/cublas/Numeric.h"
+
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <mutex>
+#include <new>
+#include <unordered_set>
+
+using namespace ferry::cublas;
+
+namespace {
+
+void logMessage(const char *Fmt, ...) __attribute__((format(printf, 1, 2)));
+void logMessage(const char *Fmt, ...) {
+  char Buf[512];
+  va_list Ap;
+  va_start(Ap, Fmt);
+  std::vsnprintf(Buf, sizeof(Buf), Fmt, Ap);
+  va_end(Ap);
+  std::fprintf(stderr, "ferry cublasLt: %s\n", Buf);
+}
+
+/// The driver entry points cuBLASLt needs itself (the GEMMs go through
+/// libcublas), resolved once from the libcuda.so.1 the process loaded.
+struct Driver {
+  decltype(&::cuLaunchHostFunc) LaunchHostFunc = nullptr;
+  decltype(&::cuCtxGetCurrent) CtxGetCurrent = nullptr;
+  decltype(&::cuCtxSetCurrent) CtxSetCurrent = nullptr;
+  decltype(&::cuDeviceGet) DeviceGet = nullptr;
+  decltype(&::cuDevicePrimaryCtxRetain) PrimaryCtxRetain = nullptr;
+};
+template <typename T> bool resolve(decltype(&::cuGetProcAddress_v2) Get, const char *Name, T &Out) {
+  void *P = nullptr;
+  CUdriverProcAddressQueryResult R{};
+  if (Get(Name, &P, 13000, 0, &R) != CUDA_SUCCESS || !P) {
+    logMessage("libcuda.so.1 does not provide %s", Name);
+    return false;
+  }
+  Out = reinterpret_cast<T>(P);
+  return true;
+}
+const Driver *driver() {
+  static Driver D;
+  static bool Ok = [] {
+    void *Lib = ::dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    auto Get = Lib ? reinterpret_cast<decltype(&::cuGetProcAddress_v2)>(::dlsym(Lib, "cuGetProcAddress_v2")) : nullptr;
+    if (!Get) {
+      logMessage("cannot load libcuda.so.1's cuGetProcAddress_v2");
+      return false;
+    }
+    return resolve(Get, "cuLaunchHostFunc", D.LaunchHostFunc) && resolve(Get, "cuCtxGetCurrent", D.CtxGetCurrent) &&
+           resolve(Get, "cuCtxSetCurrent", D.CtxSetCurrent) && resolve(Get, "cuDeviceGet", D.DeviceGet) &&
+           resolve(Get, "cuDevicePrimaryCtxRetain", D.PrimaryCtxRetain);
+  }();
+  return Ok ? &D : nullptr;
+}
+
+/// A current context for the calling thread: its own, or device 0's
+/// primary context (what the runtime would use).
+void ensureContext(const Driver &D) {
+  CUcontext Ctx = nullptr;
+  if (D.CtxGetCurrent(&Ctx) == CUDA_SUCCESS && Ctx)
+    return;
+  CUdevice Dev = 0;
+  if (D.DeviceGet(&Dev, 0) == CUDA_SUCCESS && D.PrimaryCtxRetain(&Ctx, Dev) == CUDA_SUCCESS)
+    D.CtxSetCurrent(Ctx);
+}
+
+} // namespace
+
+struct cublasLtContext {
+  static constexpr uint64_t Live = 0x6665727279424c74ull; // "ferryBLt"
+  uint64_t Magic = Live;
+  cublasHandle_t Blas = nullptr;
+  std::mutex Lock; // One matmul at a time sets the cuBLAS handle's stream.
+};
+
+namespace {
+
+std::mutex RegistryLock;
+std::unordered_set<cublasLtContext *> &registry() {
+  static auto *R = new std::unordered_set<cublasLtContext *>;
+  return *R;
+}
+cublasLtContext *lookup(cublasLtHandle_t H) {
+  std::lock_guard<std::mutex> G(RegistryLock);
+  return H && registry().count(H) && H->Magic == cublasLtContext::Live ? H : nullptr;
+}
+
+// --- Descriptor state inside the opaque storage. ---
+
+constexpr uint32_t LayoutMagic = 0x4c61794c, DescMagic = 0x4465734c, PrefMagic = 0x5072664c;
+
+struct LayoutState {
+  uint32_t Magic;
+  uint32_t Type;
+  uint64_t Rows, Cols;
+  int64_t Ld;
+  int32_t Order, Batch;
+  int64_t Stride, PlaneOffset;
+  int32_t BatchMode;
+};
+static_assert(sizeof(LayoutState) <= sizeof(cublasLtMatrixLayoutOpaque_t), "layout state fits");
+
+/// Every matmul attribute value fits in 8 bytes; the descriptor keeps up to
+/// 30 of them, as (attribute, size, value) slots.
+struct Slot {
+  uint32_t Attr, Size;
+  uint64_t Value;
+};
+struct DescState {
+  uint32_t Magic, Count;
+  Slot Slots[15];
+};
+static_assert(sizeof(DescState) <= sizeof(cublasLtMatmulDescOpaque_t), "descriptor state fits");
+struct PrefState {
+  uint32_t Magic, Count;
+  Slot Slots[3];
+};
+static_assert(sizeof(PrefState) <= sizeof(cublasLtMatmulPreferenceOpaque_t), "preference state fits");
+
+template <typename S> S *state(void *P, uint32_t Magic) {
+  auto *St = static_cast<S *>(P);
+  return St && St->Magic == Magic ? St : nullptr;
+}
+
+template <typename S> cublasStatus_t setSlot(S &St, uint32_t Attr, const void *Buf, size_t Size) {
+  if (!Buf || Size == 0 || Size > 8)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  uint64_t V = 0;
+  std::memcpy(&V, Buf, Size);
+  for (uint32_t I = 0; I < St.Count; ++I)
+    if (St.Slots[I].Attr == Attr) {
+      St.Slots[I] = {Attr, (uint32_t)Size, V};
+      return CUBLAS_STATUS_SUCCESS;
+    }
+  if (St.Count == sizeof(St.Slots) / sizeof(Slot))
+    return CUBLAS_STATUS_NOT_SUPPORTED;
+  St.Slots[St.Count++] = {Attr, (uint32_t)Size, V};
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+/// Get: the stored value, or Default (of DefaultSize bytes) when never set.
+template <typename S>
+cublasStatus_t getSlot(const S &St, uint32_t Attr, void *Buf, size_t Size, size_t *Written, uint64_t Default,
+                       size_t DefaultSize) {
+  uint64_t V = Default;
+  size_t N = DefaultSize;
+  for (uint32_t I = 0; I < St.Count; ++I)
+    if (St.Slots[I].Attr == Attr) {
+      V = St.Slots[I].Value;
+      N = St.Slots[I].Size;
+    }
+  if (Written)
+    *Written = N;
+  if (Size == 0 && Written)
+    return CUBLAS_STATUS_SUCCESS; // A size query.
+  if (!Buf || Size < N)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  std::memcpy(Buf, &V, N);
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+template <typename S> uint64_t slotOr(const S &St, uint32_t Attr, uint64_t Default) {
+  for (uint32_t I = 0; I < St.Count; ++I)
+    if (St.Slots[I].Attr == Attr)
+      return St.Slots[I].Value;
+  return Default;
+}
+
+/// The default value and size of a matmul attribute never set.
+void descDefault(uint32_t Attr, uint64_t &V, size_t &N) {
+  V = 0;
+  N = 4;
+  switch (Attr) {
+  case CUBLASLT_MATMUL_DESC_EPILOGUE:
+    V = CUBLASLT_EPILOGUE_DEFAULT;
+    break;
+  case CUBLASLT_MATMUL_DESC_FILL_MODE:
+    V = CUBLAS_FILL_MODE_FULL;
+    break;
+  case CUBLASLT_MATMUL_DESC_BIAS_POINTER:
+  case CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_POINTER:
+  case CUBLASLT_MATMUL_DESC_A_SCALE_POINTER:
+  case CUBLASLT_MATMUL_DESC_B_SCALE_POINTER:
+  case CUBLASLT_MATMUL_DESC_C_SCALE_POINTER:
+  case CUBLASLT_MATMUL_DESC_D_SCALE_POINTER:
+  case CUBLASLT_MATMUL_DESC_AMAX_D_POINTER:
+  case CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_LD:
+  case CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_BATCH_STRIDE:
+  case CUBLASLT_MATMUL_DESC_BIAS_BATCH_STRIDE:
+  case CUBLASLT_MATMUL_DESC_ALPHA_VECTOR_BATCH_STRIDE:
+    N = 8;
+    break;
+  case CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE:
+  case CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_DATA_TYPE:
+    V = (uint64_t)(uint32_t)-1; // "same as D"
+    break;
+  default:
+    break;
+  }
+}
+
+size_t elemSize(uint32_t T) {
+  switch (T) {
+  case CUDA_R_8I:
+    return 1;
+  case CUDA_R_16F:
+  case CUDA_R_16BF:
+    return 2;
+  case CUDA_R_32F:
+  case CUDA_R_32I:
+    return 4;
+  case CUDA_R_64F:
+  case CUDA_C_32F:
+    return 8;
+  case CUDA_C_64F:
+    return 16;
+  default:
+    return 0;
+  }
+}
+
+float loadF(const void *P, uint32_t T, int64_t I) {
+  switch (T) {
+  case CUDA_R_16F:
+    return halfToFloat(static_cast<const uint16_t *>(P)[I]);
+  case CUDA_R_16BF:
+    return bf16ToFloat(static_cast<const uint16_t *>(P)[I]);
+  default:
+    return static_cast<const float *>(P)[I];
+  }
+}
+void storeF(void *P, uint32_t T, int64_t I, float V) {
+  switch (T) {
+  case CUDA_R_16F:
+    static_cast<uint16_t *>(P)[I] = floatToHalf(V);
+    break;
+  case CUDA_R_16BF:
+    static_cast<uint16_t *>(P)[I] = floatToBf16(V);
+    break;
+  default:
+    static_cast<float *>(P)[I] = V;
+    break;
+  }
+}
+
+float gelu(float X) {
+  // cuBLASLt's GELU is the tanh approximation.
+  return 0.5f * X * (1.0f + std::tanh(0.7978845608028654f * (X + 0.044715f * X * X * X)));
+}
+
+/// Owned by the two host functions of one matmul (prologue frees nothing;
+/// the epilogue frees the scratch and itself).
+struct EpilogueJob {
+  float *Scratch = nullptr;
+  int64_t M = 0, N = 0, Batch = 1;
+  const void *C = nullptr;
+  uint32_t CType = 0;
+  int64_t Ldc = 0, StrideC = 0;
+  void *D = nullptr;
+  uint32_t DType = 0;
+  int64_t Ldd = 0, StrideD = 0;
+  uint32_t Epilogue = CUBLASLT_EPILOGUE_DEFAULT;
+  const void *Bias = nullptr;
+  uint32_t BiasType = 0;
+  int64_t BiasStride = 0;
+  void *Aux = nullptr;
+  uint32_t AuxType = 0;
+  int64_t AuxLd = 0, AuxStride = 0;
+};
+
+void prologue(void *P) {
+  auto *J = static_cast<EpilogueJob *>(P);
+  for (int64_t B = 0; B < J->Batch; ++B)
+    for (int64_t Col = 0; Col < J->N; ++Col)
+      for (int64_t Row = 0; Row < J->M; ++Row)
+        J->Scratch[(B * J->N + Col) * J->M + Row] = loadF(J->C, J->CType, B * J->StrideC + Col * J->Ldc + Row);
+}
+
+void epilogue(void *P) {
+  auto *J = static_cast<EpilogueJob *>(P);
+  bool Bias = J->Epilogue & CUBLASLT_EPILOGUE_BIAS, Relu = J->Epilogue & CUBLASLT_EPILOGUE_RELU,
+       Gelu = J->Epilogue & CUBLASLT_EPILOGUE_GELU, Aux = J->Epilogue & 128;
+  for (int64_t B = 0; B < J->Batch; ++B)
+    for (int64_t Col = 0; Col < J->N; ++Col)
+      for (int64_t Row = 0; Row < J->M; ++Row) {
+        float V = J->Scratch[(B * J->N + Col) * J->M + Row];
+        if (Bias)
+          V += loadF(J->Bias, J->BiasType, B * J->BiasStride + Row);
+        if (Aux && J->Aux)
+          storeF(J->Aux, J->AuxType, B * J->AuxStride + Col * J->AuxLd + Row, V);
+        if (Relu)
+          V = V > 0 ? V : 0;
+        if (Gelu)
+          V = gelu(V);
+        storeF(J->D, J->DType, B * J->StrideD + Col * J->Ldd + Row, V);
+      }
+  std::free(J->Scratch);
+  delete J;
+}
+
+} // namespace
+
+// --- Handles, versions, logger. ---
+
+extern "C" cublasStatus_t cublasLtCreate(cublasLtHandle_t *Out) {
+  if (!Out)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  auto *H = new (std::nothrow) cublasLtContext;
+  if (!H)
+    return CUBLAS_STATUS_ALLOC_FAILED;
+  if (cublasStatus_t S = cublasCreate_v2(&H->Blas); S != CUBLAS_STATUS_SUCCESS) {
+    delete H;
+    return S;
+  }
+  try {
+    std::lock_guard<std::mutex> G(RegistryLock);
+    registry().insert(H);
+  } catch (const std::bad_alloc &) {
+    cublasDestroy_v2(H->Blas);
+    delete H;
+    return CUBLAS_STATUS_ALLOC_FAILED;
+  }
+  *Out = H;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+extern "C" cublasStatus_t cublasLtDestroy(cublasLtHandle_t Hd) {
+  cublasLtContext *H = lookup(Hd);
+  if (!H)
+    return CUBLAS_STATUS_NOT_INITIALIZED;
+  {
+    std::lock_guard<std::mutex> G(RegistryLock);
+    registry().erase(H);
+  }
+  cublasStatus_t S = cublasDestroy_v2(H->Blas);
+  H->Magic = 0;
+  delete H;
+  return S;
+}
+
+extern "C" size_t cublasLtGetVersion(void) { return CUBLAS_VERSION; }
+extern "C" size_t cublasLtGetCudartVersion(void) { return 13000; }
+extern "C" cublasStatus_t cublasLtGetProperty(libraryPropertyType T, int *V) { return cublasGetProperty(T, V); }
+extern "C" const char *cublasLtGetStatusName(cublasStatus_t S) { return cublasGetStatusName(S); }
+extern "C" const char *cublasLtGetStatusString(cublasStatus_t S) { return cublasGetStatusString(S); }
+extern "C" cublasStatus_t cublasLtLoggerSetCallback(cublasLtLoggerCallback_t) { return CUBLAS_STATUS_SUCCESS; }
+extern "C" cublasStatus_t cublasLtLoggerSetFile(FILE *) { return CUBLAS_STATUS_SUCCESS; }
+extern "C" cublasStatus_t cublasLtLoggerOpenFile(const char *) { return CUBLAS_STATUS_SUCCESS; }
+extern "C" cublasStatus_t cublasLtLoggerSetLevel(int L) {
+  return L >= 0 && L <= 5 ? CUBLAS_STATUS_SUCCESS : CUBLAS_STATUS_INVALID_VALUE;
+}
+extern "C" cublasStatus_t cublasLtLoggerSetMask(int) { return CUBLAS_STATUS_SUCCESS; }
+extern "C" cublasStatus_t cublasLtLoggerForceDisable(void) { return CUBLAS_STATUS_SUCCESS; }
+extern "C" cublasStatus_t cublasLtHeuristicsCacheGetCapacity(size_t *C) {
+  if (!C)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  *C = 0;
+  return CUBLAS_STATUS_SUCCESS;
+}
+extern "C" cublasStatus_t cublasLtHeuristicsCacheSetCapacity(size_t) { return CUBLAS_STATUS_SUCCESS; }
+
+// --- Matrix layouts. ---
+
+extern "C" cublasStatus_t cublasLtMatrixLayoutInit_internal(cublasLtMatrixLayout_t L, size_t Size, cudaDataType T,
+                                                           uint64_t Rows, uint64_t Cols, int64_t Ld) {
+  if (!L || Size < sizeof(cublasLtMatrixLayoutOpaque_t))
+    return CUBLAS_STATUS_INVALID_VALUE;
+  std::memset(L, 0, sizeof(*L));
+  auto *S = reinterpret_cast<LayoutState *>(L);
+  *S = LayoutState{LayoutMagic, (uint32_t)T, Rows, Cols, Ld, CUBLASLT_ORDER_COL, 1, 0, 0, CUBLASLT_BATCH_MODE_STRIDED};
+  return CUBLAS_STATUS_SUCCESS;
+}
+extern "C" cublasStatus_t cublasLtMatrixLayoutCreate(cublasLtMatrixLayout_t *L, cudaDataType T, uint64_t Rows,
+                                                     uint64_t Cols, int64_t Ld) {
+  if (!L)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  auto *P = new (std::nothrow) cublasLtMatrixLayoutOpaque_t;
+  if (!P)
+    return CUBLAS_STATUS_ALLOC_FAILED;
+  cublasLtMatrixLayoutInit_internal(P, sizeof(*P), T, Rows, Cols, Ld);
+  *L = P;
+  return CUBLAS_STATUS_SUCCESS;
+}
+extern "C" cublasStatus_t cublasLtMatrixLayoutDestroy(cublasLtMatrixLayout_t L) {
+  if (!state<LayoutState>(L, LayoutMagic))
+    return CUBLAS_STATUS_INVALID_VALUE;
+  delete L;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+/// Each layout attribute: its field and size.
+#define LAYOUT_FIELDS(X)                                                                           \
+  X(CUBLASLT_MATRIX_LAYOUT_TYPE, Type)                                                             \
+  X(CUBLASLT_MATRIX_LAYOUT_ORDER, Order)                                                           \
+  X(CUBLASLT_MATRIX_LAYOUT_ROWS, Rows)                                                             \
+  X(CUBLASLT_MATRIX_LAYOUT_COLS, Cols)                                                             \
+  X(CUBLASLT_MATRIX_LAYOUT_LD, Ld)                                                                 \
+  X(CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, Batch)                                                     \
+  X(CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, Stride)                                           \
+  X(CUBLASLT_MATRIX_LAYOUT_PLANE_OFFSET, PlaneOffset)                                              \
+  X(CUBLASLT_MATRIX_LAYOUT_BATCH_MODE, BatchMode)
+
+extern "C" cublasStatus_t cublasLtMatrixLayoutSetAttribute(cublasLtMatrixLayout_t L,
+                                                           cublasLtMatrixLayoutAttribute_t A, const void *Buf,
+                                                           size_t Size) {
+  LayoutState *S = state<LayoutState>(L, LayoutMagic);
+  if (!S || !Buf)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  switch (A) {
+#define SET(ATTR, FIELD)                                                                           \
+  case ATTR:                                                                                       \
+    if (Size != sizeof(S->FIELD))                                                                  \
+      return CUBLAS_STATUS_INVALID_VALUE;                                                          \
+    std::memcpy(&S->FIELD, Buf, Size);                                                             \
+    return CUBLAS_STATUS_SUCCESS;
+    LAYOUT_FIELDS(SET)
+#undef SET
+  }
+  return CUBLAS_STATUS_INVALID_VALUE;
+}
+extern "C" cublasStatus_t cublasLtMatrixLayoutGetAttribute(cublasLtMatrixLayout_t L,
+                                                           cublasLtMatrixLayoutAttribute_t A, void *Buf, size_t Size,
+                                                           size_t *Written) {
+  LayoutState *S = state<LayoutState>(L, LayoutMagic);
+  if (!S)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  switch (A) {
+#define GET(ATTR, FIELD)                                                                           \
+  case ATTR:                                                                                       \
+    if (Written)                                                                                   \
+      *Written = sizeof(S->FIELD);                                                                 \
+    if (Size == 0 && Written)                                                                      \
+      return CUBLAS_STATUS_SUCCESS;                                                                \
+    if (!Buf || Size < sizeof(S->FIELD))                                                           \
+      return CUBLAS_STATUS_INVALID_VALUE;                                                          \
+    std::memcpy(Buf, &S->FIELD, sizeof(S->FIELD));                                                \
+    return CUBLAS_STATUS_SUCCESS;
+    LAYOUT_FIELDS(GET)
+#undef GET
+  }
+  return CUBLAS_STATUS_INVALID_VALUE;
+}
+
+// --- Matmul descriptors. ---
+
+extern "C" cublasStatus_t cublasLtMatmulDescInit_internal(cublasLtMatmulDesc_t D, size_t Size,
+                                                          cublasComputeType_t Compute, cudaDataType_t Scale) {
+  if (!D || Size < sizeof(cublasLtMatmulDescOpaque_t))
+    return CUBLAS_STATUS_INVALID_VALUE;
+  std::memset(D, 0, sizeof(*D));
+  auto *S = reinterpret_cast<DescState *>(D);
+  S->Magic = DescMagic;
+  uint32_t C = Compute, Sc = Scale;
+  setSlot(*S, CUBLASLT_MATMUL_DESC_COMPUTE_TYPE, &C, 4);
+  setSlot(*S, CUBLASLT_MATMUL_DESC_SCALE_TYPE, &Sc, 4);
+  return CUBLAS_STATUS_SUCCESS;
+}
+extern "C" cublasStatus_t cublasLtMatmulDescCreate(cublasLtMatmulDesc_t *D, cublasComputeType_t Compute,
+                                                   cudaDataType_t Scale) {
+  if (!D)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  auto *P = new (std::nothrow) cublasLtMatmulDescOpaque_t;
+  if (!P)
+    return CUBLAS_STATUS_ALLOC_FAILED;
+  cublasLtMatmulDescInit_internal(P, sizeof(*P), Compute, Scale);
+  *D = P;
+  return CUBLAS_STATUS_SUCCESS;
+}
+extern "C" cublasStatus_t cublasLtMatmulDescDestroy(cublasLtMatmulDesc_t D) {
+  if (!state<DescState>(D, DescMagic))
+    return CUBLAS_STATUS_INVALID_VALUE;
+  delete D;
+  return CUBLAS_STATUS_SUCCESS;
+}
+extern "C" cublasStatus_t cublasLtMatmulDescSetAttribute(cublasLtMatmulDesc_t D, cublasLtMatmulDescAttributes_t A,
+                                                         const void *Buf, size_t Size) {
+  DescState *S = state<DescState>(D, DescMagic);
+  if (!S)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  return setSlot(*S, A, Buf, Size);
+}
+extern "C" cublasStatus_t cublasLtMatmulDescGetAttribute(cublasLtMatmulDesc_t D, cublasLtMatmulDescAttributes_t A,
+                                                         void *Buf, size_t Size, size_t *Written) {
+  DescState *S = state<DescState>(D, DescMagic);
+  if (!S)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  uint64_t V;
+  size_t N;
+  descDefault(A, V, N);
+  return getSlot(*S, A, Buf, Size, Written, V, N);
+}
+
+// --- Preferences. ---
+
+extern "C" cublasStatus_t cublasLtMatmulPreferenceInit_internal(cublasLtMatmulPreference_t P, size_t Size) {
+  if (!P || Size < sizeof(cublasLtMatmulPreferenceOpaque_t))
+    return CUBLAS_STATUS_INVALID_VALUE;
+  std::memset(P, 0, sizeof(*P));
+  reinterpret_cast<PrefState *>(P)->Magic = PrefMagic;
+  return CUBLAS_STATUS_SUCCESS;
+}
+extern "C" cublasStatus_t cublasLtMatmulPreferenceCreate(cublasLtMatmulPreference_t *P) {
+  if (!P)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  auto *Q = new (std::nothrow) cublasLtMatmulPreferenceOpaque_t;
+  if (!Q)
+    return CUBLAS_STATUS_ALLOC_FAILED;
+  cublasLtMatmulPreferenceInit_internal(Q, sizeof(*Q));
+  *P = Q;
+  return CUBLAS_STATUS_SUCCESS;
+}
+extern "C" cublasStatus_t cublasLtMatmulPreferenceDestroy(cublasLtMatmulPreference_t P) {
+  if (!state<PrefState>(P, PrefMagic))
+    return CUBLAS_STATUS_INVALID_VALUE;
+  delete P;
+  return CUBLAS_STATUS_SUCCESS;
+}
+/// The CPU code needs no workspace and has one algorithm: preferences are
+/// kept (the first three set) and reported back, and change nothing.
+extern "C" cublasStatus_t cublasLtMatmulPreferenceSetAttribute(cublasLtMatmulPreference_t P,
+                                                               cublasLtMatmulPreferenceAttributes_t A,
+                                                               const void *Buf, size_t Size) {
+  PrefState *S = state<PrefState>(P, PrefMagic);
+  if (!S)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  cublasStatus_t St = setSlot(*S, A, Buf, Size);
+  return St == CUBLAS_STATUS_NOT_SUPPORTED ? CUBLAS_STATUS_SUCCESS : St;
+}
+extern "C" cublasStatus_t cublasLtMatmulPreferenceGetAttribute(cublasLtMatmulPreference_t P,
+                                                               cublasLtMatmulPreferenceAttributes_t A, void *Buf,
+                                                               size_t Size, size_t *Written) {
+  PrefState *S = state<PrefState>(P, PrefMagic);
+  if (!S)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  return getSlot(*S, A, Buf, Size, Written, 0, A == CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES ? 8 : 4);
+}
+
+// --- Matmul. ---
+
+namespace {
+
+struct Plan {
+  cublasOperation_t Ta, Tb;
+  int64_t M, N, K, Batch;
+  const LayoutState *A, *B, *C, *D;
+  uint32_t Compute, Scale, Epilogue, PointerMode;
+};
+
+/// Checks the descriptors and works out the problem; what ferry does not do
+/// yet is CUBLAS_STATUS_NOT_SUPPORTED.
+cublasStatus_t plan(cublasLtMatmulDesc_t Desc, cublasLtMatrixLayout_t Ad, cublasLtMatrixLayout_t Bd,
+                    cublasLtMatrixLayout_t Cd, cublasLtMatrixLayout_t Dd, Plan &P) {
+  DescState *S = state<DescState>(Desc, DescMagic);
+  P.A = state<LayoutState>(Ad, LayoutMagic);
+  P.B = state<LayoutState>(Bd, LayoutMagic);
+  P.C = state<LayoutState>(Cd, LayoutMagic);
+  P.D = Dd ? state<LayoutState>(Dd, LayoutMagic) : P.C;
+  if (!S || !P.A || !P.B || !P.C || !P.D)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  P.Ta = (cublasOperation_t)slotOr(*S, CUBLASLT_MATMUL_DESC_TRANSA, CUBLAS_OP_N);
+  P.Tb = (cublasOperation_t)slotOr(*S, CUBLASLT_MATMUL_DESC_TRANSB, CUBLAS_OP_N);
+  P.Compute = (uint32_t)slotOr(*S, CUBLASLT_MATMUL_DESC_COMPUTE_TYPE, CUBLAS_COMPUTE_32F);
+  P.Scale = (uint32_t)slotOr(*S, CUBLASLT_MATMUL_DESC_SCALE_TYPE, CUDA_R_32F);
+  P.Epilogue = (uint32_t)slotOr(*S, CUBLASLT_MATMUL_DESC_EPILOGUE, CUBLASLT_EPILOGUE_DEFAULT);
+  P.PointerMode = (uint32_t)slotOr(*S, CUBLASLT_MATMUL_DESC_POINTER_MODE, CUBLASLT_POINTER_MODE_HOST);
+  if (slotOr(*S, CUBLASLT_MATMUL_DESC_TRANSC, CUBLAS_OP_N) != CUBLAS_OP_N ||
+      slotOr(*S, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, 0) || slotOr(*S, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, 0) ||
+      slotOr(*S, CUBLASLT_MATMUL_DESC_D_SCALE_POINTER, 0) || P.PointerMode > CUBLASLT_POINTER_MODE_DEVICE)
+    return CUBLAS_STATUS_NOT_SUPPORTED;
+  for (const LayoutState *L : {P.A, P.B, P.C, P.D})
+    if (L->Order != CUBLASLT_ORDER_COL || L->BatchMode != CUBLASLT_BATCH_MODE_STRIDED)
+      return CUBLAS_STATUS_NOT_SUPPORTED;
+  P.M = (int64_t)P.D->Rows;
+  P.N = (int64_t)P.D->Cols;
+  P.K = (int64_t)(P.Ta == CUBLAS_OP_N ? P.A->Cols : P.A->Rows);
+  int64_t Am = P.Ta == CUBLAS_OP_N ? P.A->Rows : P.A->Cols;
+  int64_t Bk = P.Tb == CUBLAS_OP_N ? P.B->Rows : P.B->Cols, Bn = P.Tb == CUBLAS_OP_N ? P.B->Cols : P.B->Rows;
+  if (Am != P.M || Bk != P.K || Bn != P.N || P.C->Rows != P.D->Rows || P.C->Cols != P.D->Cols)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  P.Batch = P.D->Batch;
+  for (const LayoutState *L : {P.A, P.B, P.C})
+    if (L->Batch != P.Batch)
+      return CUBLAS_STATUS_INVALID_VALUE;
+  uint32_t E = P.Epilogue;
+  bool Known = E == CUBLASLT_EPILOGUE_DEFAULT || E == CUBLASLT_EPILOGUE_RELU || E == CUBLASLT_EPILOGUE_BIAS ||
+               E == CUBLASLT_EPILOGUE_RELU_BIAS || E == CUBLASLT_EPILOGUE_GELU || E == CUBLASLT_EPILOGUE_GELU_BIAS ||
+               E == CUBLASLT_EPILOGUE_GELU_AUX || E == CUBLASLT_EPILOGUE_GELU_AUX_BIAS;
+  if (!Known)
+    return CUBLAS_STATUS_NOT_SUPPORTED;
+  // The epilogue path computes in FP32: FP32 compute and scale, real types.
+  bool Fused = E != CUBLASLT_EPILOGUE_DEFAULT;
+  auto realFp = [](uint32_t T) { return T == CUDA_R_32F || T == CUDA_R_16F || T == CUDA_R_16BF; };
+  if (Fused && (P.Scale != CUDA_R_32F || !realFp(P.C->Type) || !realFp(P.D->Type)))
+    return CUBLAS_STATUS_NOT_SUPPORTED;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+} // namespace
+
+extern "C" cublasStatus_t cublasLtMatmulAlgoGetHeuristic(cublasLtHandle_t Hd, cublasLtMatmulDesc_t Desc,
+                                                         cublasLtMatrixLayout_t Ad, cublasLtMatrixLayout_t Bd,
+                                                         cublasLtMatrixLayout_t Cd, cublasLtMatrixLayout_t Dd,
+                                                         cublasLtMatmulPreference_t, int Requested,
+                                                         cublasLtMatmulHeuristicResult_t *Results, int *Returned) {
+  if (!lookup(Hd))
+    return CUBLAS_STATUS_NOT_INITIALIZED;
+  if (Requested <= 0 || !Results || !Returned)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  Plan P;
+  if (cublasStatus_t S = plan(Desc, Ad, Bd, Cd, Dd, P); S != CUBLAS_STATUS_SUCCESS) {
+    *Returned = 0;
+    return S;
+  }
+  // One algorithm, needing no workspace.
+  std::memset(&Results[0], 0, sizeof(Results[0]));
+  Results[0].algo.data[0] = 0x6665727279; // "ferry": any algo from here is accepted by Matmul
+  Results[0].state = CUBLAS_STATUS_SUCCESS;
+  Results[0].wavesCount = 1.0f;
+  *Returned = 1;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+extern "C" cublasStatus_t cublasLtMatmul(cublasLtHandle_t Hd, cublasLtMatmulDesc_t Desc, const void *Alpha,
+                                         const void *A, cublasLtMatrixLayout_t Ad, const void *B,
+                                         cublasLtMatrixLayout_t Bd, const void *Beta, const void *C,
+                                         cublasLtMatrixLayout_t Cd, void *D, cublasLtMatrixLayout_t Dd,
+                                         const cublasLtMatmulAlgo_t *, void *, size_t, cudaStream_t Stream) {
+  cublasLtContext *H = lookup(Hd);
+  if (!H)
+    return CUBLAS_STATUS_NOT_INITIALIZED;
+  Plan P;
+  if (cublasStatus_t S = plan(Desc, Ad, Bd, Cd, Dd, P); S != CUBLAS_STATUS_SUCCESS)
+    return S;
+  if (!Alpha || !Beta)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  if (P.M == 0 || P.N == 0 || P.Batch == 0)
+    return CUBLAS_STATUS_SUCCESS;
+  if (P.M > INT32_MAX || P.N > INT32_MAX || P.K > INT32_MAX || P.Batch > INT32_MAX)
+    return CUBLAS_STATUS_NOT_SUPPORTED;
+  DescState *S = state<DescState>(Desc, DescMagic);
+  std::lock_guard<std::mutex> G(H->Lock);
+  cublasSetStream_v2(H->Blas, Stream);
+  cublasSetPointerMode_v2(H->Blas, (cublasPointerMode_t)P.PointerMode);
+  auto gemm = [&](const void *Be, void *Out, cudaDataType OutType, int64_t Ldo, int64_t StrideO) {
+    return cublasGemmStridedBatchedEx(H->Blas, P.Ta, P.Tb, (int)P.M, (int)P.N, (int)P.K, Alpha, A,
+                                      (cudaDataType)P.A->Type, (int)P.A->Ld, P.A->Stride, B, (cudaDataType)P.B->Type,
+                                      (int)P.B->Ld, P.B->Stride, Be, Out, OutType, (int)Ldo, StrideO, (int)P.Batch,
+                                      (cublasComputeType_t)P.Compute, CUBLAS_GEMM_DEFAULT);
+  };
+  bool Fused = P.Epilogue != CUBLASLT_EPILOGUE_DEFAULT;
+  bool SameCD = C == D && P.C->Type == P.D->Type && P.C->Ld == P.D->Ld && P.C->Stride == P.D->Stride;
+  bool BetaZero = P.PointerMode == CUBLASLT_POINTER_MODE_HOST && P.Scale == CUDA_R_32F && *(const float *)Beta == 0;
+  if (!Fused && P.C->Type == P.D->Type && (SameCD || BetaZero))
+    return gemm(Beta, D, (cudaDataType)P.D->Type, P.D->Ld, P.D->Stride);
+  if (P.Scale != CUDA_R_32F)
+    return CUBLAS_STATUS_NOT_SUPPORTED; // C != D with other scale types: not yet.
+  // FP32 scratch (host memory is device memory on the host backend): C
+  // there first, the product on it, then the epilogue into D.
+  const Driver *Dr = driver();
+  if (!Dr)
+    return CUBLAS_STATUS_NOT_INITIALIZED;
+  auto *J = new (std::nothrow) EpilogueJob;
+  size_t Elems = (size_t)P.M * P.N * P.Batch;
+  float *Scratch = J ? static_cast<float *>(std::malloc(Elems * sizeof(float))) : nullptr;
+  if (!Scratch) {
+    delete J;
+    return CUBLAS_STATUS_ALLOC_FAILED;
+  }
+  *J = EpilogueJob{Scratch, P.M, P.N, P.Batch, C, P.C->Type, P.C->Ld, P.C->Stride, D, P.D->Type, P.D->Ld,
+                   P.D->Stride, P.Epilogue};
+  J->Bias = reinterpret_cast<const void *>(slotOr(*S, CUBLASLT_MATMUL_DESC_BIAS_POINTER, 0));
+  uint32_t BiasType = (uint32_t)slotOr(*S, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, (uint32_t)-1);
+  J->BiasType = BiasType == (uint32_t)-1 ? P.D->Type : BiasType;
+  J->BiasStride = (int64_t)slotOr(*S, CUBLASLT_MATMUL_DESC_BIAS_BATCH_STRIDE, 0);
+  J->Aux = reinterpret_cast<void *>(slotOr(*S, CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_POINTER, 0));
+  uint32_t AuxType = (uint32_t)slotOr(*S, CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_DATA_TYPE, (uint32_t)-1);
+  J->AuxType = AuxType == (uint32_t)-1 ? P.D->Type : AuxType;
+  J->AuxLd = (int64_t)slotOr(*S, CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_LD, P.M);
+  J->AuxStride = (int64_t)slotOr(*S, CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_BATCH_STRIDE, 0);
+  if ((P.Epilogue & CUBLASLT_EPILOGUE_BIAS) && !J->Bias) {
+    std::free(Scratch);
+    delete J;
+    return CUBLAS_STATUS_INVALID_VALUE;
+  }
+  ensureContext(*Dr);
+  if (Dr->LaunchHostFunc(Stream, prologue, J) != CUDA_SUCCESS) {
+    std::free(Scratch);
+    delete J;
+    return CUBLAS_STATUS_EXECUTION_FAILED;
+  }
+  // From here the job belongs to the stream: the epilogue frees it.
+  cublasStatus_t St = gemm(Beta, Scratch, CUDA_R_32F, P.M, P.M * P.N);
+  if (St != CUBLAS_STATUS_SUCCESS)
+    J->Epilogue = CUBLASLT_EPILOGUE_DEFAULT; // Still release it in order.
+  if (Dr->LaunchHostFunc(Stream, epilogue, J) != CUDA_SUCCESS)
+    return CUBLAS_STATUS_EXECUTION_FAILED;
+  return St;
+}
+
+/// Stubs report through this hook (see the generated CublasLtStubs.cpp).
+extern "C" __attribute__((visibility("hidden"))) void ferryCublasLtNotImplemented(const char *Name) {
+  logMessage("%s is not implemented; returning CUBLAS_STATUS_NOT_SUPPORTED", Name);
+}
