@@ -11,9 +11,11 @@
 ///    bias, ReLU or GELU (tanh form, as cuBLASLt), stores GELU's input for the
 ///    _AUX forms, and converts to D's type once, as cuBLASLt's fused epilogue
 ///    rounds once.
-/// Epilogues computing gradients (DRELU, DGELU, BGRADA/B) and ReLU's bitmask
-/// aux, row-major and tiled orders, FP8 and matrix scaling return
-/// CUBLAS_STATUS_NOT_SUPPORTED.
+/// The gradient epilogues: DGELU (the product times GELU's derivative at the
+/// aux input), DGELU_BGRAD (also the bias gradient, the row sums of that),
+/// BGRADA/BGRADB (the bias gradient as sums of op(A)'s rows or op(B)'s
+/// columns over k). ReLU's bitmask aux (RELU_AUX, DRELU), row-major and
+/// tiled orders, FP8 and matrix scaling return CUBLAS_STATUS_NOT_SUPPORTED.
 #include "ferry/generated/CublasApi.h"
 #include "ferry/generated/CublasLtApi.h"
 #include "ferry/generated/DriverApi.h"
@@ -291,7 +293,20 @@ struct EpilogueJob {
   void *Aux = nullptr;
   uint32_t AuxType = 0;
   int64_t AuxLd = 0, AuxStride = 0;
+  // For the bias gradients of A or B (BGRADA/BGRADB).
+  const void *A = nullptr, *B = nullptr;
+  uint32_t AType = 0, BType = 0;
+  int64_t Lda = 0, Ldb = 0, StrideA = 0, StrideB = 0, K = 0;
+  bool TransA = false, TransB = false;
 };
+
+/// d/dx of the tanh GELU.
+float geluGrad(float X) {
+  const float C = 0.7978845608028654f;
+  float U = C * (X + 0.044715f * X * X * X);
+  float T = std::tanh(U);
+  return 0.5f * (1.0f + T) + 0.5f * X * (1.0f - T * T) * C * (1.0f + 3.0f * 0.044715f * X * X);
+}
 
 void prologue(void *P) {
   auto *J = static_cast<EpilogueJob *>(P);
@@ -303,22 +318,54 @@ void prologue(void *P) {
 
 void epilogue(void *P) {
   auto *J = static_cast<EpilogueJob *>(P);
-  bool Bias = J->Epilogue & CUBLASLT_EPILOGUE_BIAS, Relu = J->Epilogue & CUBLASLT_EPILOGUE_RELU,
-       Gelu = J->Epilogue & CUBLASLT_EPILOGUE_GELU, Aux = J->Epilogue & 128;
-  for (int64_t B = 0; B < J->Batch; ++B)
-    for (int64_t Col = 0; Col < J->N; ++Col)
-      for (int64_t Row = 0; Row < J->M; ++Row) {
+  uint32_t E = J->Epilogue;
+  bool AddBias = E == CUBLASLT_EPILOGUE_BIAS || E == CUBLASLT_EPILOGUE_RELU_BIAS || E == CUBLASLT_EPILOGUE_GELU_BIAS ||
+                 E == CUBLASLT_EPILOGUE_GELU_AUX_BIAS;
+  bool Relu = E == CUBLASLT_EPILOGUE_RELU || E == CUBLASLT_EPILOGUE_RELU_BIAS;
+  bool Gelu = E == CUBLASLT_EPILOGUE_GELU || E == CUBLASLT_EPILOGUE_GELU_BIAS || E == CUBLASLT_EPILOGUE_GELU_AUX ||
+              E == CUBLASLT_EPILOGUE_GELU_AUX_BIAS;
+  bool StoreAux = E == CUBLASLT_EPILOGUE_GELU_AUX || E == CUBLASLT_EPILOGUE_GELU_AUX_BIAS;
+  bool DGelu = E == CUBLASLT_EPILOGUE_DGELU || E == CUBLASLT_EPILOGUE_DGELU_BGRAD;
+  bool BGradD = E == CUBLASLT_EPILOGUE_DGELU_BGRAD;
+  for (int64_t B = 0; B < J->Batch; ++B) {
+    for (int64_t Row = 0; Row < J->M; ++Row) {
+      float RowSum = 0;
+      for (int64_t Col = 0; Col < J->N; ++Col) {
         float V = J->Scratch[(B * J->N + Col) * J->M + Row];
-        if (Bias)
+        if (AddBias)
           V += loadF(J->Bias, J->BiasType, B * J->BiasStride + Row);
-        if (Aux && J->Aux)
+        if (StoreAux && J->Aux)
           storeF(J->Aux, J->AuxType, B * J->AuxStride + Col * J->AuxLd + Row, V);
         if (Relu)
           V = V > 0 ? V : 0;
         if (Gelu)
           V = gelu(V);
+        if (DGelu)
+          V *= geluGrad(loadF(J->Aux, J->AuxType, B * J->AuxStride + Col * J->AuxLd + Row));
+        RowSum += V;
         storeF(J->D, J->DType, B * J->StrideD + Col * J->Ldd + Row, V);
       }
+      // DGELU_BGRAD: the bias gradient is the row sum of the GELU gradient.
+      if (BGradD)
+        storeF(const_cast<void *>(J->Bias), J->BiasType, B * J->BiasStride + Row, RowSum);
+    }
+    // BGRADA: bias[i] = sum over k of op(A)[i, k]; BGRADB: bias[j] = sum over
+    // k of op(B)[k, j].
+    if (E == CUBLASLT_EPILOGUE_BGRADA)
+      for (int64_t I = 0; I < J->M; ++I) {
+        float S = 0;
+        for (int64_t Q = 0; Q < J->K; ++Q)
+          S += loadF(J->A, J->AType, B * J->StrideA + (J->TransA ? I * J->Lda + Q : Q * J->Lda + I));
+        storeF(const_cast<void *>(J->Bias), J->BiasType, B * J->BiasStride + I, S);
+      }
+    if (E == CUBLASLT_EPILOGUE_BGRADB)
+      for (int64_t Col = 0; Col < J->N; ++Col) {
+        float S = 0;
+        for (int64_t Q = 0; Q < J->K; ++Q)
+          S += loadF(J->B, J->BType, B * J->StrideB + (J->TransB ? Q * J->Ldb + Col : Col * J->Ldb + Q));
+        storeF(const_cast<void *>(J->Bias), J->BiasType, B * J->BiasStride + Col, S);
+      }
+  }
   std::free(J->Scratch);
   delete J;
 }
@@ -609,7 +656,9 @@ cublasStatus_t plan(cublasLtMatmulDesc_t Desc, cublasLtMatrixLayout_t Ad, cublas
   uint32_t E = P.Epilogue;
   bool Known = E == CUBLASLT_EPILOGUE_DEFAULT || E == CUBLASLT_EPILOGUE_RELU || E == CUBLASLT_EPILOGUE_BIAS ||
                E == CUBLASLT_EPILOGUE_RELU_BIAS || E == CUBLASLT_EPILOGUE_GELU || E == CUBLASLT_EPILOGUE_GELU_BIAS ||
-               E == CUBLASLT_EPILOGUE_GELU_AUX || E == CUBLASLT_EPILOGUE_GELU_AUX_BIAS;
+               E == CUBLASLT_EPILOGUE_GELU_AUX || E == CUBLASLT_EPILOGUE_GELU_AUX_BIAS ||
+               E == CUBLASLT_EPILOGUE_DGELU || E == CUBLASLT_EPILOGUE_DGELU_BGRAD || E == CUBLASLT_EPILOGUE_BGRADA ||
+               E == CUBLASLT_EPILOGUE_BGRADB;
   if (!Known)
     return CUBLAS_STATUS_NOT_SUPPORTED;
   // The epilogue path computes in FP32: FP32 compute and scale, real types.
@@ -702,7 +751,23 @@ extern "C" cublasStatus_t cublasLtMatmul(cublasLtHandle_t Hd, cublasLtMatmulDesc
   J->AuxType = AuxType == (uint32_t)-1 ? P.D->Type : AuxType;
   J->AuxLd = (int64_t)slotOr(*S, CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_LD, P.M);
   J->AuxStride = (int64_t)slotOr(*S, CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_BATCH_STRIDE, 0);
-  if ((P.Epilogue & CUBLASLT_EPILOGUE_BIAS) && !J->Bias) {
+  J->A = A;
+  J->B = B;
+  J->AType = P.A->Type;
+  J->BType = P.B->Type;
+  J->Lda = P.A->Ld;
+  J->Ldb = P.B->Ld;
+  J->StrideA = P.A->Stride;
+  J->StrideB = P.B->Stride;
+  J->K = P.K;
+  J->TransA = P.Ta != CUBLAS_OP_N;
+  J->TransB = P.Tb != CUBLAS_OP_N;
+  uint32_t E = P.Epilogue;
+  bool NeedsBias = E == CUBLASLT_EPILOGUE_BIAS || E == CUBLASLT_EPILOGUE_RELU_BIAS ||
+                   E == CUBLASLT_EPILOGUE_GELU_BIAS || E == CUBLASLT_EPILOGUE_GELU_AUX_BIAS ||
+                   E == CUBLASLT_EPILOGUE_DGELU_BGRAD || E == CUBLASLT_EPILOGUE_BGRADA || E == CUBLASLT_EPILOGUE_BGRADB;
+  bool NeedsAux = E == CUBLASLT_EPILOGUE_DGELU || E == CUBLASLT_EPILOGUE_DGELU_BGRAD;
+  if ((NeedsBias && !J->Bias) || (NeedsAux && !J->Aux)) {
     std::free(Scratch);
     delete J;
     return CUBLAS_STATUS_INVALID_VALUE;

@@ -206,11 +206,66 @@ int main() {
     cudaFree(HD);
   }
 
-  // 4. A gradient epilogue ferry does not do yet says so.
-  Epi = CUBLASLT_EPILOGUE_DGELU;
+  // 4. Gradient epilogues: DGELU_BGRAD with the aux of step 2 (GELU's
+  // input), and BGRADB (column sums of op(B) over k).
+  {
+    float *DBGrad;
+    cudaMalloc(&DBGrad, M * Batch * 4 + 16);
+    int64_t BiasStride = M;
+    Epi = CUBLASLT_EPILOGUE_DGELU_BGRAD;
+    cublasLtMatmulDescSetAttribute(Desc2, CUBLASLT_MATMUL_DESC_EPILOGUE, &Epi, sizeof(Epi));
+    cublasLtMatmulDescSetAttribute(Desc2, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &DBGrad, sizeof(DBGrad));
+    cublasLtMatmulDescSetAttribute(Desc2, CUBLASLT_MATMUL_DESC_BIAS_BATCH_STRIDE, &BiasStride, sizeof(BiasStride));
+    float Zero = 0;
+    check("dgelu_bgrad_status", cublasLtMatmul(Lt, Desc2, &Al, DA, La, DB, Lb, &Zero, DD, Lc, DD, Lc, nullptr,
+                                               nullptr, 0, 0) == CUBLAS_STATUS_SUCCESS);
+    std::vector<double> Prod = reference(A, B, C, M, N, K, true, Batch, Al, 0, nullptr, 0);
+    std::vector<float> G = download(DD, C.size()), Bg = download(DBGrad, M * Batch);
+    double Eg = 0, Eb = 0;
+    for (int Bi = 0; Bi < Batch; ++Bi)
+      for (int I = 0; I < M; ++I) {
+        double Row = 0;
+        for (int J = 0; J < N; ++J) {
+          size_t X = (size_t)Bi * M * N + J * M + I;
+          double U = 0.7978845608028654 * (Aux[X] + 0.044715 * Aux[X] * Aux[X] * Aux[X]), T = std::tanh(U);
+          double D = 0.5 * (1 + T) + 0.5 * Aux[X] * (1 - T * T) * 0.7978845608028654 * (1 + 3 * 0.044715 * Aux[X] * Aux[X]);
+          double W = Prod[X] * D;
+          Row += W;
+          Eg = std::max(Eg, std::fabs(G[X] - W));
+        }
+        Eb = std::max(Eb, std::fabs(Bg[Bi * M + I] - Row));
+      }
+    check("dgelu", Eg < 1e-5, Eg);
+    check("dgelu_bgrad", Eb < 1e-4, Eb);
+    float *DBGradB;
+    cudaMalloc(&DBGradB, N * Batch * 4 + 16);
+    int64_t BStride = N;
+    Epi = CUBLASLT_EPILOGUE_BGRADB;
+    cublasLtMatmulDescSetAttribute(Desc2, CUBLASLT_MATMUL_DESC_EPILOGUE, &Epi, sizeof(Epi));
+    cublasLtMatmulDescSetAttribute(Desc2, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &DBGradB, sizeof(DBGradB));
+    cublasLtMatmulDescSetAttribute(Desc2, CUBLASLT_MATMUL_DESC_BIAS_BATCH_STRIDE, &BStride, sizeof(BStride));
+    cublasLtMatmul(Lt, Desc2, &Al, DA, La, DB, Lb, &Zero, DD, Lc, DD, Lc, nullptr, nullptr, 0, 0);
+    std::vector<float> Bb = download(DBGradB, N * Batch), Dd = download(DD, C.size());
+    double Ebb = 0, Ed = 0;
+    for (int Bi = 0; Bi < Batch; ++Bi)
+      for (int J = 0; J < N; ++J) {
+        double S = 0;
+        for (int P = 0; P < K; ++P)
+          S += B[Bi * K * N + J * K + P];
+        Ebb = std::max(Ebb, std::fabs(Bb[Bi * N + J] - S));
+      }
+    for (size_t I = 0; I < Prod.size(); ++I)
+      Ed = std::max(Ed, std::fabs(Dd[I] - Prod[I]));
+    check("bgradb", Ebb < 1e-5, Ebb);
+    check("bgradb_product", Ed < 1e-5, Ed);
+    cudaFree(DBGrad);
+    cudaFree(DBGradB);
+  }
+  // 5. ReLU's bitmask aux is not done yet, and says so.
+  Epi = CUBLASLT_EPILOGUE_RELU_AUX;
   cublasLtMatmulDescSetAttribute(Desc2, CUBLASLT_MATMUL_DESC_EPILOGUE, &Epi, sizeof(Epi));
-  check("dgelu_not_supported", cublasLtMatmul(Lt, Desc2, &Al, DA, La, DB, Lb, &Be, DC, Lc, DC, Lc, nullptr, nullptr,
-                                              0, 0) == CUBLAS_STATUS_NOT_SUPPORTED);
+  check("relu_aux_not_supported", cublasLtMatmul(Lt, Desc2, &Al, DA, La, DB, Lb, &Be, DC, Lc, DC, Lc, nullptr, nullptr,
+                                                 0, 0) == CUBLAS_STATUS_NOT_SUPPORTED);
 
   cublasLtMatmulPreferenceDestroy(Pref);
   cublasLtMatrixLayoutDestroy(La);
