@@ -1,38 +1,15 @@
 /// \file
-/// The driver API as ferry's cuBLAS reaches it: libcuda.so.1 is dlopen'ed on
-/// first use and the few entry points needed are resolved through
-/// cuGetProcAddress_v2 (at CUDA 13), as NVIDIA's libraries do, so
-/// libcublas has no link-time dependency on any driver and runs over
-/// whichever libcuda.so.1 the process loaded (ferry's under `ferry run`).
+/// The driver API as ferry's cuBLAS reaches it: the shared loader of
+/// libs/common/Driver.h, and cuBLAS's own log line.
 #pragma once
 
-#include "ferry/generated/DriverApi.h"
+#include "libs/common/Driver.h"
 
 namespace ferry::cublas {
 
-struct DriverTable {
-  decltype(&::cuInit) Init = nullptr;
-  decltype(&::cuCtxGetCurrent) CtxGetCurrent = nullptr;
-  decltype(&::cuCtxSetCurrent) CtxSetCurrent = nullptr;
-  decltype(&::cuDeviceGet) DeviceGet = nullptr;
-  decltype(&::cuDevicePrimaryCtxRetain) PrimaryCtxRetain = nullptr;
-  decltype(&::cuLaunchHostFunc) LaunchHostFunc = nullptr;
-  decltype(&::cuStreamIsCapturing) StreamIsCapturing = nullptr;
-  decltype(&::cuStreamSynchronize) StreamSynchronize = nullptr;
-  decltype(&::cuMemcpy2D_v2) Memcpy2D = nullptr;
-  decltype(&::cuMemcpy2DAsync_v2) Memcpy2DAsync = nullptr;
-  decltype(&::cuMemAlloc_v2) MemAlloc = nullptr;
-  decltype(&::cuMemFree_v2) MemFree = nullptr;
-};
-
-/// Loads the driver once (thread-safe); null when libcuda.so.1 or one of
-/// the entry points is missing (the reason is logged once).
-const DriverTable *driver();
-
-/// Makes sure the calling thread has a current context: the current one, or
-/// device 0's primary context (what the runtime would pick). Returns it, or
-/// null when the driver has no device.
-CUcontext ensureContext();
+using libs::driver;
+using libs::DriverTable;
+using libs::ensureContext;
 
 /// One line on stderr, prefixed "ferry cublas:", for failures and
 /// not-implemented calls (libs may not link ferry's spdlog loggers).

@@ -15,32 +15,12 @@
 
 namespace ferry::cublas {
 
-struct Task {
-  std::function<void()> Work;
-  bool Kept = false;
-};
-
 namespace {
 
 std::mutex RegistryLock;
 std::unordered_set<Handle *> &registry() {
   static auto *R = new std::unordered_set<Handle *>; // Never destroyed: atexit order.
   return *R;
-}
-
-/// Runs on the stream's host-function thread: nothing may escape it (an
-/// allocation failing inside the work is logged; the result is left as is).
-void runTask(void *P) {
-  auto *T = static_cast<Task *>(P);
-  try {
-    T->Work();
-  } catch (const std::exception &E) {
-    logMessage("a cuBLAS operation failed on the host: %s", E.what());
-  } catch (...) {
-    logMessage("a cuBLAS operation failed on the host");
-  }
-  if (!T->Kept)
-    delete T;
 }
 
 } // namespace
@@ -80,36 +60,29 @@ void configureBlasThreads() {
   });
 }
 
-cublasStatus_t enqueueTask(Handle &H, std::function<void()> Work, bool WaitForHostResult) try {
+cublasStatus_t enqueueTask(Handle &H, std::function<void()> Work, bool WaitForHostResult) {
   const DriverTable *D = driver();
   if (!D)
     return CUBLAS_STATUS_NOT_INITIALIZED;
-  ensureContext();
   configureBlasThreads();
-  auto T = std::make_unique<Task>();
-  T->Work = std::move(Work);
-  CUstreamCaptureStatus Capture = CU_STREAM_CAPTURE_STATUS_NONE;
-  if (D->StreamIsCapturing(H.Stream, &Capture) != CUDA_SUCCESS)
-    Capture = CU_STREAM_CAPTURE_STATUS_NONE;
-  T->Kept = Capture != CU_STREAM_CAPTURE_STATUS_NONE;
-  Task *Raw = T.get();
-  if (CUresult R = D->LaunchHostFunc(H.Stream, runTask, Raw); R != CUDA_SUCCESS) {
-    logMessage("cuLaunchHostFunc failed (%d)", static_cast<int>(R));
+  switch (libs::enqueueHostTask("cublas", H.Stream, H.Kept, std::move(Work))) {
+  case libs::EnqueueResult::Ok:
+    break;
+  case libs::EnqueueResult::NoDriver:
+    return CUBLAS_STATUS_NOT_INITIALIZED;
+  case libs::EnqueueResult::LaunchFailed:
     return CUBLAS_STATUS_EXECUTION_FAILED;
+  case libs::EnqueueResult::NoMemory:
+    // Nothing throws across the C ABI: the task could not be allocated.
+    return CUBLAS_STATUS_ALLOC_FAILED;
   }
-  if (Raw->Kept) {
-    std::lock_guard<std::mutex> G(H.KeptLock);
-    H.Kept.push_back(std::move(T));
-  } else {
-    T.release(); // runTask owns it now.
-  }
-  if (WaitForHostResult && !Raw->Kept && H.PointerMode == CUBLAS_POINTER_MODE_HOST &&
+  // Captured work is not run now, so there is no result to wait for.
+  CUstreamCaptureStatus Capture = CU_STREAM_CAPTURE_STATUS_NONE;
+  if (WaitForHostResult && H.PointerMode == CUBLAS_POINTER_MODE_HOST &&
+      D->StreamIsCapturing(H.Stream, &Capture) == CUDA_SUCCESS && Capture == CU_STREAM_CAPTURE_STATUS_NONE &&
       D->StreamSynchronize(H.Stream) != CUDA_SUCCESS)
     return CUBLAS_STATUS_EXECUTION_FAILED;
   return CUBLAS_STATUS_SUCCESS;
-} catch (const std::bad_alloc &) {
-  // Nothing throws across the C ABI: the task could not be allocated.
-  return CUBLAS_STATUS_ALLOC_FAILED;
 }
 
 } // namespace ferry::cublas

@@ -13,6 +13,7 @@
 #pragma once
 
 #include "ferry/generated/CublasApi.h"
+#include "libs/common/HostTask.h"
 
 #include <cstdint>
 #include <functional>
@@ -22,8 +23,6 @@
 #include <vector>
 
 namespace ferry::cublas {
-
-struct Task;
 
 struct Handle {
   static constexpr uint64_t Live = 0x6665727279424c53ull; // "ferryBLS"
@@ -44,11 +43,9 @@ struct Handle {
   int MaxMantissaBitCount = 0;
   int MantissaBitOffset = 0;
   int *MantissaBitCountPointer = nullptr;
-  /// Work captured into graphs: a graph may run it any number of times, so
-  /// it lives until the handle is destroyed (as NVIDIA's captured work
-  /// needs the handle's workspace to live).
-  std::mutex KeptLock;
-  std::vector<std::unique_ptr<Task>> Kept;
+  /// Work captured into graphs lives until the handle is destroyed (as
+  /// NVIDIA's captured work needs the handle's workspace to live).
+  libs::TaskKeeper Kept;
 };
 
 /// The live handle behind H, or null (a null, destroyed or foreign handle).

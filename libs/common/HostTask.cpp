@@ -1,0 +1,74 @@
+/// \file
+/// Stream-ordered host work (see HostTask.h).
+#include "libs/common/HostTask.h"
+#include "libs/common/Driver.h"
+
+#include <exception>
+#include <new>
+
+namespace ferry::libs {
+
+struct HostTask {
+  const char *Lib = "libs";
+  std::function<void()> Work;
+  bool Kept = false;
+};
+
+TaskKeeper::TaskKeeper() = default;
+TaskKeeper::~TaskKeeper() = default;
+
+void TaskKeeper::keep(std::unique_ptr<HostTask> T) {
+  std::lock_guard<std::mutex> G(Lock);
+  Kept.push_back(std::move(T));
+}
+
+bool TaskKeeper::empty() {
+  std::lock_guard<std::mutex> G(Lock);
+  return Kept.empty();
+}
+
+namespace {
+
+/// Runs on the stream's host-function thread: nothing may escape it.
+void runHostTask(void *P) {
+  auto *T = static_cast<HostTask *>(P);
+  try {
+    T->Work();
+  } catch (const std::exception &E) {
+    logMessage(T->Lib, "an operation failed on the host: %s", E.what());
+  } catch (...) {
+    logMessage(T->Lib, "an operation failed on the host");
+  }
+  if (!T->Kept)
+    delete T;
+}
+
+} // namespace
+
+EnqueueResult enqueueHostTask(const char *Lib, CUstream Stream, TaskKeeper &Keeper, std::function<void()> Work) try {
+  const DriverTable *D = driver();
+  if (!D)
+    return EnqueueResult::NoDriver;
+  ensureContext();
+  auto T = std::make_unique<HostTask>();
+  T->Lib = Lib;
+  T->Work = std::move(Work);
+  CUstreamCaptureStatus Capture = CU_STREAM_CAPTURE_STATUS_NONE;
+  if (D->StreamIsCapturing(Stream, &Capture) != CUDA_SUCCESS)
+    Capture = CU_STREAM_CAPTURE_STATUS_NONE;
+  T->Kept = Capture != CU_STREAM_CAPTURE_STATUS_NONE;
+  HostTask *Raw = T.get();
+  if (CUresult R = D->LaunchHostFunc(Stream, runHostTask, Raw); R != CUDA_SUCCESS) {
+    logMessage(Lib, "cuLaunchHostFunc failed (%d)", static_cast<int>(R));
+    return EnqueueResult::LaunchFailed;
+  }
+  if (Raw->Kept)
+    Keeper.keep(std::move(T));
+  else
+    T.release(); // runHostTask owns it now.
+  return EnqueueResult::Ok;
+} catch (const std::bad_alloc &) {
+  return EnqueueResult::NoMemory;
+}
+
+} // namespace ferry::libs
