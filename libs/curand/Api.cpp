@@ -1,0 +1,478 @@
+/// \file
+/// ferry's cuRAND host API: generators, their settings, and the generate
+/// calls, with the statuses NVIDIA's cuRAND returns for bad arguments
+/// (measured on the H100's stack: tests/curand/goldens). A device
+/// generator's work runs in stream order on its stream (libs/common's host
+/// tasks); a host generator's runs on the calling thread, as NVIDIA's does.
+///
+/// Implemented bit for bit: XORWOW, MRG32k3a and Philox4_32_10 with every
+/// ordering, 32-bit, uniform, normal and log-normal results (see Generate.h
+/// for the layout, Distributions.h for what is exact). Not implemented, with
+/// a log line and FerryNotSupported: MTGP32, MT19937, the Sobol generators
+/// (their direction numbers and parameter tables are data ferry does not
+/// have), Poisson results and the discrete-distribution API.
+#include "ferry/generated/CurandApi.h"
+#include "libs/common/Driver.h"
+#include "libs/common/HostTask.h"
+#include "libs/curand/Generate.h"
+
+#include <atomic>
+#include <cstdarg>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <unordered_set>
+
+namespace ferry::curand {
+namespace {
+
+/// cuRAND has no NOT_SUPPORTED status: a feature ferry lacks answers as a
+/// GPU lacking it would ("Architecture mismatch, GPU does not support
+/// requested feature"), and says which in a log line.
+constexpr curandStatus_t FerryNotSupported = CURAND_STATUS_ARCH_MISMATCH;
+
+void logMessage(const char *Fmt, ...) __attribute__((format(printf, 1, 2)));
+void logMessage(const char *Fmt, ...) {
+  va_list Ap;
+  va_start(Ap, Fmt);
+  libs::vlogMessage("curand", Fmt, Ap);
+  va_end(Ap);
+}
+
+curandStatus_t notSupported(const char *What) {
+  logMessage("%s is not implemented (returning CURAND_STATUS_ARCH_MISMATCH)", What);
+  return FerryNotSupported;
+}
+
+struct Generator {
+  static constexpr uint64_t Live = 0x6665727279524e47ull; // "ferryRNG"
+  uint64_t Magic = Live;
+  curandRngType_t Type;
+  bool Host;
+  curandOrdering_t Order;
+  uint64_t Seed = 0;
+  uint64_t Offset = 0;
+  unsigned Dimensions = 1;
+  /// Where the next call starts (Generate.h), and the per-thread states.
+  uint64_t Position = 0;
+  std::shared_ptr<StateCache> Cache;
+  cudaStream_t Stream = nullptr;
+  /// Serialises the generator's work: a host task reads and advances the
+  /// state, and a later call may be enqueued before it ran.
+  std::mutex Lock;
+  libs::TaskKeeper Kept;
+};
+
+std::mutex RegistryLock;
+std::unordered_set<Generator *> &registry() {
+  static auto *R = new std::unordered_set<Generator *>; // never destroyed: atexit order
+  return *R;
+}
+
+Generator *lookup(curandGenerator_t G) {
+  auto *P = reinterpret_cast<Generator *>(G);
+  std::lock_guard<std::mutex> Guard(RegistryLock);
+  if (!P || !registry().count(P) || P->Magic != Generator::Live)
+    return nullptr;
+  return P;
+}
+
+bool isQuasi(curandRngType_t T) { return T >= CURAND_RNG_QUASI_DEFAULT; }
+
+/// The current device's multiprocessor count (the DYNAMIC orderings scale
+/// with it), 132 as on the H100/H200 when there is no answer.
+uint32_t multiprocessors() {
+  int Sms = 0;
+  const libs::DriverTable *D = libs::driver();
+  CUdevice Dev = 0;
+  if (D && D->CtxGetDevice(&Dev, nullptr) == CUDA_SUCCESS)
+    D->DeviceGetAttribute(&Sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, Dev);
+  return Sms > 0 ? static_cast<uint32_t>(Sms) : 132;
+}
+
+/// The engine and thread count of an implemented generator and ordering.
+bool layoutOf(Generator &G, Layout &L) {
+  std::lock_guard<std::mutex> Guard(G.Lock);
+  L.Seed = G.Seed;
+  L.Seeded = G.Order == CURAND_ORDERING_PSEUDO_SEEDED;
+  switch (G.Type) {
+  case CURAND_RNG_PSEUDO_XORWOW:
+    L.Kind = Engine::Xorwow;
+    L.Threads = G.Order == CURAND_ORDERING_PSEUDO_DYNAMIC ? 2816 : 4096;
+    return true;
+  case CURAND_RNG_PSEUDO_MRG32K3A: {
+    L.Kind = Engine::Mrg32k3a;
+    L.Threads = 81920;
+    if (G.Order == CURAND_ORDERING_PSEUDO_LEGACY)
+      L.Threads = 4096;
+    // DYNAMIC: 2048 threads per multiprocessor (270336 on the 132-SM H200).
+    if (G.Order == CURAND_ORDERING_PSEUDO_DYNAMIC)
+      L.Threads = multiprocessors() * 2048;
+    return true;
+  }
+  case CURAND_RNG_PSEUDO_PHILOX4_32_10:
+    L.Kind = Engine::Philox;
+    // DYNAMIC: 512 threads per multiprocessor (67584 on the 132-SM H200).
+    L.Threads = G.Order == CURAND_ORDERING_PSEUDO_DYNAMIC ? multiprocessors() * 512 : 65536;
+    return true;
+  default:
+    return false;
+  }
+}
+
+const char *typeName(curandRngType_t T) {
+  switch (T) {
+  case CURAND_RNG_PSEUDO_MTGP32:
+    return "the MTGP32 generator";
+  case CURAND_RNG_PSEUDO_MT19937:
+    return "the MT19937 generator";
+  case CURAND_RNG_QUASI_SOBOL32:
+  case CURAND_RNG_QUASI_SCRAMBLED_SOBOL32:
+  case CURAND_RNG_QUASI_SOBOL64:
+  case CURAND_RNG_QUASI_SCRAMBLED_SOBOL64:
+    return "the Sobol generators";
+  default:
+    return "the test generator";
+  }
+}
+
+curandStatus_t create(curandGenerator_t *Out, curandRngType_t Type, bool Host) {
+  if (!Out)
+    return CURAND_STATUS_NOT_INITIALIZED;
+  if (Type == CURAND_RNG_PSEUDO_DEFAULT)
+    Type = CURAND_RNG_PSEUDO_XORWOW;
+  if (Type == CURAND_RNG_QUASI_DEFAULT)
+    Type = CURAND_RNG_QUASI_SOBOL32;
+  switch (Type) {
+  case CURAND_RNG_TEST:
+  case CURAND_RNG_PSEUDO_XORWOW:
+  case CURAND_RNG_PSEUDO_MRG32K3A:
+  case CURAND_RNG_PSEUDO_MTGP32:
+  case CURAND_RNG_PSEUDO_MT19937:
+  case CURAND_RNG_PSEUDO_PHILOX4_32_10:
+  case CURAND_RNG_QUASI_SOBOL32:
+  case CURAND_RNG_QUASI_SCRAMBLED_SOBOL32:
+  case CURAND_RNG_QUASI_SOBOL64:
+  case CURAND_RNG_QUASI_SCRAMBLED_SOBOL64:
+    break;
+  default:
+    return CURAND_STATUS_TYPE_ERROR;
+  }
+  if (!Host && !libs::ensureContext()) {
+    logMessage("curandCreateGenerator: no CUDA device");
+    return CURAND_STATUS_INITIALIZATION_FAILED;
+  }
+  auto *G = new (std::nothrow) Generator;
+  if (!G)
+    return CURAND_STATUS_ALLOCATION_FAILED;
+  G->Type = Type;
+  G->Host = Host;
+  G->Order = isQuasi(Type) ? CURAND_ORDERING_QUASI_DEFAULT : CURAND_ORDERING_PSEUDO_DEFAULT;
+  try {
+    std::lock_guard<std::mutex> Guard(RegistryLock);
+    registry().insert(G);
+  } catch (const std::bad_alloc &) {
+    delete G;
+    return CURAND_STATUS_ALLOCATION_FAILED;
+  }
+  *Out = reinterpret_cast<curandGenerator_t>(G);
+  return CURAND_STATUS_SUCCESS;
+}
+
+/// Checks and runs one generate call: N results of kind What into Out.
+curandStatus_t run(curandGenerator_t H, Output What, void *Out, size_t N, double Mean = 0, double Stddev = 1,
+                   bool Is64 = false) {
+  Generator *G = lookup(H);
+  if (!G)
+    return CURAND_STATUS_NOT_INITIALIZED;
+  bool Sobol64 = G->Type == CURAND_RNG_QUASI_SOBOL64 || G->Type == CURAND_RNG_QUASI_SCRAMBLED_SOBOL64;
+  if (What == Output::Bits && Is64 != Sobol64)
+    return CURAND_STATUS_TYPE_ERROR; // 32 bits from Sobol64, or 64 from another
+  bool Pairs = What == Output::Normal || What == Output::NormalDouble || What == Output::LogNormal ||
+               What == Output::LogNormalDouble;
+  if (isQuasi(G->Type) && N % G->Dimensions)
+    return CURAND_STATUS_LENGTH_NOT_MULTIPLE;
+  // Measured: XORWOW and MRG32k3a make normals in pairs and refuse an odd
+  // count; Philox makes them in fours and cuts the last group short.
+  if (!isQuasi(G->Type) && G->Type != CURAND_RNG_PSEUDO_PHILOX4_32_10 && Pairs && N % 2)
+    return CURAND_STATUS_LENGTH_NOT_MULTIPLE;
+  if (!N)
+    return CURAND_STATUS_SUCCESS;
+  if (!Out) {
+    // NVIDIA's kernel would fault on it; the host writes nothing.
+    logMessage("a generate call got a null output pointer");
+    return CURAND_STATUS_LAUNCH_FAILURE;
+  }
+  Layout L{};
+  if (!layoutOf(*G, L))
+    return notSupported(typeName(G->Type));
+  // XORWOW's DYNAMIC normals are not laid out as its 32-bit results are,
+  // and the goldens do not show how: refuse rather than differ.
+  if (L.Kind == Engine::Xorwow && G->Order == CURAND_ORDERING_PSEUDO_DYNAMIC && Pairs)
+    return notSupported("normal results of XORWOW with CURAND_ORDERING_PSEUDO_DYNAMIC");
+  // Settings and the start are taken now, as NVIDIA's host-side state is;
+  // the work only shares the per-thread state cache.
+  uint64_t Start;
+  {
+    std::lock_guard<std::mutex> Guard(G->Lock);
+    Start = G->Position;
+    // Philox's DYNAMIC ordering assigns subsequences differently once a
+    // call starts past the first counter of every thread (the goldens show
+    // a shift ferry cannot derive yet): refuse rather than differ.
+    if (L.Kind == Engine::Philox && G->Order == CURAND_ORDERING_PSEUDO_DYNAMIC && Start / 4 >= L.Threads)
+      return notSupported("Philox with CURAND_ORDERING_PSEUDO_DYNAMIC past its first counter");
+    G->Position = nextPosition(L.Kind, What, Start, N);
+  }
+  auto Work = [G, L, What, Start, Out, N, Mean, Stddev]() {
+    std::lock_guard<std::mutex> Guard(G->Lock);
+    generate(L, G->Cache, What, Start, N, Out, Mean, Stddev);
+  };
+  if (G->Host) {
+    try {
+      Work();
+    } catch (const std::bad_alloc &) {
+      return CURAND_STATUS_ALLOCATION_FAILED;
+    }
+    return CURAND_STATUS_SUCCESS;
+  }
+  switch (libs::enqueueHostTask("curand", reinterpret_cast<CUstream>(G->Stream), G->Kept, Work)) {
+  case libs::EnqueueResult::Ok:
+    return CURAND_STATUS_SUCCESS;
+  case libs::EnqueueResult::NoDriver:
+    return CURAND_STATUS_INITIALIZATION_FAILED;
+  case libs::EnqueueResult::LaunchFailed:
+    return CURAND_STATUS_LAUNCH_FAILURE;
+  case libs::EnqueueResult::NoMemory:
+    return CURAND_STATUS_ALLOCATION_FAILED;
+  }
+  return CURAND_STATUS_INTERNAL_ERROR;
+}
+
+/// A setting changes where the sequence starts: later work starts afresh.
+void restart(Generator &G) {
+  std::lock_guard<std::mutex> Guard(G.Lock);
+  G.Position = G.Offset;
+}
+
+} // namespace
+} // namespace ferry::curand
+
+using namespace ferry::curand;
+
+extern "C" curandStatus_t curandCreateGenerator(curandGenerator_t *generator, curandRngType_t rng_type) {
+  return create(generator, rng_type, false);
+}
+
+extern "C" curandStatus_t curandCreateGeneratorHost(curandGenerator_t *generator, curandRngType_t rng_type) {
+  return create(generator, rng_type, true);
+}
+
+extern "C" curandStatus_t curandDestroyGenerator(curandGenerator_t generator) {
+  Generator *G = lookup(generator);
+  if (!G)
+    return CURAND_STATUS_NOT_INITIALIZED;
+  // Queued work refers to the generator: let it finish first.
+  if (!G->Host)
+    if (const ferry::libs::DriverTable *D = ferry::libs::driver())
+      D->StreamSynchronize(reinterpret_cast<CUstream>(G->Stream));
+  {
+    std::lock_guard<std::mutex> Guard(RegistryLock);
+    registry().erase(G);
+  }
+  G->Magic = 0;
+  delete G;
+  return CURAND_STATUS_SUCCESS;
+}
+
+extern "C" curandStatus_t curandGetVersion(int *version) {
+  if (!version)
+    return CURAND_STATUS_OUT_OF_RANGE;
+  *version = CURAND_VERSION;
+  return CURAND_STATUS_SUCCESS;
+}
+
+extern "C" curandStatus_t curandGetProperty(libraryPropertyType type, int *value) {
+  if (!value)
+    return CURAND_STATUS_OUT_OF_RANGE;
+  switch (type) {
+  case MAJOR_VERSION:
+    *value = CURAND_VER_MAJOR;
+    return CURAND_STATUS_SUCCESS;
+  case MINOR_VERSION:
+    *value = CURAND_VER_MINOR;
+    return CURAND_STATUS_SUCCESS;
+  case PATCH_LEVEL:
+    *value = CURAND_VER_PATCH;
+    return CURAND_STATUS_SUCCESS;
+  }
+  return CURAND_STATUS_OUT_OF_RANGE;
+}
+
+extern "C" curandStatus_t curandSetStream(curandGenerator_t generator, cudaStream_t stream) {
+  Generator *G = lookup(generator);
+  if (!G)
+    return CURAND_STATUS_NOT_INITIALIZED;
+  G->Stream = stream;
+  return CURAND_STATUS_SUCCESS;
+}
+
+extern "C" curandStatus_t curandSetPseudoRandomGeneratorSeed(curandGenerator_t generator, unsigned long long seed) {
+  Generator *G = lookup(generator);
+  if (!G)
+    return CURAND_STATUS_NOT_INITIALIZED;
+  if (isQuasi(G->Type))
+    return CURAND_STATUS_TYPE_ERROR;
+  {
+    std::lock_guard<std::mutex> Guard(G->Lock);
+    G->Seed = seed;
+  }
+  restart(*G);
+  return CURAND_STATUS_SUCCESS;
+}
+
+extern "C" curandStatus_t curandSetGeneratorOffset(curandGenerator_t generator, unsigned long long offset) {
+  Generator *G = lookup(generator);
+  if (!G)
+    return CURAND_STATUS_NOT_INITIALIZED;
+  // MTGP32 and MT19937 have no offset (NVIDIA: TYPE_ERROR, even for 0).
+  if (G->Type == CURAND_RNG_PSEUDO_MTGP32 || G->Type == CURAND_RNG_PSEUDO_MT19937)
+    return CURAND_STATUS_TYPE_ERROR;
+  {
+    std::lock_guard<std::mutex> Guard(G->Lock);
+    G->Offset = offset;
+  }
+  restart(*G);
+  return CURAND_STATUS_SUCCESS;
+}
+
+extern "C" curandStatus_t curandSetGeneratorOrdering(curandGenerator_t generator, curandOrdering_t order) {
+  Generator *G = lookup(generator);
+  if (!G)
+    return CURAND_STATUS_NOT_INITIALIZED;
+  if (isQuasi(G->Type)) {
+    if (order != CURAND_ORDERING_QUASI_DEFAULT)
+      return CURAND_STATUS_OUT_OF_RANGE;
+  } else {
+    switch (order) {
+    case CURAND_ORDERING_PSEUDO_BEST:
+    case CURAND_ORDERING_PSEUDO_DEFAULT:
+    case CURAND_ORDERING_PSEUDO_LEGACY:
+      break;
+    case CURAND_ORDERING_PSEUDO_SEEDED:
+      // Measured: only XORWOW has a seeded ordering.
+      if (G->Type != CURAND_RNG_PSEUDO_XORWOW)
+        return CURAND_STATUS_OUT_OF_RANGE;
+      break;
+    case CURAND_ORDERING_PSEUDO_DYNAMIC:
+      // Measured: not for host generators, nor MT19937.
+      if (G->Host || G->Type == CURAND_RNG_PSEUDO_MT19937)
+        return CURAND_STATUS_OUT_OF_RANGE;
+      break;
+    default:
+      return CURAND_STATUS_OUT_OF_RANGE;
+    }
+  }
+  {
+    std::lock_guard<std::mutex> Guard(G->Lock);
+    G->Order = order;
+  }
+  restart(*G);
+  return CURAND_STATUS_SUCCESS;
+}
+
+extern "C" curandStatus_t curandSetQuasiRandomGeneratorDimensions(curandGenerator_t generator,
+                                                                  unsigned int num_dimensions) {
+  Generator *G = lookup(generator);
+  if (!G)
+    return CURAND_STATUS_NOT_INITIALIZED;
+  if (!isQuasi(G->Type))
+    return CURAND_STATUS_TYPE_ERROR;
+  if (num_dimensions < 1 || num_dimensions > 20000)
+    return CURAND_STATUS_OUT_OF_RANGE;
+  G->Dimensions = num_dimensions;
+  restart(*G);
+  return CURAND_STATUS_SUCCESS;
+}
+
+extern "C" curandStatus_t curandGenerateSeeds(curandGenerator_t generator) {
+  // The states are made when the first results need them.
+  return lookup(generator) ? CURAND_STATUS_SUCCESS : CURAND_STATUS_NOT_INITIALIZED;
+}
+
+extern "C" curandStatus_t curandGenerate(curandGenerator_t generator, unsigned int *outputPtr, size_t num) {
+  return run(generator, Output::Bits, outputPtr, num);
+}
+
+extern "C" curandStatus_t curandGenerateLongLong(curandGenerator_t generator, unsigned long long *outputPtr,
+                                                 size_t num) {
+  return run(generator, Output::Bits, outputPtr, num, 0, 1, true);
+}
+
+extern "C" curandStatus_t curandGenerateUniform(curandGenerator_t generator, float *outputPtr, size_t num) {
+  return run(generator, Output::Uniform, outputPtr, num);
+}
+
+extern "C" curandStatus_t curandGenerateUniformDouble(curandGenerator_t generator, double *outputPtr, size_t num) {
+  return run(generator, Output::UniformDouble, outputPtr, num);
+}
+
+extern "C" curandStatus_t curandGenerateNormal(curandGenerator_t generator, float *outputPtr, size_t n, float mean,
+                                               float stddev) {
+  return run(generator, Output::Normal, outputPtr, n, mean, stddev);
+}
+
+extern "C" curandStatus_t curandGenerateNormalDouble(curandGenerator_t generator, double *outputPtr, size_t n,
+                                                     double mean, double stddev) {
+  return run(generator, Output::NormalDouble, outputPtr, n, mean, stddev);
+}
+
+extern "C" curandStatus_t curandGenerateLogNormal(curandGenerator_t generator, float *outputPtr, size_t n,
+                                                  float mean, float stddev) {
+  return run(generator, Output::LogNormal, outputPtr, n, mean, stddev);
+}
+
+extern "C" curandStatus_t curandGenerateLogNormalDouble(curandGenerator_t generator, double *outputPtr, size_t n,
+                                                        double mean, double stddev) {
+  return run(generator, Output::LogNormalDouble, outputPtr, n, mean, stddev);
+}
+
+extern "C" curandStatus_t curandGeneratePoisson(curandGenerator_t generator, unsigned int *outputPtr, size_t n,
+                                                double lambda) {
+  Generator *G = lookup(generator);
+  if (!G)
+    return CURAND_STATUS_NOT_INITIALIZED;
+  if (!(lambda > 0))
+    return CURAND_STATUS_OUT_OF_RANGE;
+  return notSupported("curandGeneratePoisson");
+}
+
+extern "C" curandStatus_t curandGeneratePoissonMethod(curandGenerator_t generator, unsigned int *outputPtr, size_t n,
+                                                      double lambda, curandMethod_t method) {
+  Generator *G = lookup(generator);
+  if (!G)
+    return CURAND_STATUS_NOT_INITIALIZED;
+  if (!(lambda > 0))
+    return CURAND_STATUS_OUT_OF_RANGE;
+  return notSupported("curandGeneratePoissonMethod");
+}
+
+extern "C" curandStatus_t curandCreatePoissonDistribution(double lambda,
+                                                          curandDiscreteDistribution_t *discrete_distribution) {
+  if (!(lambda > 0))
+    return CURAND_STATUS_OUT_OF_RANGE;
+  return notSupported("curandCreatePoissonDistribution");
+}
+
+extern "C" curandStatus_t curandGetDirectionVectors32(curandDirectionVectors32_t **vectors,
+                                                      curandDirectionVectorSet_t set) {
+  if (set != CURAND_DIRECTION_VECTORS_32_JOEKUO6 && set != CURAND_SCRAMBLED_DIRECTION_VECTORS_32_JOEKUO6)
+    return CURAND_STATUS_OUT_OF_RANGE;
+  return notSupported("curandGetDirectionVectors32 (Joe-Kuo direction numbers)");
+}
+
+extern "C" curandStatus_t curandGetDirectionVectors64(curandDirectionVectors64_t **vectors,
+                                                      curandDirectionVectorSet_t set) {
+  if (set != CURAND_DIRECTION_VECTORS_64_JOEKUO6 && set != CURAND_SCRAMBLED_DIRECTION_VECTORS_64_JOEKUO6)
+    return CURAND_STATUS_OUT_OF_RANGE;
+  return notSupported("curandGetDirectionVectors64 (Joe-Kuo direction numbers)");
+}
