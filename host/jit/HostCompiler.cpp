@@ -119,12 +119,23 @@ extern "C" float ferry_truncdfbf2(double X) {
   return R;
 }
 
-// bf16 atomic add: a compare-and-swap loop on the 16 bits. LLVM's own
-// expansion of `atomicrmw fadd bfloat` keeps the loaded value as a float
-// between iterations and turns it back into bf16 for the compare, which
-// quiets a signalling NaN: memory holding one never compares equal, and the
-// loop never ends. Here the loop carries the bits. The sum is rounded once
-// from f32, which is exact for bf16 operands (24 >= 2 * 8 + 2 bits).
+// Float atomic adds (atom/red.add of every float type) as an H100 performs
+// them (tests/ptx-conformance): compare-and-swap loops that carry the bits,
+// so a signalling NaN in memory compares equal and the loop ends (LLVM's own
+// expansion of `atomicrmw fadd` converts the loaded value, which quiets it,
+// and never terminates). NaN results: f32, f16 and bf16 store the canonical
+// NaN (0x7fffffff, 0x7fff) whatever went in; f64 stores the operand's NaN,
+// else the one in memory, bits unchanged (the atomic unit does not quiet a
+// signalling NaN, unlike f64 arithmetic; in shared memory it does).
+template <typename T> static T casLoop(T *Ptr, T (*Add)(T, T), T Val) {
+  T Old = __atomic_load_n(Ptr, __ATOMIC_RELAXED);
+  while (!__atomic_compare_exchange_n(Ptr, &Old, Add(Old, Val), false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+    ;
+  return Old;
+}
+
+/// The sum of two bf16 values. Rounded once from f32, which is exact for
+/// bf16 operands (24 >= 2 * 8 + 2 bits).
 static uint16_t addBf16(uint16_t X, uint16_t Y) {
   uint32_t A = uint32_t(X) << 16, B = uint32_t(Y) << 16;
   float FA, FB;
@@ -133,76 +144,122 @@ static uint16_t addBf16(uint16_t X, uint16_t Y) {
   float Sum = FA + FB;
   uint32_t Bits;
   std::memcpy(&Bits, &Sum, 4);
-  return (Bits & 0x7fffffffu) > 0x7f800000u ? uint16_t((Bits >> 16) | 0x40u)
-                                            : uint16_t((Bits + 0x7fffu + ((Bits >> 16) & 1u)) >> 16);
+  return Sum != Sum ? uint16_t(0x7fff) : uint16_t((Bits + 0x7fffu + ((Bits >> 16) & 1u)) >> 16);
 }
 
-extern "C" uint16_t ferry_atom_add_bf16(uint16_t *Ptr, uint16_t Val) {
-  uint16_t Old = __atomic_load_n(Ptr, __ATOMIC_RELAXED);
-  while (!__atomic_compare_exchange_n(Ptr, &Old, addBf16(Old, Val), false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
-    ;
-  return Old;
+/// The sum of two f16 values: exact in double (at most 50 significant
+/// bits), rounded once to f16 (no flushing: PTX's f16 atomic add is .noftz).
+static uint16_t addF16(uint16_t X, uint16_t Y) {
+  _Float16 A, B;
+  std::memcpy(&A, &X, 2);
+  std::memcpy(&B, &Y, 2);
+  _Float16 Sum = static_cast<_Float16>(static_cast<double>(A) + static_cast<double>(B));
+  uint16_t Bits;
+  std::memcpy(&Bits, &Sum, 2);
+  return Sum != Sum ? uint16_t(0x7fff) : Bits;
 }
 
-/// The bf16x2 form: both halves in one 32-bit compare-and-swap.
-extern "C" uint32_t ferry_atom_add_bf16x2(uint32_t *Ptr, uint32_t Val) {
-  uint32_t Old = __atomic_load_n(Ptr, __ATOMIC_RELAXED);
-  for (;;) {
-    uint32_t New = addBf16(uint16_t(Old), uint16_t(Val)) | uint32_t(addBf16(uint16_t(Old >> 16), uint16_t(Val >> 16))) << 16;
-    if (__atomic_compare_exchange_n(Ptr, &Old, New, false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
-      return Old;
-  }
+/// Both 16-bit halves in one 32-bit compare-and-swap.
+template <uint16_t (*Add)(uint16_t, uint16_t)> static uint32_t addPair(uint32_t X, uint32_t Y) {
+  return Add(uint16_t(X), uint16_t(Y)) | uint32_t(Add(uint16_t(X >> 16), uint16_t(Y >> 16))) << 16;
 }
 
 // f32 atomic add as PTX defines it (atom/red.add.f32, PTX ISA 9.7.13.5):
-// round to nearest even, subnormal inputs (the value in memory too) and
-// results flushed to a zero of the same sign, what an H100 does
-// (tests/ptx-conformance). The loop carries the bits, like the bf16 one.
+// round to nearest even; in global memory subnormal inputs (the value in
+// memory too) and results are flushed to a zero of the same sign, what an
+// H100 does; the shared-memory form keeps them (!ferry.shared).
 static uint32_t flushF32(uint32_t X) { return (X & 0x7f800000u) == 0 ? X & 0x80000000u : X; }
 
-extern "C" uint32_t ferry_atom_add_f32_ftz(uint32_t *Ptr, uint32_t Val) {
-  uint32_t Old = __atomic_load_n(Ptr, __ATOMIC_RELAXED);
-  uint32_t V = flushF32(Val);
-  for (;;) {
-    uint32_t A = flushF32(Old);
-    float FA, FV;
-    std::memcpy(&FA, &A, 4);
-    std::memcpy(&FV, &V, 4);
-    float Sum = FA + FV;
-    uint32_t New;
-    std::memcpy(&New, &Sum, 4);
-    if (__atomic_compare_exchange_n(Ptr, &Old, flushF32(New), false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
-      return Old;
-  }
+template <bool Ftz> static uint32_t addF32(uint32_t X, uint32_t Y) {
+  uint32_t A = Ftz ? flushF32(X) : X, B = Ftz ? flushF32(Y) : Y;
+  float FA, FB;
+  std::memcpy(&FA, &A, 4);
+  std::memcpy(&FB, &B, 4);
+  float Sum = FA + FB;
+  uint32_t New;
+  std::memcpy(&New, &Sum, 4);
+  return Sum != Sum ? 0x7fffffffu : Ftz ? flushF32(New) : New;
 }
+
+/// Shared: NaNs as f64 arithmetic gives them (the value in memory first,
+/// quieted); global: the operand's NaN, else memory's, unchanged.
+template <bool Shared> static uint64_t addF64(uint64_t X, uint64_t Y) {
+  auto IsNaN = [](uint64_t V) { return (V & 0x7fffffffffffffffull) > 0x7ff0000000000000ull; };
+  constexpr uint64_t Quiet = Shared ? 0x0008000000000000ull : 0;
+  if (IsNaN(X) && Shared)
+    return X | Quiet;
+  if (IsNaN(Y))
+    return Y | Quiet;
+  if (IsNaN(X))
+    return X;
+  double A, B;
+  std::memcpy(&A, &X, 8);
+  std::memcpy(&B, &Y, 8);
+  double Sum = A + B;
+  uint64_t New;
+  std::memcpy(&New, &Sum, 8);
+  return New;
+}
+
+extern "C" uint16_t ferry_atom_add_bf16(uint16_t *P, uint16_t V) { return casLoop<uint16_t>(P, addBf16, V); }
+extern "C" uint32_t ferry_atom_add_bf16x2(uint32_t *P, uint32_t V) { return casLoop<uint32_t>(P, addPair<addBf16>, V); }
+extern "C" uint16_t ferry_atom_add_f16(uint16_t *P, uint16_t V) { return casLoop<uint16_t>(P, addF16, V); }
+extern "C" uint32_t ferry_atom_add_f16x2(uint32_t *P, uint32_t V) { return casLoop<uint32_t>(P, addPair<addF16>, V); }
+extern "C" uint32_t ferry_atom_add_f32_ftz(uint32_t *P, uint32_t V) { return casLoop<uint32_t>(P, addF32<true>, V); }
+extern "C" uint32_t ferry_atom_add_f32(uint32_t *P, uint32_t V) { return casLoop<uint32_t>(P, addF32<false>, V); }
+extern "C" uint64_t ferry_atom_add_f64(uint64_t *P, uint64_t V) { return casLoop<uint64_t>(P, addF64<false>, V); }
+extern "C" uint64_t ferry_atom_add_f64_shared(uint64_t *P, uint64_t V) { return casLoop<uint64_t>(P, addF64<true>, V); }
 
 namespace ferry::host {
 namespace {
 
-/// Replaces `atomicrmw fadd` of bfloat and <2 x bfloat> by
-/// ferry_atom_add_bf16/_bf16x2, and of float by ferry_atom_add_f32_ftz (an
-/// f32 atomic add of SIMT IR flushes subnormals unless it carries
-/// !ferry.noftz, ptx/lower/LowerAtom.cpp; see there). Runs after the optimiser, on lane-scalar code, just before code
-/// generation, where LLVM would expand the atomic itself.
+/// Replaces every `atomicrmw fadd` by the matching ferry_atom_add_* (above):
+/// an f32 atomic add of SIMT IR flushes subnormals unless it carries
+/// !ferry.shared (ptx/lower/LowerAtom.cpp), and every float type gets the
+/// H100's NaN results. Runs after the optimiser, on lane-scalar code, just
+/// before code generation, where LLVM would expand the atomic itself.
+const char *floatAtomicAdd(const AtomicRMWInst &RMW) {
+  Type *T = RMW.getType();
+  bool Pair = T->isVectorTy() && cast<FixedVectorType>(T)->getNumElements() == 2;
+  if (T->isVectorTy() && !Pair)
+    return nullptr;
+  Type *S = T->getScalarType();
+  if (S->isBFloatTy())
+    return Pair ? "ferry_atom_add_bf16x2" : "ferry_atom_add_bf16";
+  if (S->isHalfTy())
+    return Pair ? "ferry_atom_add_f16x2" : "ferry_atom_add_f16";
+  if (Pair)
+    return nullptr;
+  if (S->isFloatTy())
+    return RMW.getMetadata("ferry.shared") ? "ferry_atom_add_f32" : "ferry_atom_add_f32_ftz";
+  if (S->isDoubleTy())
+    return RMW.getMetadata("ferry.shared") ? "ferry_atom_add_f64_shared" : "ferry_atom_add_f64";
+  return nullptr;
+}
+
 void expandFloatAtomics(Module &M) {
   SmallVector<AtomicRMWInst *, 8> Work;
   for (Function &F : M)
     for (Instruction &I : instructions(F))
       if (auto *RMW = dyn_cast<AtomicRMWInst>(&I))
-        if (RMW->getOperation() == AtomicRMWInst::FAdd &&
-            ((RMW->getType()->getScalarType()->isBFloatTy() && RMW->getType()->getPrimitiveSizeInBits() <= 32) ||
-             (RMW->getType()->isFloatTy() && !RMW->getMetadata("ferry.noftz"))))
+        if (RMW->getOperation() == AtomicRMWInst::FAdd && floatAtomicAdd(*RMW))
           Work.push_back(RMW);
   for (AtomicRMWInst *RMW : Work) {
     IRBuilder<> B(RMW);
-    bool F32 = RMW->getType()->isFloatTy();
-    bool Pair = RMW->getType()->isVectorTy();
-    Type *IT = Pair || F32 ? B.getInt32Ty() : B.getInt16Ty();
+    Type *IT = B.getIntNTy(RMW->getType()->getPrimitiveSizeInBits());
     Type *Ptr = RMW->getPointerOperand()->getType();
-    FunctionCallee Fn = M.getOrInsertFunction(F32 ? "ferry_atom_add_f32_ftz"
-                                              : Pair ? "ferry_atom_add_bf16x2" : "ferry_atom_add_bf16",
-                                              FunctionType::get(IT, {Ptr, IT}, false));
+    FunctionCallee Fn = M.getOrInsertFunction(floatAtomicAdd(*RMW), FunctionType::get(IT, {Ptr, IT}, false));
     Value *Old = B.CreateCall(Fn, {RMW->getPointerOperand(), B.CreateBitCast(RMW->getValOperand(), IT)});
+    // Where the old value is only moved as bits, give it the bits: x86
+    // passes a bfloat through f32, which would quiet a signalling NaN.
+    for (User *U : make_early_inc_range(RMW->users())) {
+      if (auto *Cast = dyn_cast<BitCastInst>(U); Cast && Cast->getType() == IT) {
+        Cast->replaceAllUsesWith(Old);
+        Cast->eraseFromParent();
+      } else if (auto *St = dyn_cast<StoreInst>(U); St && St->getValueOperand() == RMW) {
+        St->setOperand(0, Old);
+      }
+    }
     RMW->replaceAllUsesWith(B.CreateBitCast(Old, RMW->getType()));
     RMW->eraseFromParent();
   }
@@ -518,12 +575,15 @@ Expected<std::unique_ptr<HostCompiler>> HostCompiler::create(std::vector<Runtime
                                          JITSymbolFlags::Exported | JITSymbolFlags::Callable};
   Syms[Jit.mangleAndIntern("__truncsfbf2")] = {orc::ExecutorAddr::fromPtr(&ferry_truncsfbf2),
                                                JITSymbolFlags::Exported | JITSymbolFlags::Callable};
-  Syms[Jit.mangleAndIntern("ferry_atom_add_bf16")] = {orc::ExecutorAddr::fromPtr(&ferry_atom_add_bf16),
-                                                      JITSymbolFlags::Exported | JITSymbolFlags::Callable};
-  Syms[Jit.mangleAndIntern("ferry_atom_add_f32_ftz")] = {orc::ExecutorAddr::fromPtr(&ferry_atom_add_f32_ftz),
-                                                         JITSymbolFlags::Exported | JITSymbolFlags::Callable};
-  Syms[Jit.mangleAndIntern("ferry_atom_add_bf16x2")] = {orc::ExecutorAddr::fromPtr(&ferry_atom_add_bf16x2),
-                                                        JITSymbolFlags::Exported | JITSymbolFlags::Callable};
+  for (auto [Name, Fn] : {std::pair<const char *, void *>{"ferry_atom_add_bf16", (void *)&ferry_atom_add_bf16},
+                           {"ferry_atom_add_bf16x2", (void *)&ferry_atom_add_bf16x2},
+                           {"ferry_atom_add_f16", (void *)&ferry_atom_add_f16},
+                           {"ferry_atom_add_f16x2", (void *)&ferry_atom_add_f16x2},
+                           {"ferry_atom_add_f32_ftz", (void *)&ferry_atom_add_f32_ftz},
+                           {"ferry_atom_add_f32", (void *)&ferry_atom_add_f32},
+                           {"ferry_atom_add_f64", (void *)&ferry_atom_add_f64},
+                           {"ferry_atom_add_f64_shared", (void *)&ferry_atom_add_f64_shared}})
+    Syms[Jit.mangleAndIntern(Name)] = {orc::ExecutorAddr::fromPtr(Fn), JITSymbolFlags::Exported | JITSymbolFlags::Callable};
   Syms[Jit.mangleAndIntern("__truncdfbf2")] = {orc::ExecutorAddr::fromPtr(&ferry_truncdfbf2),
                                                JITSymbolFlags::Exported | JITSymbolFlags::Callable};
   if (llvm::Error E = RT.define(orc::absoluteSymbols(std::move(Syms))))

@@ -191,6 +191,9 @@ public:
   /// becomes the canonical NaN (0x7fffffff, 0x7fff) where it can be seen
   /// (a marker resolved by the pass nan-results). Other types unchanged.
   llvm::Value *canonicalNaN(llvm::Value *V);
+  /// V with its quiet bit set (a quiet NaN from a signalling one; V must be
+  /// a NaN for the result to mean anything).
+  llvm::Value *quietNaN(llvm::Value *V);
   /// Starts a new basic block (after a terminator) and makes it current.
   void startBlock(const llvm::Twine &Name = "");
   /// Scope / atomic-ordering helpers (LowerAtom.cpp).

@@ -37,14 +37,17 @@ AtomicOrdering FunctionLowering::ordering(const Instruction &I, AtomicOrdering D
 }
 
 namespace {
-/// An f32 atomic add flushes subnormal inputs and results (PTX ISA 9.7.13.5)
-/// in global memory, and the H100 does so; in shared memory it keeps them
-/// (tests/ptx-conformance). SIMT IR's `atomicrmw fadd float` has the flushing
-/// meaning, and the shared-memory form carries !ferry.noftz. A generic
-/// address is taken as global.
+/// Float atomic adds behave differently in shared memory on the H100
+/// (tests/ptx-conformance): f32 keeps subnormal inputs and results, which the
+/// global form flushes (PTX ISA 9.7.13.5); f64 NaN results are those of f64
+/// arithmetic (quieted, the value in memory first), where the global form
+/// stores the operand's NaN unchanged. SIMT IR's `atomicrmw fadd` has the
+/// global meaning, and the shared-memory form of f32 and f64 carries
+/// !ferry.shared. A generic address is taken as global.
 void markSharedFloatAdd(AtomicRMWInst *R, StateSpace S) {
-  if (S == StateSpace::Shared && R->getOperation() == AtomicRMWInst::FAdd && R->getType()->isFloatTy())
-    R->setMetadata("ferry.noftz", MDNode::get(R->getContext(), {}));
+  if (S == StateSpace::Shared && R->getOperation() == AtomicRMWInst::FAdd &&
+      (R->getType()->isFloatTy() || R->getType()->isDoubleTy()))
+    R->setMetadata("ferry.shared", MDNode::get(R->getContext(), {}));
 }
 } // namespace
 

@@ -445,7 +445,12 @@ Error FunctionLowering::lowerFloatArith(const Instruction &I) {
   case Opcode::Neg: {
     Expected<Value *> A = In(1);
     if (!A) return A.takeError();
-    return Out(I.Op == Opcode::Abs ? callLLVM(Intrinsic::fabs, {VT}, {*A}) : B.CreateFNeg(*A));
+    Value *R = I.Op == Opcode::Abs ? callLLVM(Intrinsic::fabs, {VT}, {*A}) : B.CreateFNeg(*A);
+    // An H100's abs/neg.f64 return a NaN operand quieted, sign unchanged
+    // (tests/ptx-conformance); f32 and narrower give the canonical NaN (Out).
+    if (ST->isDoubleTy())
+      R = B.CreateSelect(B.CreateFCmpUNO(*A, *A), quietNaN(*A), R);
+    return Out(R);
   }
   case Opcode::Min:
   case Opcode::Max: {
@@ -479,6 +484,10 @@ Error FunctionLowering::lowerFloatArith(const Instruction &I) {
       if (!Cv) return Cv.takeError();
       R = MinMax(R, I.has(Modifier::XorSign) ? callLLVM(Intrinsic::fabs, {VT}, {*Cv}) : *Cv);
     }
+    // Two NaN operands give a NaN; f64's is quieted (an H100), f32 and
+    // narrower give the canonical NaN (Out).
+    if (ST->isDoubleTy())
+      R = B.CreateSelect(B.CreateFCmpUNO(R, R), quietNaN(R), R);
     if (I.has(Modifier::XorSign)) {
       // The sign is sign(a) xor sign(b): built from the integer sign bits.
       unsigned W = VT->getPrimitiveSizeInBits();

@@ -333,6 +333,17 @@ Value *FunctionLowering::canonicalNaN(Value *V) {
   return B.CreateCall(F, {V});
 }
 
+Value *FunctionLowering::quietNaN(Value *V) {
+  Type *T = V->getType();
+  Type *ST = T->getScalarType();
+  unsigned W = ST->getPrimitiveSizeInBits();
+  Type *WT = B.getIntNTy(W);
+  if (auto *VecT = dyn_cast<VectorType>(T))
+    WT = VectorType::get(WT, VecT->getElementCount());
+  APInt Quiet = APInt::getOneBitSet(W, APFloat::semanticsPrecision(ST->getFltSemantics()) - 2);
+  return B.CreateBitCast(B.CreateOr(B.CreateBitCast(V, WT), ConstantInt::get(WT, Quiet)), T);
+}
+
 Value *FunctionLowering::castPtr(Value *P, unsigned AS) {
   if (P->getType()->getPointerAddressSpace() == AS)
     return P;
