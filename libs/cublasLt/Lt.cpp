@@ -21,6 +21,7 @@
 #include "ferry/generated/DriverApi.h"
 #include "libs/cublas/Numeric.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
@@ -790,4 +791,327 @@ extern "C" cublasStatus_t cublasLtMatmul(cublasLtHandle_t Hd, cublasLtMatmulDesc
 /// Stubs report through this hook (see the generated CublasLtStubs.cpp).
 extern "C" __attribute__((visibility("hidden"))) void ferryCublasLtNotImplemented(const char *Name) {
   logMessage("%s is not implemented; returning CUBLAS_STATUS_NOT_SUPPORTED", Name);
+}
+
+// --- Algorithms: ferry has one (id 0), with every capability its CPU code
+// has; its configuration attributes are kept in the algo's storage. ---
+
+namespace {
+constexpr uint64_t AlgoMarker = 0x6665727279; // "ferry", in data[0]
+
+/// Configuration attributes 0..13, as uint32 in data[1..7].
+uint32_t *configSlots(cublasLtMatmulAlgo_t *A) { return reinterpret_cast<uint32_t *>(&A->data[1]); }
+const uint32_t *configSlots(const cublasLtMatmulAlgo_t *A) { return reinterpret_cast<const uint32_t *>(&A->data[1]); }
+
+cublasStatus_t answer(const void *Value, size_t N, void *Buf, size_t Size, size_t *Written) {
+  if (Written)
+    *Written = N;
+  if (Size == 0 && Written)
+    return CUBLAS_STATUS_SUCCESS;
+  if (!Buf || Size < N)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  std::memcpy(Buf, Value, N);
+  return CUBLAS_STATUS_SUCCESS;
+}
+} // namespace
+
+extern "C" cublasStatus_t cublasLtMatmulAlgoGetIds(cublasLtHandle_t Hd, cublasComputeType_t, cudaDataType_t,
+                                                   cudaDataType_t, cudaDataType_t, cudaDataType_t, cudaDataType_t,
+                                                   int Requested, int *Ids, int *Returned) {
+  if (!lookup(Hd))
+    return CUBLAS_STATUS_NOT_INITIALIZED;
+  if (Requested <= 0 || !Ids || !Returned)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  Ids[0] = 0;
+  *Returned = 1;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+extern "C" cublasStatus_t cublasLtMatmulAlgoInit(cublasLtHandle_t Hd, cublasComputeType_t, cudaDataType_t,
+                                                 cudaDataType_t, cudaDataType_t, cudaDataType_t, cudaDataType_t,
+                                                 int AlgoId, cublasLtMatmulAlgo_t *Algo) {
+  if (!lookup(Hd))
+    return CUBLAS_STATUS_NOT_INITIALIZED;
+  if (!Algo || AlgoId != 0)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  std::memset(Algo, 0, sizeof(*Algo));
+  Algo->data[0] = AlgoMarker;
+  configSlots(Algo)[CUBLASLT_ALGO_CONFIG_SPLITK_NUM] = 1;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+extern "C" cublasStatus_t cublasLtMatmulAlgoCheck(cublasLtHandle_t Hd, cublasLtMatmulDesc_t Desc,
+                                                  cublasLtMatrixLayout_t Ad, cublasLtMatrixLayout_t Bd,
+                                                  cublasLtMatrixLayout_t Cd, cublasLtMatrixLayout_t Dd,
+                                                  const cublasLtMatmulAlgo_t *Algo,
+                                                  cublasLtMatmulHeuristicResult_t *Result) {
+  if (!lookup(Hd))
+    return CUBLAS_STATUS_NOT_INITIALIZED;
+  if (!Algo || !Result)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  Plan P;
+  if (cublasStatus_t S = plan(Desc, Ad, Bd, Cd, Dd, P); S != CUBLAS_STATUS_SUCCESS)
+    return S;
+  std::memset(Result, 0, sizeof(*Result));
+  Result->algo = *Algo;
+  Result->state = CUBLAS_STATUS_SUCCESS;
+  Result->wavesCount = 1.0f;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+extern "C" cublasStatus_t cublasLtMatmulAlgoCapGetAttribute(const cublasLtMatmulAlgo_t *Algo,
+                                                            cublasLtMatmulAlgoCapAttributes_t Attr, void *Buf,
+                                                            size_t Size, size_t *Written) {
+  if (!Algo)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  int32_t One = 1, Zero = 0;
+  uint32_t U0 = 0, Align = 1;
+  uint32_t PointerModes = CUBLASLT_POINTER_MODE_MASK_HOST | CUBLASLT_POINTER_MODE_MASK_DEVICE;
+  uint32_t Epilogues = CUBLASLT_EPILOGUE_DEFAULT | CUBLASLT_EPILOGUE_RELU | CUBLASLT_EPILOGUE_BIAS |
+                       CUBLASLT_EPILOGUE_GELU | 128 | 64 | 16 | CUBLASLT_EPILOGUE_BGRADA | CUBLASLT_EPILOGUE_BGRADB;
+  uint64_t Impl = 0;
+  switch (Attr) {
+  case CUBLASLT_ALGO_CAP_SPLITK_SUPPORT:
+  case CUBLASLT_ALGO_CAP_UPLO_SUPPORT:
+  case CUBLASLT_ALGO_CAP_CUSTOM_OPTION_MAX:
+  case CUBLASLT_ALGO_CAP_CUSTOM_MEMORY_ORDER:
+  case CUBLASLT_ALGO_CAP_POINTER_ARRAY_BATCH_SUPPORT:
+  case CUBLASLT_ALGO_CAP_FLOATING_POINT_EMULATION_SUPPORT:
+    return answer(&Zero, 4, Buf, Size, Written);
+  case CUBLASLT_ALGO_CAP_STRIDED_BATCH_SUPPORT:
+  case CUBLASLT_ALGO_CAP_OUT_OF_PLACE_RESULT_SUPPORT:
+  case CUBLASLT_ALGO_CAP_LD_NEGATIVE:
+    return answer(Attr == CUBLASLT_ALGO_CAP_LD_NEGATIVE ? &Zero : &One, 4, Buf, Size, Written);
+  case CUBLASLT_ALGO_CAP_REDUCTION_SCHEME_MASK:
+  case CUBLASLT_ALGO_CAP_CTA_SWIZZLING_SUPPORT:
+    return answer(&U0, 4, Buf, Size, Written);
+  case CUBLASLT_ALGO_CAP_TILE_IDS:
+  case CUBLASLT_ALGO_CAP_STAGES_IDS:
+    return answer(&U0, 4, Buf, Size, Written); // One id: UNDEFINED.
+  case CUBLASLT_ALGO_CAP_POINTER_MODE_MASK:
+    return answer(&PointerModes, 4, Buf, Size, Written);
+  case CUBLASLT_ALGO_CAP_EPILOGUE_MASK:
+    return answer(&Epilogues, 4, Buf, Size, Written);
+  case CUBLASLT_ALGO_CAP_NUMERICAL_IMPL_FLAGS:
+    return answer(&Impl, 8, Buf, Size, Written);
+  case CUBLASLT_ALGO_CAP_MIN_ALIGNMENT_A_BYTES:
+  case CUBLASLT_ALGO_CAP_MIN_ALIGNMENT_B_BYTES:
+  case CUBLASLT_ALGO_CAP_MIN_ALIGNMENT_C_BYTES:
+  case CUBLASLT_ALGO_CAP_MIN_ALIGNMENT_D_BYTES:
+    return answer(&Align, 4, Buf, Size, Written);
+  }
+  return CUBLAS_STATUS_INVALID_VALUE;
+}
+
+extern "C" cublasStatus_t cublasLtMatmulAlgoConfigSetAttribute(cublasLtMatmulAlgo_t *Algo,
+                                                               cublasLtMatmulAlgoConfigAttributes_t Attr,
+                                                               const void *Buf, size_t Size) {
+  if (!Algo || !Buf || (unsigned)Attr > CUBLASLT_ALGO_CONFIG_CLUSTER_SHAPE_ID || Size == 0 || Size > 4)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  if (Attr == CUBLASLT_ALGO_CONFIG_ID) {
+    int32_t Id = 0;
+    std::memcpy(&Id, Buf, std::min<size_t>(Size, 4));
+    if (Id != 0)
+      return CUBLAS_STATUS_INVALID_VALUE;
+  }
+  uint32_t V = 0;
+  std::memcpy(&V, Buf, Size);
+  configSlots(Algo)[Attr] = V;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+extern "C" cublasStatus_t cublasLtMatmulAlgoConfigGetAttribute(const cublasLtMatmulAlgo_t *Algo,
+                                                               cublasLtMatmulAlgoConfigAttributes_t Attr, void *Buf,
+                                                               size_t Size, size_t *Written) {
+  if (!Algo || (unsigned)Attr > CUBLASLT_ALGO_CONFIG_CLUSTER_SHAPE_ID)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  uint32_t V = configSlots(Algo)[Attr];
+  size_t N = Attr == CUBLASLT_ALGO_CONFIG_INNER_SHAPE_ID || Attr == CUBLASLT_ALGO_CONFIG_CLUSTER_SHAPE_ID ? 2 : 4;
+  return answer(&V, N, Buf, Size, Written);
+}
+
+// --- Emulation descriptors: kept and reported; ferry computes exactly. ---
+
+namespace {
+constexpr uint32_t EmuMagic = 0x456d754c, TransformMagic = 0x5472664c;
+struct EmuState {
+  uint32_t Magic, Count;
+  Slot Slots[3];
+};
+static_assert(sizeof(EmuState) <= sizeof(cublasLtEmulationDescOpaque_t), "emulation state fits");
+} // namespace
+
+extern "C" cublasStatus_t cublasLtEmulationDescInit_internal(cublasLtEmulationDesc_t D, size_t Size) {
+  if (!D || Size < sizeof(cublasLtEmulationDescOpaque_t))
+    return CUBLAS_STATUS_INVALID_VALUE;
+  std::memset(D, 0, sizeof(*D));
+  reinterpret_cast<EmuState *>(D)->Magic = EmuMagic;
+  return CUBLAS_STATUS_SUCCESS;
+}
+extern "C" cublasStatus_t cublasLtEmulationDescCreate(cublasLtEmulationDesc_t *D) {
+  if (!D)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  auto *P = new (std::nothrow) cublasLtEmulationDescOpaque_t;
+  if (!P)
+    return CUBLAS_STATUS_ALLOC_FAILED;
+  cublasLtEmulationDescInit_internal(P, sizeof(*P));
+  *D = P;
+  return CUBLAS_STATUS_SUCCESS;
+}
+extern "C" cublasStatus_t cublasLtEmulationDescDestroy(cublasLtEmulationDesc_t D) {
+  if (!state<EmuState>(D, EmuMagic))
+    return CUBLAS_STATUS_INVALID_VALUE;
+  delete D;
+  return CUBLAS_STATUS_SUCCESS;
+}
+extern "C" cublasStatus_t cublasLtEmulationDescSetAttribute(cublasLtEmulationDesc_t D,
+                                                            cublasLtEmulationDescAttributes_t A, const void *Buf,
+                                                            size_t Size) {
+  EmuState *S = state<EmuState>(D, EmuMagic);
+  if (!S)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  cublasStatus_t St = setSlot(*S, A, Buf, Size);
+  return St == CUBLAS_STATUS_NOT_SUPPORTED ? CUBLAS_STATUS_SUCCESS : St;
+}
+extern "C" cublasStatus_t cublasLtEmulationDescGetAttribute(cublasLtEmulationDesc_t D,
+                                                            cublasLtEmulationDescAttributes_t A, void *Buf,
+                                                            size_t Size, size_t *Written) {
+  EmuState *S = state<EmuState>(D, EmuMagic);
+  if (!S)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  return getSlot(*S, A, Buf, Size, Written, 0,
+                 A == CUBLASLT_EMULATION_DESC_FIXEDPOINT_MANTISSA_BIT_COUNT_POINTER ? 8 : 4);
+}
+
+// --- Matrix transforms: C = alpha op(A) + beta op(B), column order. ---
+
+namespace {
+struct TransformState {
+  uint32_t Magic, ScaleType, PointerMode, TransA, TransB;
+};
+static_assert(sizeof(TransformState) <= sizeof(cublasLtMatrixTransformDescOpaque_t), "transform state fits");
+
+struct TransformJob {
+  const void *A, *B;
+  void *C;
+  LayoutState La, Lb, Lc;
+  bool Ta, Tb;
+  double Alpha, Beta;
+  const void *AlphaPtr, *BetaPtr;
+  uint32_t ScaleType;
+};
+
+double loadD(const void *P, uint32_t T, int64_t I) {
+  return T == CUDA_R_64F ? static_cast<const double *>(P)[I] : (double)loadF(P, T, I);
+}
+void storeD(void *P, uint32_t T, int64_t I, double V) {
+  if (T == CUDA_R_64F)
+    static_cast<double *>(P)[I] = V;
+  else
+    storeF(P, T, I, (float)V);
+}
+
+void transform(void *P) {
+  auto *J = static_cast<TransformJob *>(P);
+  double Al = J->AlphaPtr ? loadD(J->AlphaPtr, J->ScaleType, 0) : J->Alpha;
+  double Be = J->BetaPtr ? loadD(J->BetaPtr, J->ScaleType, 0) : J->Beta;
+  for (int64_t Bi = 0; Bi < J->Lc.Batch; ++Bi)
+    for (int64_t Col = 0; Col < (int64_t)J->Lc.Cols; ++Col)
+      for (int64_t Row = 0; Row < (int64_t)J->Lc.Rows; ++Row) {
+        double V = 0;
+        if (Al != 0 && J->A)
+          V += Al * loadD(J->A, J->La.Type, Bi * J->La.Stride + (J->Ta ? Row * J->La.Ld + Col : Col * J->La.Ld + Row));
+        if (Be != 0 && J->B)
+          V += Be * loadD(J->B, J->Lb.Type, Bi * J->Lb.Stride + (J->Tb ? Row * J->Lb.Ld + Col : Col * J->Lb.Ld + Row));
+        storeD(J->C, J->Lc.Type, Bi * J->Lc.Stride + Col * J->Lc.Ld + Row, V);
+      }
+  delete J;
+}
+} // namespace
+
+extern "C" cublasStatus_t cublasLtMatrixTransformDescInit_internal(cublasLtMatrixTransformDesc_t D, size_t Size,
+                                                                   cudaDataType Scale) {
+  if (!D || Size < sizeof(cublasLtMatrixTransformDescOpaque_t))
+    return CUBLAS_STATUS_INVALID_VALUE;
+  std::memset(D, 0, sizeof(*D));
+  *reinterpret_cast<TransformState *>(D) = {TransformMagic, (uint32_t)Scale, CUBLASLT_POINTER_MODE_HOST, CUBLAS_OP_N,
+                                            CUBLAS_OP_N};
+  return CUBLAS_STATUS_SUCCESS;
+}
+extern "C" cublasStatus_t cublasLtMatrixTransformDescCreate(cublasLtMatrixTransformDesc_t *D, cudaDataType Scale) {
+  if (!D)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  auto *P = new (std::nothrow) cublasLtMatrixTransformDescOpaque_t;
+  if (!P)
+    return CUBLAS_STATUS_ALLOC_FAILED;
+  cublasLtMatrixTransformDescInit_internal(P, sizeof(*P), Scale);
+  *D = P;
+  return CUBLAS_STATUS_SUCCESS;
+}
+extern "C" cublasStatus_t cublasLtMatrixTransformDescDestroy(cublasLtMatrixTransformDesc_t D) {
+  if (!state<TransformState>(D, TransformMagic))
+    return CUBLAS_STATUS_INVALID_VALUE;
+  delete D;
+  return CUBLAS_STATUS_SUCCESS;
+}
+extern "C" cublasStatus_t cublasLtMatrixTransformDescSetAttribute(cublasLtMatrixTransformDesc_t D,
+                                                                  cublasLtMatrixTransformDescAttributes_t A,
+                                                                  const void *Buf, size_t Size) {
+  TransformState *S = state<TransformState>(D, TransformMagic);
+  if (!S || !Buf || Size != 4)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  uint32_t *Fields[] = {&S->ScaleType, &S->PointerMode, &S->TransA, &S->TransB};
+  if ((unsigned)A > CUBLASLT_MATRIX_TRANSFORM_DESC_TRANSB)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  std::memcpy(Fields[A], Buf, 4);
+  return CUBLAS_STATUS_SUCCESS;
+}
+extern "C" cublasStatus_t cublasLtMatrixTransformDescGetAttribute(cublasLtMatrixTransformDesc_t D,
+                                                                  cublasLtMatrixTransformDescAttributes_t A, void *Buf,
+                                                                  size_t Size, size_t *Written) {
+  TransformState *S = state<TransformState>(D, TransformMagic);
+  if (!S || (unsigned)A > CUBLASLT_MATRIX_TRANSFORM_DESC_TRANSB)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  uint32_t Fields[] = {S->ScaleType, S->PointerMode, S->TransA, S->TransB};
+  return answer(&Fields[A], 4, Buf, Size, Written);
+}
+
+extern "C" cublasStatus_t cublasLtMatrixTransform(cublasLtHandle_t Hd, cublasLtMatrixTransformDesc_t Desc,
+                                                  const void *Alpha, const void *A, cublasLtMatrixLayout_t Ad,
+                                                  const void *Beta, const void *B, cublasLtMatrixLayout_t Bd, void *C,
+                                                  cublasLtMatrixLayout_t Cd, cudaStream_t Stream) {
+  if (!lookup(Hd))
+    return CUBLAS_STATUS_NOT_INITIALIZED;
+  TransformState *S = state<TransformState>(Desc, TransformMagic);
+  LayoutState *Lc = state<LayoutState>(Cd, LayoutMagic);
+  LayoutState *La = A ? state<LayoutState>(Ad, LayoutMagic) : nullptr;
+  LayoutState *Lb = B ? state<LayoutState>(Bd, LayoutMagic) : nullptr;
+  if (!S || !Lc || !C || !Alpha || !Beta || (A && !La) || (B && !Lb))
+    return CUBLAS_STATUS_INVALID_VALUE;
+  for (LayoutState *L : {La, Lb, Lc})
+    if (L && (L->Order != CUBLASLT_ORDER_COL || !elemSize(L->Type) || L->Type == CUDA_R_8I ||
+              L->Type == CUDA_C_32F || L->Type == CUDA_C_64F || L->Type == CUDA_R_32I))
+      return CUBLAS_STATUS_NOT_SUPPORTED;
+  if (S->ScaleType != CUDA_R_32F && S->ScaleType != CUDA_R_64F)
+    return CUBLAS_STATUS_NOT_SUPPORTED;
+  const Driver *Dr = driver();
+  if (!Dr)
+    return CUBLAS_STATUS_NOT_INITIALIZED;
+  auto *J = new (std::nothrow) TransformJob{A, B, C, La ? *La : *Lc, Lb ? *Lb : *Lc, *Lc, S->TransA != CUBLAS_OP_N,
+                                            S->TransB != CUBLAS_OP_N, 0, 0, nullptr, nullptr, S->ScaleType};
+  if (!J)
+    return CUBLAS_STATUS_ALLOC_FAILED;
+  if (S->PointerMode == CUBLASLT_POINTER_MODE_DEVICE) {
+    J->AlphaPtr = Alpha;
+    J->BetaPtr = Beta;
+  } else {
+    J->Alpha = loadD(Alpha, S->ScaleType, 0);
+    J->Beta = loadD(Beta, S->ScaleType, 0);
+  }
+  ensureContext(*Dr);
+  if (Dr->LaunchHostFunc(Stream, transform, J) != CUDA_SUCCESS) {
+    delete J;
+    return CUBLAS_STATUS_EXECUTION_FAILED;
+  }
+  return CUBLAS_STATUS_SUCCESS;
 }

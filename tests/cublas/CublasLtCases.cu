@@ -267,6 +267,53 @@ int main() {
   check("relu_aux_not_supported", cublasLtMatmul(Lt, Desc2, &Al, DA, La, DB, Lb, &Be, DC, Lc, DC, Lc, nullptr, nullptr,
                                                  0, 0) == CUBLAS_STATUS_NOT_SUPPORTED);
 
+  // 6. Algorithm enumeration and checking, as autotuners do.
+  {
+    int Ids[8], NIds = 0;
+    cublasLtMatmulAlgoGetIds(Lt, CUBLAS_COMPUTE_32F, CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, 8, Ids,
+                             &NIds);
+    cublasLtMatmulAlgo_t Algo;
+    bool Ok = NIds >= 1 && cublasLtMatmulAlgoInit(Lt, CUBLAS_COMPUTE_32F, CUDA_R_32F, CUDA_R_32F, CUDA_R_32F,
+                                                  CUDA_R_32F, CUDA_R_32F, Ids[0], &Algo) == CUBLAS_STATUS_SUCCESS;
+    int32_t SplitK = 1;
+    Ok = Ok && cublasLtMatmulAlgoConfigSetAttribute(&Algo, CUBLASLT_ALGO_CONFIG_SPLITK_NUM, &SplitK, sizeof(SplitK)) ==
+                   CUBLAS_STATUS_SUCCESS;
+    cublasLtMatmulHeuristicResult_t Res;
+    Ok = Ok && cublasLtMatmulAlgoCheck(Lt, Desc, La, Lb, Lc, Lc, &Algo, &Res) == CUBLAS_STATUS_SUCCESS &&
+         Res.state == CUBLAS_STATUS_SUCCESS;
+    int32_t Strided = 0;
+    cublasLtMatmulAlgoCapGetAttribute(&Algo, CUBLASLT_ALGO_CAP_STRIDED_BATCH_SUPPORT, &Strided, sizeof(Strided),
+                                      &Written);
+    check("algo_ids_init_check_cap", Ok && Strided == 1);
+  }
+  // 7. Matrix transform: C = 2 A^T + 1 B (3 x 2 from a 2 x 3 A).
+  {
+    std::vector<float> Ta = {1, 2, 3, 4, 5, 6}, Tb = {10, 20, 30, 40, 50, 60};
+    float *TA = upload(Ta), *TB = upload(Tb), *TC;
+    cudaMalloc(&TC, 6 * 4);
+    cublasLtMatrixTransformDesc_t TD;
+    cublasLtMatrixTransformDescCreate(&TD, CUDA_R_32F);
+    cublasOperation_t Tr = CUBLAS_OP_T;
+    cublasLtMatrixTransformDescSetAttribute(TD, CUBLASLT_MATRIX_TRANSFORM_DESC_TRANSA, &Tr, sizeof(Tr));
+    cublasLtMatrixLayout_t L23, L32;
+    cublasLtMatrixLayoutCreate(&L23, CUDA_R_32F, 2, 3, 2);
+    cublasLtMatrixLayoutCreate(&L32, CUDA_R_32F, 3, 2, 3);
+    float Two = 2, One = 1;
+    cublasLtMatrixTransform(Lt, TD, &Two, TA, L23, &One, TB, L32, TC, L32, 0);
+    std::vector<float> Tc = download(TC, 6);
+    // A (2 x 3, col-major) = [1 3 5; 2 4 6]; A^T (3 x 2) = [1 2; 3 4; 5 6].
+    float Want[6] = {2 + 10, 6 + 20, 10 + 30, 4 + 40, 8 + 50, 12 + 60};
+    bool Ok = true;
+    for (int I = 0; I < 6; ++I)
+      Ok = Ok && Tc[I] == Want[I];
+    check("matrix_transform", Ok);
+    cublasLtMatrixLayoutDestroy(L23);
+    cublasLtMatrixLayoutDestroy(L32);
+    cublasLtMatrixTransformDescDestroy(TD);
+    cudaFree(TA);
+    cudaFree(TB);
+    cudaFree(TC);
+  }
   cublasLtMatmulPreferenceDestroy(Pref);
   cublasLtMatrixLayoutDestroy(La);
   cublasLtMatrixLayoutDestroy(Lb);
