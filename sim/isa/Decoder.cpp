@@ -406,8 +406,17 @@ static bool classify(std::string M, Gfx Target, Inst &I) {
         }
       return false;
     }
-  if (M == "s_memtime" || M == "s_memrealtime" || M == "s_getreg_b64_shader_cycles") {
+  if (M == "s_memtime" || M == "s_getreg_b64_shader_cycles") {
     I.Opcode = Op::s_memtime;
+    return true;
+  }
+  if (M == "s_memrealtime") {
+    I.Opcode = Op::s_memrealtime;
+    return true;
+  }
+  if (M == "s_sendmsg_rtn_b32" || M == "s_sendmsg_rtn_b64") {
+    I.Opcode = Op::s_sendmsg_rtn;
+    I.Width = M.back() == '4' ? 8 : 4;
     return true;
   }
   // Vector memory.
@@ -434,7 +443,7 @@ static bool classify(std::string M, Gfx Target, Inst &I) {
       I.Opcode = Buf ? Op::buffer_atomic : Op::flat_atomic;
       return true;
     }
-    if (Buf && (R == "wbinvl1" || R == "wbinvl1_vol" || R == "inv" || R == "wbl2"))
+    if (Buf && (R == "wbinvl1" || R == "wbinvl1_vol" || R == "inv" || R == "wbl2" || R == "invl2"))
       return I.Opcode = Op::s_nop, true;
     return false;
   }
@@ -808,6 +817,15 @@ static bool parseOne(const std::string &Text, Gfx Target, Inst &I, std::string &
   }
   if (I.Opcode == Op::s_nop || I.Opcode == Op::s_sendmsg)
     return true;
+  if (I.Opcode == Op::s_sendmsg_rtn) {
+    // "sdst, sendmsg(MSG_RTN_...)": the destination, the message stays in
+    // the text.
+    std::string Dst = trim(Rest.substr(0, Rest.find(',')));
+    if (!parseOperand(Dst, I.Ops[0], SharedBase, PrivateBase))
+      return Err = "bad s_sendmsg_rtn destination", false;
+    I.NumOps = 1;
+    return true;
+  }
   if (Rest.empty())
     return true;
   // hwreg(...) operands of s_getreg/s_setreg: encode as the SIMM16 field.
@@ -827,7 +845,7 @@ static bool parseOne(const std::string &Text, Gfx Target, Inst &I, std::string &
             {"HW_REG_MODE", 1}, {"HW_REG_STATUS", 2}, {"HW_REG_TRAPSTS", 3},
             {"HW_REG_HW_ID", 4}, {"HW_REG_GPR_ALLOC", 5}, {"HW_REG_LDS_ALLOC", 6},
             {"HW_REG_IB_STS", 7}, {"HW_REG_SH_MEM_BASES", 15}, {"HW_REG_HW_ID1", 23},
-            {"HW_REG_HW_ID2", 24}, {"HW_REG_XNACK_MASK", 22}};
+            {"HW_REG_HW_ID2", 24}, {"HW_REG_XNACK_MASK", 22}, {"HW_REG_SHADER_CYCLES", 29}};
         std::vector<std::string> F = splitTop(Tok.substr(6, Tok.size() - 7), ',');
         unsigned Id = 0, Off = 0, Size = 32;
         std::string Name = trim(F[0]);

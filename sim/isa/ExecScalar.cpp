@@ -8,10 +8,20 @@
 #include "sim/isa/Exec.h"
 
 #include <bit>
+#include <chrono>
 
 namespace ferry::sim {
 
 static uint32_t hwregMode(const WaveState &W) { return W.Mode; }
+
+/// The constant-rate "real time" counter (s_memrealtime, GET_REALTIME):
+/// 100 MHz, as on MI200/MI300 and RDNA3, from the host's steady clock.
+static uint64_t realtimeClock() {
+  auto Ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                std::chrono::steady_clock::now().time_since_epoch())
+                .count();
+  return uint64_t(Ns) / 10;
+}
 
 static int32_t sext(uint64_t V, unsigned Bits) {
   return static_cast<int32_t>(static_cast<int64_t>(V << (64 - Bits)) >> (64 - Bits));
@@ -116,6 +126,18 @@ bool execScalar(WaveState &W, const Inst &I, ExecCtx &C) {
     if (I.Text.find("MSG_DEALLOC_VGPRS") != std::string::npos)
       return true;
     return C.unsupported(I, "message not modelled");
+  case Op::s_sendmsg_rtn: {
+    uint64_t V;
+    if (I.Text.find("MSG_RTN_GET_REALTIME") != std::string::npos)
+      V = realtimeClock();
+    else if (I.Text.find("MSG_RTN_GET_DOORBELL") != std::string::npos ||
+             I.Text.find("MSG_RTN_GET_DDID") != std::string::npos)
+      V = 0;
+    else
+      return C.unsupported(I, "message not modelled");
+    if (I.Width == 8) Dw(V); else D(uint32_t(V));
+    return true;
+  }
   case Op::s_sethalt:
     return C.unsupported(I, "halting a wave");
   case Op::s_denorm_mode:
@@ -158,6 +180,8 @@ bool execScalar(WaveState &W, const Inst &I, ExecCtx &C) {
         V = W.TrapSts;
       else if (Id == 4 || Id == 23)
         V = W.Id; // wave id within the group; CU/SE ids read as 0
+      else if (Id == 29)
+        V = uint32_t(C.Clock) & 0xfffff; // RDNA3's 20-bit shader clock
       D((V & Mask) >> Off);
       return true;
     }
@@ -364,6 +388,10 @@ bool execScalar(WaveState &W, const Inst &I, ExecCtx &C) {
 bool execSmem(WaveState &W, const Inst &I, ExecCtx &C) {
   if (I.Opcode == Op::s_memtime) {
     writeS64(W, I.Ops[0], C.Clock);
+    return true;
+  }
+  if (I.Opcode == Op::s_memrealtime) {
+    writeS64(W, I.Ops[0], realtimeClock());
     return true;
   }
   const Operand &Dst = I.Ops[0], &Base = I.Ops[1];

@@ -550,6 +550,25 @@ static bool execValuOne(WaveState &W, const Inst &I, ExecCtx &C, bool Defer,
     writeV32(W, O[0], L, readS32(W, O[1]));
     return true;
   }
+  case Op::v_movrels_b32: case Op::v_movreld_b32: case Op::v_movrelsd_b32:
+  case Op::v_movrelsd_2_b32: {
+    // Relative VGPR addressing: M0 offsets the source (s), the destination
+    // (d) or both; the offset register must stay inside the allocation.
+    uint32_t M0 = W.S[SgprM0];
+    Operand Dst = O[0], Src = O[1];
+    bool RelS = I.Opcode != Op::v_movreld_b32, RelD = I.Opcode != Op::v_movrels_b32;
+    if (RelS && Src.Kind == OpndKind::Vgpr)
+      Src.Reg = uint16_t(Src.Reg + M0);
+    if (RelD)
+      Dst.Reg = uint16_t(Dst.Reg + M0);
+    if ((RelS && Src.Kind == OpndKind::Vgpr && Src.Reg >= C.VgprAlloc) || Dst.Reg >= C.VgprAlloc ||
+        Src.Reg + uint64_t(M0) > 0xffff)
+      return C.memFault("VGPR relative index (M0) beyond the VGPR allocation", M0, 4);
+    for (unsigned L = 0; L < W.Lanes; ++L)
+      if ((Exec >> L) & 1)
+        writeV32(W, Dst, L, readV32(W, Src, L));
+    return true;
+  }
   case Op::v_swap_b32: {
     for (unsigned L = 0; L < W.Lanes; ++L)
       if ((Exec >> L) & 1) {

@@ -520,6 +520,38 @@ TEST_P(Inst, FlatPrivateAndSharedApertures) {
   }
 }
 
+TEST_P(Inst, RelativeVgprIndexing) {
+  if (!g11())
+    GTEST_SKIP() << "v_movrels/v_movreld are GFX10+ (GFX9 uses GPR index mode, not modelled)";
+  // v_movrels: v5 = v[1 + M0]; v_movreld: v[5 + M0] = v1 with M0 = 1 -> v6.
+  check("s_mov_b32 m0, 2\n v_movrels_b32 v5, v1\n s_mov_b32 m0, 1\n v_movreld_b32 v5, v1",
+        {{10, 20, 30, 40}}, {{30, 10}});
+  Kernel K;
+  K.Body = "s_mov_b32 m0, 100\n v_movrels_b32 v5, v1";
+  std::vector<Out> Got;
+  auto R = exec(K, {}, Got);
+  EXPECT_EQ(R.Status, DispatchResult::MemoryFault) << R.Message;
+}
+
+TEST_P(Inst, Clocks) {
+  // Real-time counter (100 MHz) moves forward; shader cycle counters too.
+  std::string B = g11() ? "s_sendmsg_rtn_b64 s[8:9], sendmsg(MSG_RTN_GET_REALTIME)\n s_sleep 1\n"
+                          "s_sendmsg_rtn_b64 s[10:11], sendmsg(MSG_RTN_GET_REALTIME)\n"
+                          "s_getreg_b32 s12, hwreg(HW_REG_SHADER_CYCLES, 0, 20)\n"
+                          "s_getreg_b32 s13, hwreg(HW_REG_SHADER_CYCLES, 0, 20)\n"
+                        : "s_memrealtime s[8:9]\n s_memrealtime s[10:11]\n s_memtime s[12:13]\n"
+                          "s_memtime s[14:15]\n s_waitcnt lgkmcnt(0)\n s_mov_b32 s13, s14\n";
+  B += "s_sub_u32 s10, s10, s8\n s_sub_u32 s12, s13, s12\n s_cmp_ge_u32 s10, 0\n"
+       "v_mov_b32 v5, s10\n v_mov_b32 v6, s12";
+  Kernel K;
+  K.Body = B;
+  std::vector<Out> Got;
+  auto R = exec(K, {}, Got);
+  ASSERT_EQ(R.Status, DispatchResult::Ok) << R.Message;
+  EXPECT_LT(Got[0][0], 100000000u); // under a second apart
+  EXPECT_GT(Got[0][1], 0u);         // the cycle counter advanced
+}
+
 TEST_P(Inst, Vopd) {
   if (!g11())
     GTEST_SKIP() << "VOPD is RDNA3 only";
