@@ -14,8 +14,12 @@
 /// The gradient epilogues: DGELU (the product times GELU's derivative at the
 /// aux input), DGELU_BGRAD (also the bias gradient, the row sums of that),
 /// BGRADA/BGRADB (the bias gradient as sums of op(A)'s rows or op(B)'s
-/// columns over k). ReLU's bitmask aux (RELU_AUX, DRELU), row-major and
-/// tiled orders, FP8 and matrix scaling return CUBLAS_STATUS_NOT_SUPPORTED.
+/// columns over k). FP8 (E4M3/E5M2) operands and outputs with per-tensor
+/// scales (A, B, C, D) and D's amax go through FP32 copies: D = scaleD *
+/// epilogue(alpha scaleA scaleB op(A) op(B) + beta scaleC C), rounded to
+/// FP8 to nearest even, saturating. ReLU's bitmask aux (RELU_AUX, DRELU),
+/// row-major and tiled orders and block scaling return
+/// CUBLAS_STATUS_NOT_SUPPORTED.
 #include "ferry/generated/CublasApi.h"
 #include "ferry/generated/CublasLtApi.h"
 #include "ferry/generated/DriverApi.h"
@@ -230,6 +234,8 @@ void descDefault(uint32_t Attr, uint64_t &V, size_t &N) {
 size_t elemSize(uint32_t T) {
   switch (T) {
   case CUDA_R_8I:
+  case CUDA_R_8F_E4M3:
+  case CUDA_R_8F_E5M2:
     return 1;
   case CUDA_R_16F:
   case CUDA_R_16BF:
@@ -247,8 +253,44 @@ size_t elemSize(uint32_t T) {
   }
 }
 
+/// FP8 as the H100 stores it: E4M3 (bias 7, no infinities, S.1111.111 is
+/// NaN, largest 448) and E5M2 (IEEE-like, bias 15). Conversions to FP8 round
+/// to nearest even and saturate to the largest finite value (the
+/// "satfinite" cuBLASLt uses for FP8 outputs); NaN stays NaN.
+float fp8ToFloat(uint8_t V, bool E4M3) {
+  if (!E4M3)
+    return halfToFloat((uint16_t)(V << 8));
+  float Sign = V & 0x80 ? -1.0f : 1.0f;
+  int E = (V >> 3) & 0xf, M = V & 7;
+  if (E == 15 && M == 7)
+    return std::nanf("");
+  if (E == 0)
+    return Sign * std::ldexp((float)M, -9);
+  return Sign * std::ldexp(1.0f + M / 8.0f, E - 7);
+}
+uint8_t floatToFp8(float F, bool E4M3) {
+  if (std::isnan(F))
+    return E4M3 ? 0x7f : 0x7e;
+  uint8_t Sign = std::signbit(F) ? 0x80 : 0;
+  float A = std::fabs(F);
+  // The nearest of the 127 finite magnitudes (ties to the even code).
+  int Lo = 0, Hi = E4M3 ? 0x7e : 0x7b;
+  if (A >= fp8ToFloat(Hi, E4M3))
+    return Sign | Hi;
+  while (Hi - Lo > 1) {
+    int Mid = (Lo + Hi) / 2;
+    (fp8ToFloat(Mid, E4M3) <= A ? Lo : Hi) = Mid;
+  }
+  float DLo = A - fp8ToFloat(Lo, E4M3), DHi = fp8ToFloat(Hi, E4M3) - A;
+  int Code = DLo < DHi ? Lo : DHi < DLo ? Hi : (Lo % 2 == 0 ? Lo : Hi);
+  return Sign | Code;
+}
+
 float loadF(const void *P, uint32_t T, int64_t I) {
   switch (T) {
+  case CUDA_R_8F_E4M3:
+  case CUDA_R_8F_E5M2:
+    return fp8ToFloat(static_cast<const uint8_t *>(P)[I], T == CUDA_R_8F_E4M3);
   case CUDA_R_16F:
     return halfToFloat(static_cast<const uint16_t *>(P)[I]);
   case CUDA_R_16BF:
@@ -259,6 +301,10 @@ float loadF(const void *P, uint32_t T, int64_t I) {
 }
 void storeF(void *P, uint32_t T, int64_t I, float V) {
   switch (T) {
+  case CUDA_R_8F_E4M3:
+  case CUDA_R_8F_E5M2:
+    static_cast<uint8_t *>(P)[I] = floatToFp8(V, T == CUDA_R_8F_E4M3);
+    break;
   case CUDA_R_16F:
     static_cast<uint16_t *>(P)[I] = floatToHalf(V);
     break;
@@ -294,6 +340,12 @@ struct EpilogueJob {
   void *Aux = nullptr;
   uint32_t AuxType = 0;
   int64_t AuxLd = 0, AuxStride = 0;
+  // FP8: per-tensor scales (device floats, read when the work runs) and the
+  // amax of the result; the FP32 copies of A and B to free.
+  const float *ScaleA = nullptr, *ScaleB = nullptr, *ScaleC = nullptr, *ScaleD = nullptr;
+  float *AmaxD = nullptr;
+  float *ScratchA = nullptr, *ScratchB = nullptr;
+  int64_t ARows = 0, ACols = 0, BRows = 0, BCols = 0;
   // For the bias gradients of A or B (BGRADA/BGRADB).
   const void *A = nullptr, *B = nullptr;
   uint32_t AType = 0, BType = 0;
@@ -311,10 +363,25 @@ float geluGrad(float X) {
 
 void prologue(void *P) {
   auto *J = static_cast<EpilogueJob *>(P);
+  if (J->ScratchA) {
+    // FP8 (or scaled) operands: FP32 copies with their scales applied.
+    float Sa = J->ScaleA ? *J->ScaleA : 1.0f, Sb = J->ScaleB ? *J->ScaleB : 1.0f;
+    for (int64_t B = 0; B < J->Batch; ++B) {
+      for (int64_t Col = 0; Col < J->ACols; ++Col)
+        for (int64_t Row = 0; Row < J->ARows; ++Row)
+          J->ScratchA[(B * J->ACols + Col) * J->ARows + Row] =
+              Sa * loadF(J->A, J->AType, B * J->StrideA + Col * J->Lda + Row);
+      for (int64_t Col = 0; Col < J->BCols; ++Col)
+        for (int64_t Row = 0; Row < J->BRows; ++Row)
+          J->ScratchB[(B * J->BCols + Col) * J->BRows + Row] =
+              Sb * loadF(J->B, J->BType, B * J->StrideB + Col * J->Ldb + Row);
+    }
+  }
+  float Sc = J->ScaleC ? *J->ScaleC : 1.0f;
   for (int64_t B = 0; B < J->Batch; ++B)
     for (int64_t Col = 0; Col < J->N; ++Col)
       for (int64_t Row = 0; Row < J->M; ++Row)
-        J->Scratch[(B * J->N + Col) * J->M + Row] = loadF(J->C, J->CType, B * J->StrideC + Col * J->Ldc + Row);
+        J->Scratch[(B * J->N + Col) * J->M + Row] = Sc * loadF(J->C, J->CType, B * J->StrideC + Col * J->Ldc + Row);
 }
 
 void epilogue(void *P) {
@@ -328,6 +395,7 @@ void epilogue(void *P) {
   bool StoreAux = E == CUBLASLT_EPILOGUE_GELU_AUX || E == CUBLASLT_EPILOGUE_GELU_AUX_BIAS;
   bool DGelu = E == CUBLASLT_EPILOGUE_DGELU || E == CUBLASLT_EPILOGUE_DGELU_BGRAD;
   bool BGradD = E == CUBLASLT_EPILOGUE_DGELU_BGRAD;
+  float Sd = J->ScaleD ? *J->ScaleD : 1.0f, Amax = 0;
   for (int64_t B = 0; B < J->Batch; ++B) {
     for (int64_t Row = 0; Row < J->M; ++Row) {
       float RowSum = 0;
@@ -344,7 +412,10 @@ void epilogue(void *P) {
         if (DGelu)
           V *= geluGrad(loadF(J->Aux, J->AuxType, B * J->AuxStride + Col * J->AuxLd + Row));
         RowSum += V;
-        storeF(J->D, J->DType, B * J->StrideD + Col * J->Ldd + Row, V);
+        // amax is of the result before D's scale (what the next scale is
+        // computed from).
+        Amax = std::max(Amax, std::fabs(V));
+        storeF(J->D, J->DType, B * J->StrideD + Col * J->Ldd + Row, V * Sd);
       }
       // DGELU_BGRAD: the bias gradient is the row sum of the GELU gradient.
       if (BGradD)
@@ -367,7 +438,11 @@ void epilogue(void *P) {
         storeF(const_cast<void *>(J->Bias), J->BiasType, B * J->BiasStride + Col, S);
       }
   }
+  if (J->AmaxD)
+    *J->AmaxD = Amax;
   std::free(J->Scratch);
+  std::free(J->ScratchA);
+  std::free(J->ScratchB);
   delete J;
 }
 
@@ -617,6 +692,7 @@ struct Plan {
   int64_t M, N, K, Batch;
   const LayoutState *A, *B, *C, *D;
   uint32_t Compute, Scale, Epilogue, PointerMode;
+  bool Convert; // FP8 data or per-tensor scales: operands go through FP32 copies.
 };
 
 /// Checks the descriptors and works out the problem; what ferry does not do
@@ -636,9 +712,19 @@ cublasStatus_t plan(cublasLtMatmulDesc_t Desc, cublasLtMatrixLayout_t Ad, cublas
   P.Scale = (uint32_t)slotOr(*S, CUBLASLT_MATMUL_DESC_SCALE_TYPE, CUDA_R_32F);
   P.Epilogue = (uint32_t)slotOr(*S, CUBLASLT_MATMUL_DESC_EPILOGUE, CUBLASLT_EPILOGUE_DEFAULT);
   P.PointerMode = (uint32_t)slotOr(*S, CUBLASLT_MATMUL_DESC_POINTER_MODE, CUBLASLT_POINTER_MODE_HOST);
+  auto fp8 = [](uint32_t T) { return T == CUDA_R_8F_E4M3 || T == CUDA_R_8F_E5M2; };
+  bool Scaled = slotOr(*S, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, 0) ||
+                slotOr(*S, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, 0) ||
+                slotOr(*S, CUBLASLT_MATMUL_DESC_C_SCALE_POINTER, 0) ||
+                slotOr(*S, CUBLASLT_MATMUL_DESC_D_SCALE_POINTER, 0) || slotOr(*S, CUBLASLT_MATMUL_DESC_AMAX_D_POINTER, 0);
+  P.Convert = Scaled || fp8(P.A->Type) || fp8(P.B->Type) || fp8(P.C->Type) || fp8(P.D->Type);
+  // Per-tensor scalar scales only (no block or vector scaling modes).
+  for (uint32_t M : {CUBLASLT_MATMUL_DESC_A_SCALE_MODE, CUBLASLT_MATMUL_DESC_B_SCALE_MODE,
+                     CUBLASLT_MATMUL_DESC_C_SCALE_MODE, CUBLASLT_MATMUL_DESC_D_SCALE_MODE})
+    if (slotOr(*S, M, CUBLASLT_MATMUL_MATRIX_SCALE_SCALAR_32F) != CUBLASLT_MATMUL_MATRIX_SCALE_SCALAR_32F)
+      return CUBLAS_STATUS_NOT_SUPPORTED;
   if (slotOr(*S, CUBLASLT_MATMUL_DESC_TRANSC, CUBLAS_OP_N) != CUBLAS_OP_N ||
-      slotOr(*S, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, 0) || slotOr(*S, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, 0) ||
-      slotOr(*S, CUBLASLT_MATMUL_DESC_D_SCALE_POINTER, 0) || P.PointerMode > CUBLASLT_POINTER_MODE_DEVICE)
+      P.PointerMode > CUBLASLT_POINTER_MODE_DEVICE)
     return CUBLAS_STATUS_NOT_SUPPORTED;
   for (const LayoutState *L : {P.A, P.B, P.C, P.D})
     if (L->Order != CUBLASLT_ORDER_COL || L->BatchMode != CUBLASLT_BATCH_MODE_STRIDED)
@@ -664,8 +750,10 @@ cublasStatus_t plan(cublasLtMatmulDesc_t Desc, cublasLtMatrixLayout_t Ad, cublas
     return CUBLAS_STATUS_NOT_SUPPORTED;
   // The epilogue path computes in FP32: FP32 compute and scale, real types.
   bool Fused = E != CUBLASLT_EPILOGUE_DEFAULT;
-  auto realFp = [](uint32_t T) { return T == CUDA_R_32F || T == CUDA_R_16F || T == CUDA_R_16BF; };
-  if (Fused && (P.Scale != CUDA_R_32F || !realFp(P.C->Type) || !realFp(P.D->Type)))
+  auto realFp = [&](uint32_t T) { return T == CUDA_R_32F || T == CUDA_R_16F || T == CUDA_R_16BF || fp8(T); };
+  if ((Fused || P.Convert) && (P.Scale != CUDA_R_32F || !realFp(P.C->Type) || !realFp(P.D->Type)))
+    return CUBLAS_STATUS_NOT_SUPPORTED;
+  if (P.Convert && (!realFp(P.A->Type) || !realFp(P.B->Type)))
     return CUBLAS_STATUS_NOT_SUPPORTED;
   return CUBLAS_STATUS_SUCCESS;
 }
@@ -716,16 +804,20 @@ extern "C" cublasStatus_t cublasLtMatmul(cublasLtHandle_t Hd, cublasLtMatmulDesc
   std::lock_guard<std::mutex> G(H->Lock);
   cublasSetStream_v2(H->Blas, Stream);
   cublasSetPointerMode_v2(H->Blas, (cublasPointerMode_t)P.PointerMode);
+  // The product on (A, B) as given, or on their FP32 copies.
+  const void *GA = A, *GB = B;
+  cudaDataType GAt = (cudaDataType)P.A->Type, GBt = (cudaDataType)P.B->Type;
+  int64_t GLda = P.A->Ld, GLdb = P.B->Ld, GSa = P.A->Stride, GSb = P.B->Stride;
   auto gemm = [&](const void *Be, void *Out, cudaDataType OutType, int64_t Ldo, int64_t StrideO) {
-    return cublasGemmStridedBatchedEx(H->Blas, P.Ta, P.Tb, (int)P.M, (int)P.N, (int)P.K, Alpha, A,
-                                      (cudaDataType)P.A->Type, (int)P.A->Ld, P.A->Stride, B, (cudaDataType)P.B->Type,
-                                      (int)P.B->Ld, P.B->Stride, Be, Out, OutType, (int)Ldo, StrideO, (int)P.Batch,
-                                      (cublasComputeType_t)P.Compute, CUBLAS_GEMM_DEFAULT);
+    return cublasGemmStridedBatchedEx(H->Blas, P.Ta, P.Tb, (int)P.M, (int)P.N, (int)P.K, Alpha, GA, GAt, (int)GLda,
+                                      GSa, GB, GBt, (int)GLdb, GSb, Be, Out, OutType, (int)Ldo, StrideO, (int)P.Batch,
+                                      P.Convert ? CUBLAS_COMPUTE_32F : (cublasComputeType_t)P.Compute,
+                                      CUBLAS_GEMM_DEFAULT);
   };
   bool Fused = P.Epilogue != CUBLASLT_EPILOGUE_DEFAULT;
   bool SameCD = C == D && P.C->Type == P.D->Type && P.C->Ld == P.D->Ld && P.C->Stride == P.D->Stride;
   bool BetaZero = P.PointerMode == CUBLASLT_POINTER_MODE_HOST && P.Scale == CUDA_R_32F && *(const float *)Beta == 0;
-  if (!Fused && P.C->Type == P.D->Type && (SameCD || BetaZero))
+  if (!Fused && !P.Convert && P.C->Type == P.D->Type && (SameCD || BetaZero))
     return gemm(Beta, D, (cudaDataType)P.D->Type, P.D->Ld, P.D->Stride);
   if (P.Scale != CUDA_R_32F)
     return CUBLAS_STATUS_NOT_SUPPORTED; // C != D with other scale types: not yet.
@@ -773,8 +865,37 @@ extern "C" cublasStatus_t cublasLtMatmul(cublasLtHandle_t Hd, cublasLtMatmulDesc
     delete J;
     return CUBLAS_STATUS_INVALID_VALUE;
   }
+  if (P.Convert) {
+    J->ScaleA = reinterpret_cast<const float *>(slotOr(*S, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, 0));
+    J->ScaleB = reinterpret_cast<const float *>(slotOr(*S, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, 0));
+    J->ScaleC = reinterpret_cast<const float *>(slotOr(*S, CUBLASLT_MATMUL_DESC_C_SCALE_POINTER, 0));
+    J->ScaleD = reinterpret_cast<const float *>(slotOr(*S, CUBLASLT_MATMUL_DESC_D_SCALE_POINTER, 0));
+    J->AmaxD = reinterpret_cast<float *>(slotOr(*S, CUBLASLT_MATMUL_DESC_AMAX_D_POINTER, 0));
+    J->ARows = (int64_t)P.A->Rows;
+    J->ACols = (int64_t)P.A->Cols;
+    J->BRows = (int64_t)P.B->Rows;
+    J->BCols = (int64_t)P.B->Cols;
+    J->ScratchA = static_cast<float *>(std::malloc(sizeof(float) * std::max<int64_t>(1, J->ARows * J->ACols * P.Batch)));
+    J->ScratchB = static_cast<float *>(std::malloc(sizeof(float) * std::max<int64_t>(1, J->BRows * J->BCols * P.Batch)));
+    if (!J->ScratchA || !J->ScratchB) {
+      std::free(J->ScratchA);
+      std::free(J->ScratchB);
+      std::free(Scratch);
+      delete J;
+      return CUBLAS_STATUS_ALLOC_FAILED;
+    }
+    GA = J->ScratchA;
+    GB = J->ScratchB;
+    GAt = GBt = CUDA_R_32F;
+    GLda = std::max<int64_t>(1, J->ARows);
+    GLdb = std::max<int64_t>(1, J->BRows);
+    GSa = J->ARows * J->ACols;
+    GSb = J->BRows * J->BCols;
+  }
   ensureContext(*Dr);
   if (Dr->LaunchHostFunc(Stream, prologue, J) != CUDA_SUCCESS) {
+    std::free(J->ScratchA);
+    std::free(J->ScratchB);
     std::free(Scratch);
     delete J;
     return CUBLAS_STATUS_EXECUTION_FAILED;

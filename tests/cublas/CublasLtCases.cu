@@ -6,6 +6,7 @@
 /// double. Prints `CublasLtCases: PASS` when all hold.
 #include <cublasLt.h>
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 #include <cuda_runtime.h>
 
 #include <cmath>
@@ -313,6 +314,70 @@ int main() {
     cudaFree(TA);
     cudaFree(TB);
     cudaFree(TC);
+  }
+  // 8. FP8: E4M3 A (transposed, as FP8 GEMMs take it) and B with
+  // per-tensor scales; FP32 D, then E4M3 D with a D scale and its amax.
+  {
+    const int Fm = 8, Fn = 4, Fk = 16;
+    std::vector<__nv_fp8_e4m3> Fa(Fk * Fm), Fb(Fk * Fn);
+    std::vector<float> Va(Fk * Fm), Vb(Fk * Fn);
+    for (int I = 0; I < Fk * Fm; ++I)
+      Va[I] = float(Fa[I] = __nv_fp8_e4m3((float)val(I, 11) * 4));
+    for (int I = 0; I < Fk * Fn; ++I)
+      Vb[I] = float(Fb[I] = __nv_fp8_e4m3((float)val(I, 12) * 4));
+    __nv_fp8_e4m3 *FA = upload(Fa), *FB = upload(Fb);
+    std::vector<float> Scales = {0.5f, 0.25f, 2.0f, 0.0f}; // A, B, D, amax out
+    float *DS = upload(Scales);
+    float *FD;
+    cudaMalloc(&FD, Fm * Fn * 4);
+    cublasLtMatmulDesc_t D8;
+    cublasLtMatmulDescCreate(&D8, CUBLAS_COMPUTE_32F, CUDA_R_32F);
+    cublasLtMatmulDescSetAttribute(D8, CUBLASLT_MATMUL_DESC_TRANSA, &T, sizeof(T));
+    float *Sa = DS, *Sb = DS + 1;
+    cublasLtMatmulDescSetAttribute(D8, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &Sa, sizeof(Sa));
+    cublasLtMatmulDescSetAttribute(D8, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &Sb, sizeof(Sb));
+    cublasLtMatrixLayout_t L1, L2, L3, L4;
+    cublasLtMatrixLayoutCreate(&L1, CUDA_R_8F_E4M3, Fk, Fm, Fk);
+    cublasLtMatrixLayoutCreate(&L2, CUDA_R_8F_E4M3, Fk, Fn, Fk);
+    cublasLtMatrixLayoutCreate(&L3, CUDA_R_32F, Fm, Fn, Fm);
+    cublasLtMatrixLayoutCreate(&L4, CUDA_R_8F_E4M3, Fm, Fn, Fm);
+    float One = 1, Zero = 0;
+    check("fp8_f32_status", cublasLtMatmul(Lt, D8, &One, FA, L1, FB, L2, &Zero, FD, L3, FD, L3, nullptr, nullptr, 0,
+                                           0) == CUBLAS_STATUS_SUCCESS);
+    std::vector<float> Got8 = download(FD, Fm * Fn);
+    std::vector<double> Want(Fm * Fn);
+    double Ef = 0, Amax = 0;
+    for (int J = 0; J < Fn; ++J)
+      for (int I = 0; I < Fm; ++I) {
+        double S = 0;
+        for (int P = 0; P < Fk; ++P)
+          S += (double)Va[I * Fk + P] * Vb[J * Fk + P];
+        Want[J * Fm + I] = 0.5 * 0.25 * S;
+        Amax = std::max(Amax, std::fabs(Want[J * Fm + I]));
+        Ef = std::max(Ef, std::fabs(Got8[J * Fm + I] - Want[J * Fm + I]));
+      }
+    check("fp8_e4m3_f32_out", Ef < 1e-5, Ef);
+    float *Sd = DS + 2, *Am = DS + 3;
+    cublasLtMatmulDescSetAttribute(D8, CUBLASLT_MATMUL_DESC_D_SCALE_POINTER, &Sd, sizeof(Sd));
+    cublasLtMatmulDescSetAttribute(D8, CUBLASLT_MATMUL_DESC_AMAX_D_POINTER, &Am, sizeof(Am));
+    __nv_fp8_e4m3 *FD8;
+    cudaMalloc(&FD8, Fm * Fn);
+    cublasLtMatmul(Lt, D8, &One, FA, L1, FB, L2, &Zero, FD8, L4, FD8, L4, nullptr, nullptr, 0, 0);
+    std::vector<__nv_fp8_e4m3> Out8 = download(FD8, Fm * Fn);
+    std::vector<float> ScalesOut = download(DS, 4);
+    int Bad = 0;
+    for (int I = 0; I < Fm * Fn; ++I)
+      Bad += (unsigned char)Out8[I].__x != (unsigned char)__nv_fp8_e4m3((float)(Want[I] * 2.0)).__x;
+    check("fp8_e4m3_out_bits", Bad == 0, Bad);
+    check("fp8_amax", std::fabs(ScalesOut[3] - Amax) < 1e-5, std::fabs(ScalesOut[3] - Amax));
+    for (auto L : {L1, L2, L3, L4})
+      cublasLtMatrixLayoutDestroy(L);
+    cublasLtMatmulDescDestroy(D8);
+    cudaFree(FA);
+    cudaFree(FB);
+    cudaFree(FD);
+    cudaFree(FD8);
+    cudaFree(DS);
   }
   cublasLtMatmulPreferenceDestroy(Pref);
   cublasLtMatrixLayoutDestroy(La);
