@@ -26,7 +26,7 @@ uint64_t nowNs() {
 
 bool tracing() {
   static const bool On = [] {
-    const char *E = std::getenv("FERRY_SIM_TRACE");
+    const char *E = std::getenv("FERRY_SIM_PACKETS");
     return E && *E && std::strcmp(E, "0") != 0;
   }();
   return On;

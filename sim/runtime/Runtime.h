@@ -48,7 +48,7 @@ namespace ferry::sim::rt {
 /// Nanoseconds of the monotonic clock: HSA timestamps (1 GHz).
 uint64_t nowNs();
 
-/// Whether FERRY_SIM_TRACE is set: then every packet and copy is reported
+/// Whether FERRY_SIM_PACKETS is set: then every packet and copy is reported
 /// as it runs (a debugging aid; read once).
 bool tracing();
 
