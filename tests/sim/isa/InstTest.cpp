@@ -552,6 +552,52 @@ TEST_P(Inst, Clocks) {
   EXPECT_GT(Got[0][1], 0u);         // the cycle counter advanced
 }
 
+TEST_P(Inst, WideLdsAnd64BitAtomics) {
+  // ds_write_b128 / ds_read_b96, then a 64-bit LDS add returning the old
+  // value, then a 64-bit global cmpswap with return.
+  Kernel K;
+  K.Lds = 2048;
+  bool G11 = g11();
+  K.Body = std::string("v_lshlrev_b32 v7, 4, v0\n") +
+           (G11 ? "ds_store_b128 v7, v[1:4]\n s_waitcnt lgkmcnt(0)\n ds_load_b96 v[20:22], v7\n"
+                  "v_mov_b32 v24, 5\n v_mov_b32 v25, 1\n ds_add_rtn_u64 v[26:27], v7, v[24:25]\n"
+                  "s_waitcnt lgkmcnt(0)\n ds_load_b64 v[28:29], v7\n s_waitcnt lgkmcnt(0)\n"
+                : "ds_write_b128 v7, v[12:15]\n s_waitcnt lgkmcnt(0)\n ds_read_b96 v[20:22], v7\n"
+                  "v_mov_b32 v24, 5\n v_mov_b32 v25, 1\n ds_add_rtn_u64 v[26:27], v7, v[24:25]\n"
+                  "s_waitcnt lgkmcnt(0)\n ds_read_b64 v[28:29], v7\n s_waitcnt lgkmcnt(0)\n") +
+           "v_add_" + std::string(G11 ? "nc_u32" : "u32") + " v5, v22, v26\n v_mov_b32 v6, v29\n";
+  if (G11) {
+    size_t P = K.Body.find("ds_store_b128 v7, v[1:4]");
+    K.Body.replace(P, 24, "ds_store_b128 v7, v[12:15]");
+  }
+  std::vector<Out> Got;
+  auto R = exec(K, {{1, 2, 3, 4}, {0xffffffffu, 0, 7, 9}}, Got);
+  ASSERT_EQ(R.Status, DispatchResult::Ok) << R.Message;
+  // lane 0: v22 = 3, old 64-bit = {1, 2}: v5 = 3 + 1; new high = 2 + 1 (+0 carry).
+  EXPECT_EQ(Got[0][0], 4u);
+  EXPECT_EQ(Got[0][1], 3u);
+  // lane 1: old = {0xffffffff, 0}; +5 carries into the high dword.
+  EXPECT_EQ(Got[1][0], 7u + 0xffffffffu);
+  EXPECT_EQ(Got[1][1], 2u);
+}
+
+TEST_P(Inst, GlobalCmpswap64Returns) {
+  // out[lane] (8 bytes) starts 0: compare with 0 succeeds and stores v[1:2];
+  // the returned old value is 0; a second cmpswap with a stale compare fails
+  // and returns the stored value.
+  std::string B = g11() ? "v_lshlrev_b32 v7, 3, v0\n v_mov_b32 v8, v1\n v_mov_b32 v9, v2\n v_mov_b32 v10, 0\n"
+                          "v_mov_b32 v11, 0\n global_atomic_cmpswap_b64 v[20:21], v7, v[8:11], s[6:7] glc\n"
+                          "s_waitcnt vmcnt(0)\n global_atomic_cmpswap_b64 v[22:23], v7, v[8:11], s[6:7] glc\n"
+                          "s_waitcnt vmcnt(0)\n v_add_nc_u32 v5, v20, v22\n v_add_nc_u32 v6, v21, v23"
+                        : "v_lshlrev_b32 v7, 3, v0\n v_mov_b32 v8, v1\n v_mov_b32 v9, v2\n v_mov_b32 v10, 0\n"
+                          "v_mov_b32 v11, 0\n global_atomic_cmpswap_x2 v[20:21], v7, v[8:11], s[6:7] " +
+                              std::string(G == Gfx::Gfx942 ? "sc0" : "glc") +
+                              "\n s_waitcnt vmcnt(0)\n global_atomic_cmpswap_x2 v[22:23], v7, v[8:11], s[6:7] " +
+                              std::string(G == Gfx::Gfx942 ? "sc0" : "glc") +
+                              "\n s_waitcnt vmcnt(0)\n v_add_u32 v5, v20, v22\n v_add_u32 v6, v21, v23";
+  check(B, {{0x11, 0x22}, {0x33, 0x44}}, {{0x11, 0x22}, {0x33, 0x44}});
+}
+
 TEST_P(Inst, Vopd) {
   if (!g11())
     GTEST_SKIP() << "VOPD is RDNA3 only";
