@@ -840,6 +840,16 @@ static bool parseOne(const std::string &Text, Gfx Target, Inst &I, std::string &
       const std::string &Tok = Toks[T];
       bool First = T == 0;
       (void)First;
+      if (First && startsWith(Tok, "gpr_idx(")) {
+        // s_set_gpr_idx_on's mode: SRC0=1, SRC1=2, SRC2=4, DST=8.
+        unsigned Mask = 0;
+        for (auto [N, B] : {std::pair{"SRC0", 1}, std::pair{"SRC1", 2}, std::pair{"SRC2", 4},
+                            std::pair{"DST", 8}})
+          if (Tok.find(N) != std::string::npos)
+            Mask |= B;
+        setConst(I.Ops[NOps++], Mask);
+        continue;
+      }
       if (First && startsWith(Tok, "hwreg(")) {
         static const std::pair<const char *, unsigned> Regs[] = {
             {"HW_REG_MODE", 1}, {"HW_REG_STATUS", 2}, {"HW_REG_TRAPSTS", 3},
@@ -921,7 +931,7 @@ bool Decoder::parse(const std::string &Text, Inst &I, std::string &Err) const {
   };
   if (!parseOne(Undual(X), Target, I, Err, SharedBase, PrivateBase))
     return false;
-  I.Second = new Inst;
+  I.Second = std::make_shared<Inst>();
   I.Second->Text = I.Text;
   if (!parseOne(Undual(Y), Target, *I.Second, Err, SharedBase, PrivateBase))
     return false;

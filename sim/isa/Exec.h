@@ -40,6 +40,7 @@ struct WaveState {
   uint64_t Pc = 0;
   bool Done = false, AtBarrier = false;
   uint32_t Mode = 0, TrapSts = 0, Prio = 0;
+  bool GprIdxEn = false; // GFX9 VGPR index mode (s_set_gpr_idx_on)
   std::vector<uint8_t> Priv;  // per-lane private memory, Lanes * PrivSize
 
   uint64_t laneMask() const { return Lanes == 64 ? ~0ull : (1ull << Lanes) - 1; }

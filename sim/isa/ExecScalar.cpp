@@ -368,6 +368,21 @@ bool execScalar(WaveState &W, const Inst &I, ExecCtx &C) {
   case Op::s_pack_lh_b32_b16: D((S0() & 0xffff) | (S1() & 0xffff0000u)); return true;
   case Op::s_pack_hh_b32_b16: D((S0() >> 16) | (S1() & 0xffff0000u)); return true;
   case Op::s_pack_hl_b32_b16: D((S0() >> 16) | S1() << 16); return true;
+  // GFX9 VGPR index mode: M0[7:0] is the index, M0[15:12] which VALU
+  // operands (src0, src1, src2, dst) it offsets.
+  case Op::s_set_gpr_idx_on:
+    W.S[SgprM0] = (W.S[SgprM0] & ~0xf0ffu) | (readS32(W, O[0]) & 0xff) | (O[1].C32 & 0xf) << 12;
+    W.GprIdxEn = true;
+    return true;
+  case Op::s_set_gpr_idx_off:
+    W.GprIdxEn = false;
+    return true;
+  case Op::s_set_gpr_idx_idx:
+    W.S[SgprM0] = (W.S[SgprM0] & ~0xffu) | (readS32(W, O[0]) & 0xff);
+    return true;
+  case Op::s_set_gpr_idx_mode:
+    W.S[SgprM0] = (W.S[SgprM0] & ~0xf000u) | (O[0].C32 & 0xf) << 12;
+    return true;
   // SOPC.
   case Op::s_cmp:
     if (I.Type == TyU64 || I.Type == TyI64)

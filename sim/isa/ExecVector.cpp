@@ -509,6 +509,33 @@ static bool execValuOne(WaveState &W, const Inst &I, ExecCtx &C, bool Defer,
                         std::vector<uint32_t> *Out);
 
 bool execValu(WaveState &W, const Inst &I, ExecCtx &C) {
+  if (W.GprIdxEn && !I.Second) {
+    // GFX9 index mode: offset the enabled VGPR operands by M0[7:0]
+    // (destination first, then sources in order), bounds-checked.
+    Inst T = I;
+    uint32_t M0 = W.S[SgprM0], Idx = M0 & 0xff, Mask = (M0 >> 12) & 0xf;
+    W.GprIdxEn = false; // the copy runs without re-indexing
+    unsigned NDst = shapeOf(I).NDst;
+    if (I.Opcode == Op::v_cmp || I.Opcode == Op::v_cmpx || I.Opcode == Op::v_cmp_class ||
+        I.Opcode == Op::v_cmpx_class)
+      NDst = I.NumOps >= 3 ? 1 : 0;
+    for (unsigned K = 0; K < T.NumOps; ++K) {
+      Operand &Op = T.Ops[K];
+      if (Op.Kind != OpndKind::Vgpr)
+        continue;
+      bool On = K < NDst ? (Mask & 8) : K - NDst < 3 && ((Mask >> (K - NDst)) & 1);
+      if (!On)
+        continue;
+      Op.Reg = uint16_t(Op.Reg + Idx);
+      if (Op.Reg + Op.Count > C.VgprAlloc) {
+        W.GprIdxEn = true;
+        return C.memFault("VGPR index mode (M0) beyond the VGPR allocation", Idx, 4);
+      }
+    }
+    bool Ok = execValu(W, T, C);
+    W.GprIdxEn = true;
+    return Ok;
+  }
   if (I.Second) {
     // VOPD: both halves read their sources before either writes.
     std::vector<uint32_t> X, Y;

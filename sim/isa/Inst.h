@@ -10,6 +10,7 @@
 #define FERRY_SIM_ISA_INST_H
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 namespace ferry::sim {
@@ -131,13 +132,9 @@ struct Inst {
   int16_t MaxSgpr = -1, MaxVgpr = -1, MaxAgpr = -1;
   Operand Ops[6];
   // VOPD (RDNA3 dual issue): the Y half lives in a second record.
-  Inst *Second = nullptr;
+  std::shared_ptr<Inst> Second;
   std::string Text;      // the printed form, for error messages
   std::string Mnemonic;  // as printed (without suffix), for error messages
-  ~Inst() { delete Second; }
-  Inst() = default;
-  Inst(const Inst &) = delete;
-  Inst &operator=(const Inst &) = delete;
 };
 
 } // namespace ferry::sim

@@ -533,6 +533,15 @@ TEST_P(Inst, RelativeVgprIndexing) {
   EXPECT_EQ(R.Status, DispatchResult::MemoryFault) << R.Message;
 }
 
+TEST_P(Inst, GprIndexMode) {
+  if (g11())
+    GTEST_SKIP() << "VGPR index mode is GFX9";
+  // Index 2 on src0: v5 = v[1 + 2]; then on the destination: v[4 + 2] = v1.
+  check("s_mov_b32 s8, 2\n s_set_gpr_idx_on s8, gpr_idx(SRC0)\n v_mov_b32 v5, v1\n s_set_gpr_idx_off\n"
+        "s_set_gpr_idx_on s8, gpr_idx(DST)\n v_mov_b32 v4, v1\n s_set_gpr_idx_off",
+        {{10, 20, 30, 40}}, {{30, 10}});
+}
+
 TEST_P(Inst, Clocks) {
   // Real-time counter (100 MHz) moves forward; shader cycle counters too.
   std::string B = g11() ? "s_sendmsg_rtn_b64 s[8:9], sendmsg(MSG_RTN_GET_REALTIME)\n s_sleep 1\n"
