@@ -654,6 +654,24 @@ static bool execValuOne(WaveState &W, const Inst &I, ExecCtx &C, bool Defer,
   RoundingScope Round(W.Mode);
   uint64_t CarryMask = 0, WriteMask = 0;
   uint64_t Results[64];
+  // Scalar and constant sources read the same for every lane: read once.
+  uint64_t Uniform[3] = {0, 0, 0};
+  unsigned UniformMask = 0;
+  for (unsigned K = 0; K < NSrc && !I.Sdwa; ++K) {
+    const Operand &SO = O[FirstSrc + K];
+    if (SO.Kind == OpndKind::Vgpr || SO.Kind == OpndKind::Agpr || (Sh.MaskSrc2 && K == 2))
+      continue;
+    bool Wide = (Sh.Src64 >> K) & 1;
+    uint64_t V = readSource(W, I, FirstSrc + K, K, 0, Wide, false);
+    if (SO.Kind == OpndKind::Const && !Wide) {
+      if ((Sh.Src16 >> K) & 1)
+        V = SO.C16;
+      else if (Sh.Packed16 && !SO.Literal)
+        V = SO.C16 | uint32_t(SO.C16) << 16;
+    }
+    Uniform[K] = V;
+    UniformMask |= 1u << K;
+  }
   LaneIn In{W, I, C, 0, {0, 0, 0}, &O[FirstSrc], NSrc};
   for (unsigned L = 0; L < W.Lanes; ++L) {
     if (!((Exec >> L) & 1))
@@ -676,6 +694,10 @@ static bool execValuOne(WaveState &W, const Inst &I, ExecCtx &C, bool Defer,
     }
     In.Lane = L;
     for (unsigned K = 0; K < NSrc; ++K) {
+      if ((UniformMask >> K) & 1) {
+        In.Src[K] = (K == 0 && ZeroSrc0) ? 0 : Uniform[K];
+        continue;
+      }
       bool Wide = (Sh.Src64 >> K) & 1;
       bool Mask = Sh.MaskSrc2 && K == 2;
       unsigned ReadLane = K == 0 ? Src0Lane : L;
