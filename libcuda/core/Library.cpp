@@ -210,6 +210,10 @@ Expected<Ref<Library>> Library::load(const void *Image, bool AsModule) {
           Refuse(Pick.error().code(), Pick.error().message());
         continue;
       }
+      if (!fatbin::ptxUsableOn(C.Entries[*Pick], Sm))
+        log::module().info("no PTX for sm_{} in a container; compiling its PTX for {} instead (ferry "
+                           "JIT-compiles any target; a kernel using what ferry cannot lower fails alone)",
+                           Sm, C.Entries[*Pick].archName());
       if (Status S = AddPart(C.Entries[*Pick]); !S)
         return S.takeError();
     }

@@ -42,31 +42,45 @@ std::string describeEntries(std::span<const Entry> Entries) {
   return S.empty() ? "no entries" : S;
 }
 
+/// Rule 3's order among entries for newer targets: true when A is the
+/// better (more conservative) choice.
+static bool saferBeyond(const Entry &A, const Entry &B) {
+  auto Rank = [](const Entry &E) { return E.archSpecific() ? 2 : E.familySpecific() ? 1 : 0; };
+  if (Rank(A) != Rank(B))
+    return Rank(A) < Rank(B);
+  if (A.SmArch != B.SmArch)
+    return A.SmArch < B.SmArch;
+  PtxVersion VA{A.VersionMajor, A.VersionMinor}, VB{B.VersionMajor, B.VersionMinor};
+  return VB < VA;
+}
+
 Expected<size_t> choosePtxEntry(std::span<const Entry> Entries, unsigned DeviceSm,
                                 PtxVersion Max) {
-  size_t Best = Entries.size();
-  for (size_t I = 0; I < Entries.size(); ++I)
-    if (ptxUsableOn(Entries[I], DeviceSm, Max) &&
-        (Best == Entries.size() || better(Entries[I], Entries[Best])))
-      Best = I;
+  size_t Best = Entries.size(), Beyond = Entries.size();
+  bool AnyPtx = false;
+  for (size_t I = 0; I < Entries.size(); ++I) {
+    const Entry &E = Entries[I];
+    AnyPtx |= E.isPtx();
+    if (ptxUsableOn(E, DeviceSm, Max)) {
+      if (Best == Entries.size() || better(E, Entries[Best]))
+        Best = I;
+    } else if (E.isPtx() && PtxVersion{E.VersionMajor, E.VersionMinor} <= Max) {
+      if (Beyond == Entries.size() || saferBeyond(E, Entries[Beyond]))
+        Beyond = I;
+    }
+  }
   if (Best != Entries.size())
     return Best;
-  // PTX that would fit the device but for its ISA version is what NVIDIA's
-  // driver refuses as CUDA_ERROR_UNSUPPORTED_PTX_VERSION (a newer toolchain
-  // than the JIT knows); anything else is no binary for this GPU.
-  bool TooNew = false;
-  for (const Entry &E : Entries)
-    TooNew |= E.isPtx() && ptxUsableOn(E, DeviceSm, PtxVersion{~0u, ~0u});
-  if (TooNew)
+  if (Beyond != Entries.size())
+    return Beyond;
+  if (AnyPtx)
     return makeError(CUDA_ERROR_UNSUPPORTED_PTX_VERSION,
-                     "the PTX for sm_" + std::to_string(DeviceSm) + " is newer than PTX ISA " +
-                         std::to_string(Max.Major) + "." + std::to_string(Max.Minor) +
+                     "every PTX entry is newer than PTX ISA " + std::to_string(Max.Major) + "." +
+                         std::to_string(Max.Minor) +
                          ", the newest ferry reads (SASS is never run); the fatbin offers: " +
                          describeEntries(Entries));
   return makeError(CUDA_ERROR_NO_BINARY_FOR_GPU,
-                   "no PTX usable on sm_" + std::to_string(DeviceSm) + " with PTX ISA <= " +
-                       std::to_string(Max.Major) + "." + std::to_string(Max.Minor) +
-                       " (SASS is never run); the fatbin offers: " + describeEntries(Entries));
+                   "no PTX in the image (SASS is never run); the fatbin offers: " + describeEntries(Entries));
 }
 
 } // namespace ferry::fatbin

@@ -192,7 +192,7 @@ TEST(FatbinNvcc, MultiArchFlagsAndChoice) {
     auto R = choosePtxEntry(Es, Sm);
     return R ? ArchOf(*R) : "none";
   };
-  EXPECT_EQ(Pick(80), "none"); // no PTX at or below sm_80
+  EXPECT_EQ(Pick(80), "sm_86"); // none fits sm_80: the most conservative newer one
   EXPECT_EQ(Pick(86), "sm_86");
   EXPECT_EQ(Pick(89), "sm_86");
   EXPECT_EQ(Pick(90), "sm_90a");

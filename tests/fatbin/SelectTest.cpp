@@ -47,7 +47,7 @@ TEST(FatbinSelect, PlainTargetsAreForwardCompatible) {
   EXPECT_EQ(pick(Es, 80), 2);
   EXPECT_EQ(pick(Es, 89), 3); // highest target <= device
   EXPECT_EQ(pick(Es, 120), 3);
-  EXPECT_EQ(pick(Es, 70), -1); // every PTX needs a newer device
+  EXPECT_EQ(pick(Es, 70), 1); // none fits: the lowest newer target (rule 3)
 }
 
 TEST(FatbinSelect, ElfIsNeverChosen) {
@@ -65,7 +65,7 @@ TEST(FatbinSelect, ArchSpecificOnlyOnThatArch) {
   EXPECT_EQ(pick(Es, 90), 1);
   EXPECT_EQ(pick(Es, 89), 0);
   EXPECT_EQ(pick(Es, 100), 0); // sm_90a features may be gone on sm_100
-  EXPECT_EQ(pick({ptx(90, 9, 0, flags::ArchSpecific)}, 100), -1);
+  EXPECT_EQ(pick({ptx(90, 9, 0, flags::ArchSpecific)}, 100), 0); // nothing fits: rule 3
 }
 
 TEST(FatbinSelect, FamilyWithinItsMajor) {
@@ -74,20 +74,21 @@ TEST(FatbinSelect, FamilyWithinItsMajor) {
   EXPECT_EQ(pick(Es, 103), 1);
   EXPECT_EQ(pick(Es, 120), 0); // another family
   EXPECT_EQ(pick(Es, 90), 0);  // older than the target
-  EXPECT_EQ(pick({ptx(103, 9, 0, flags::FamilySpecific)}, 100), -1);
+  EXPECT_EQ(pick({ptx(103, 9, 0, flags::FamilySpecific)}, 100), 0); // nothing fits: rule 3
 }
 
 TEST(FatbinSelect, PtxVersionLimitAndTies) {
-  std::vector<Entry> Es = {ptx(80, 8, 5), ptx(80, 9, 0), ptx(86, 9, 1)};
-  EXPECT_EQ(pick(Es, 86), 1); // 9.1 is newer than we support
-  EXPECT_EQ(pick(Es, 86, PtxVersion{9, 1}), 2);
+  std::vector<Entry> Es = {ptx(80, 8, 5), ptx(80, 9, 0), ptx(86, 9, 3)};
+  EXPECT_EQ(pick(Es, 86), 1); // 9.3 is newer than we support
+  EXPECT_EQ(pick({ptx(86, 9, 2)}, 86), 0); // CUDA 13.2's PTX ISA
+  EXPECT_EQ(pick(Es, 86, PtxVersion{9, 3}), 2);
   EXPECT_EQ(pick(Es, 86, PtxVersion{8, 7}), 0);
   // PTX that fits the device but is too new is an unsupported PTX version,
   // as NVIDIA's driver reports PTX newer than its JIT.
   EXPECT_EQ(pick(Es, 86, PtxVersion{8, 0}, CUDA_ERROR_UNSUPPORTED_PTX_VERSION), -1);
   EXPECT_EQ(pick({ptx(75, 9, 9)}, 90, MaxSupportedPtx, CUDA_ERROR_UNSUPPORTED_PTX_VERSION), -1);
-  // Too new and for a newer device: no binary for this GPU.
-  EXPECT_EQ(pick({ptx(100, 9, 9), elf(90)}, 90), -1);
+  // Too new and for a newer device: still PTX newer than ferry reads.
+  EXPECT_EQ(pick({ptx(100, 9, 9), elf(90)}, 90, MaxSupportedPtx, CUDA_ERROR_UNSUPPORTED_PTX_VERSION), -1);
   // Same target and version: the plain target beats the arch-specific one,
   // then the earlier entry wins.
   std::vector<Entry> Tie = {ptx(90, 9, 0, flags::ArchSpecific), ptx(90), ptx(90)};
@@ -96,6 +97,18 @@ TEST(FatbinSelect, PtxVersionLimitAndTies) {
   std::vector<Entry> Order = {ptx(86, 9, 0), ptx(80, 9, 0)};
   EXPECT_EQ(pick(Order, 90), 0);
   EXPECT_EQ(pick({}, 90), -1);
+}
+
+TEST(FatbinSelect, NewerTargetsWhenNothingFits) {
+  // Rule 3: plain before family before arch-specific, then the lowest
+  // target, then the newest PTX; an entry that fits always wins.
+  std::vector<Entry> Es = {ptx(120, 9, 0), ptx(100, 9, 0, flags::FamilySpecific),
+                           ptx(90, 9, 0, flags::ArchSpecific), ptx(100, 8, 8), ptx(100, 9, 0)};
+  EXPECT_EQ(pick(Es, 86), 4);
+  EXPECT_EQ(pick({Es[1], Es[2]}, 86), 0);
+  EXPECT_EQ(pick({Es[0], ptx(75)}, 86), 1);
+  // Too new PTX is never chosen, even for a newer target.
+  EXPECT_EQ(pick({ptx(120, 9, 9), ptx(121, 9, 2)}, 86), 1);
 }
 
 TEST(FatbinSelect, UsableRule) {
