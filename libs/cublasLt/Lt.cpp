@@ -14,7 +14,8 @@
 /// The gradient epilogues: DGELU (the product times GELU's derivative at the
 /// aux input), DGELU_BGRAD (also the bias gradient, the row sums of that),
 /// BGRADA/BGRADB (the bias gradient as sums of op(A)'s rows or op(B)'s
-/// columns over k). FP8 (E4M3/E5M2) operands and outputs with per-tensor
+/// columns over k). Alpha as a per-row device vector (pointer modes
+/// DEVICE_VECTOR, ALPHA_DEVICE_VECTOR_BETA_ZERO/_HOST). FP8 (E4M3/E5M2) operands and outputs with per-tensor
 /// scales (A, B, C, D) and D's amax go through FP32 copies: D = scaleD *
 /// epilogue(alpha scaleA scaleB op(A) op(B) + beta scaleC C), rounded to
 /// FP8 to nearest even, saturating. ReLU's bitmask aux (RELU_AUX, DRELU),
@@ -340,6 +341,12 @@ struct EpilogueJob {
   void *Aux = nullptr;
   uint32_t AuxType = 0;
   int64_t AuxLd = 0, AuxStride = 0;
+  // Alpha as a device vector (one per row of D; pointer modes 2-4): the
+  // product is taken with alpha 1 and beta 0, then scaled here.
+  const float *AlphaVec = nullptr, *BetaVec = nullptr;
+  float BetaHost = 0;
+  int64_t AlphaVecStride = 0;
+  bool VectorAlpha = false;
   // FP8: per-tensor scales (device floats, read when the work runs) and the
   // amax of the result; the FP32 copies of A and B to free.
   const float *ScaleA = nullptr, *ScaleB = nullptr, *ScaleC = nullptr, *ScaleD = nullptr;
@@ -378,6 +385,8 @@ void prologue(void *P) {
     }
   }
   float Sc = J->ScaleC ? *J->ScaleC : 1.0f;
+  if (J->VectorAlpha)
+    return; // C is added in the epilogue, with its per-row beta.
   for (int64_t B = 0; B < J->Batch; ++B)
     for (int64_t Col = 0; Col < J->N; ++Col)
       for (int64_t Row = 0; Row < J->M; ++Row)
@@ -401,6 +410,12 @@ void epilogue(void *P) {
       float RowSum = 0;
       for (int64_t Col = 0; Col < J->N; ++Col) {
         float V = J->Scratch[(B * J->N + Col) * J->M + Row];
+        if (J->VectorAlpha) {
+          V *= J->AlphaVec[B * J->AlphaVecStride + Row];
+          float Be = J->BetaVec ? J->BetaVec[B * J->AlphaVecStride + Row] : J->BetaHost;
+          if (Be != 0)
+            V += Be * loadF(J->C, J->CType, B * J->StrideC + Col * J->Ldc + Row);
+        }
         if (AddBias)
           V += loadF(J->Bias, J->BiasType, B * J->BiasStride + Row);
         if (StoreAux && J->Aux)
@@ -724,7 +739,7 @@ cublasStatus_t plan(cublasLtMatmulDesc_t Desc, cublasLtMatrixLayout_t Ad, cublas
     if (slotOr(*S, M, CUBLASLT_MATMUL_MATRIX_SCALE_SCALAR_32F) != CUBLASLT_MATMUL_MATRIX_SCALE_SCALAR_32F)
       return CUBLAS_STATUS_NOT_SUPPORTED;
   if (slotOr(*S, CUBLASLT_MATMUL_DESC_TRANSC, CUBLAS_OP_N) != CUBLAS_OP_N ||
-      P.PointerMode > CUBLASLT_POINTER_MODE_DEVICE)
+      P.PointerMode > CUBLASLT_POINTER_MODE_ALPHA_DEVICE_VECTOR_BETA_HOST)
     return CUBLAS_STATUS_NOT_SUPPORTED;
   for (const LayoutState *L : {P.A, P.B, P.C, P.D})
     if (L->Order != CUBLASLT_ORDER_COL || L->BatchMode != CUBLASLT_BATCH_MODE_STRIDED)
@@ -794,7 +809,7 @@ extern "C" cublasStatus_t cublasLtMatmul(cublasLtHandle_t Hd, cublasLtMatmulDesc
   Plan P;
   if (cublasStatus_t S = plan(Desc, Ad, Bd, Cd, Dd, P); S != CUBLAS_STATUS_SUCCESS)
     return S;
-  if (!Alpha || !Beta)
+  if (!Alpha || (!Beta && P.PointerMode != CUBLASLT_POINTER_MODE_ALPHA_DEVICE_VECTOR_BETA_ZERO))
     return CUBLAS_STATUS_INVALID_VALUE;
   if (P.M == 0 || P.N == 0 || P.Batch == 0)
     return CUBLAS_STATUS_SUCCESS;
@@ -803,13 +818,19 @@ extern "C" cublasStatus_t cublasLtMatmul(cublasLtHandle_t Hd, cublasLtMatmulDesc
   DescState *S = state<DescState>(Desc, DescMagic);
   std::lock_guard<std::mutex> G(H->Lock);
   cublasSetStream_v2(H->Blas, Stream);
-  cublasSetPointerMode_v2(H->Blas, (cublasPointerMode_t)P.PointerMode);
+  bool VectorAlpha = P.PointerMode > CUBLASLT_POINTER_MODE_DEVICE;
+  if (VectorAlpha && P.Scale != CUDA_R_32F)
+    return CUBLAS_STATUS_NOT_SUPPORTED;
+  // With a vector alpha the product is taken with host scalars 1 and 0.
+  static const float OneF = 1.0f, ZeroF = 0.0f;
+  const void *GemmAlpha = VectorAlpha ? &OneF : Alpha;
+  cublasSetPointerMode_v2(H->Blas, VectorAlpha ? CUBLAS_POINTER_MODE_HOST : (cublasPointerMode_t)P.PointerMode);
   // The product on (A, B) as given, or on their FP32 copies.
   const void *GA = A, *GB = B;
   cudaDataType GAt = (cudaDataType)P.A->Type, GBt = (cudaDataType)P.B->Type;
   int64_t GLda = P.A->Ld, GLdb = P.B->Ld, GSa = P.A->Stride, GSb = P.B->Stride;
   auto gemm = [&](const void *Be, void *Out, cudaDataType OutType, int64_t Ldo, int64_t StrideO) {
-    return cublasGemmStridedBatchedEx(H->Blas, P.Ta, P.Tb, (int)P.M, (int)P.N, (int)P.K, Alpha, GA, GAt, (int)GLda,
+    return cublasGemmStridedBatchedEx(H->Blas, P.Ta, P.Tb, (int)P.M, (int)P.N, (int)P.K, GemmAlpha, GA, GAt, (int)GLda,
                                       GSa, GB, GBt, (int)GLdb, GSb, Be, Out, OutType, (int)Ldo, StrideO, (int)P.Batch,
                                       P.Convert ? CUBLAS_COMPUTE_32F : (cublasComputeType_t)P.Compute,
                                       CUBLAS_GEMM_DEFAULT);
@@ -817,7 +838,7 @@ extern "C" cublasStatus_t cublasLtMatmul(cublasLtHandle_t Hd, cublasLtMatmulDesc
   bool Fused = P.Epilogue != CUBLASLT_EPILOGUE_DEFAULT;
   bool SameCD = C == D && P.C->Type == P.D->Type && P.C->Ld == P.D->Ld && P.C->Stride == P.D->Stride;
   bool BetaZero = P.PointerMode == CUBLASLT_POINTER_MODE_HOST && P.Scale == CUDA_R_32F && *(const float *)Beta == 0;
-  if (!Fused && !P.Convert && P.C->Type == P.D->Type && (SameCD || BetaZero))
+  if (!Fused && !P.Convert && !VectorAlpha && P.C->Type == P.D->Type && (SameCD || BetaZero))
     return gemm(Beta, D, (cudaDataType)P.D->Type, P.D->Ld, P.D->Stride);
   if (P.Scale != CUDA_R_32F)
     return CUBLAS_STATUS_NOT_SUPPORTED; // C != D with other scale types: not yet.
@@ -865,6 +886,15 @@ extern "C" cublasStatus_t cublasLtMatmul(cublasLtHandle_t Hd, cublasLtMatmulDesc
     delete J;
     return CUBLAS_STATUS_INVALID_VALUE;
   }
+  if (VectorAlpha) {
+    J->VectorAlpha = true;
+    J->AlphaVec = static_cast<const float *>(Alpha);
+    J->AlphaVecStride = (int64_t)slotOr(*S, CUBLASLT_MATMUL_DESC_ALPHA_VECTOR_BATCH_STRIDE, 0);
+    if (P.PointerMode == CUBLASLT_POINTER_MODE_DEVICE_VECTOR)
+      J->BetaVec = static_cast<const float *>(Beta);
+    else if (P.PointerMode == CUBLASLT_POINTER_MODE_ALPHA_DEVICE_VECTOR_BETA_HOST)
+      J->BetaHost = *static_cast<const float *>(Beta);
+  }
   if (P.Convert) {
     J->ScaleA = reinterpret_cast<const float *>(slotOr(*S, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, 0));
     J->ScaleB = reinterpret_cast<const float *>(slotOr(*S, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, 0));
@@ -901,7 +931,7 @@ extern "C" cublasStatus_t cublasLtMatmul(cublasLtHandle_t Hd, cublasLtMatmulDesc
     return CUBLAS_STATUS_EXECUTION_FAILED;
   }
   // From here the job belongs to the stream: the epilogue frees it.
-  cublasStatus_t St = gemm(Beta, Scratch, CUDA_R_32F, P.M, P.M * P.N);
+  cublasStatus_t St = gemm(VectorAlpha ? &ZeroF : Beta, Scratch, CUDA_R_32F, P.M, P.M * P.N);
   if (St != CUBLAS_STATUS_SUCCESS)
     J->Epilogue = CUBLASLT_EPILOGUE_DEFAULT; // Still release it in order.
   if (Dr->LaunchHostFunc(Stream, epilogue, J) != CUDA_SUCCESS)

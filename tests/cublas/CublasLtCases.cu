@@ -379,6 +379,36 @@ int main() {
     cudaFree(FD8);
     cudaFree(DS);
   }
+  // 9. Alpha as a per-row device vector, beta as a host scalar.
+  {
+    std::vector<float> AlphaV(M * Batch);
+    for (int I = 0; I < M * Batch; ++I)
+      AlphaV[I] = 0.5f + 0.25f * I;
+    float *DAlphaV = upload(AlphaV);
+    cublasLtMatmulDesc_t DV;
+    cublasLtMatmulDescCreate(&DV, CUBLAS_COMPUTE_32F, CUDA_R_32F);
+    cublasLtMatmulDescSetAttribute(DV, CUBLASLT_MATMUL_DESC_TRANSA, &T, sizeof(T));
+    cublasLtPointerMode_t PM = CUBLASLT_POINTER_MODE_ALPHA_DEVICE_VECTOR_BETA_HOST;
+    cublasLtMatmulDescSetAttribute(DV, CUBLASLT_MATMUL_DESC_POINTER_MODE, &PM, sizeof(PM));
+    int64_t AvStride = M;
+    cublasLtMatmulDescSetAttribute(DV, CUBLASLT_MATMUL_DESC_ALPHA_VECTOR_BATCH_STRIDE, &AvStride, sizeof(AvStride));
+    float BeH = 2.0f;
+    cudaMemcpy(DC, C.data(), C.size() * 4, cudaMemcpyHostToDevice);
+    check("alpha_vector_status", cublasLtMatmul(Lt, DV, DAlphaV, DA, La, DB, Lb, &BeH, DC, Lc, DD, Lc, nullptr,
+                                                nullptr, 0, 0) == CUBLAS_STATUS_SUCCESS);
+    std::vector<double> Prod = reference(A, B, C, M, N, K, true, Batch, 1.0, 0.0, nullptr, 0);
+    std::vector<float> Gv = download(DD, C.size());
+    double Ev = 0;
+    for (int Bi = 0; Bi < Batch; ++Bi)
+      for (int J = 0; J < N; ++J)
+        for (int I = 0; I < M; ++I) {
+          size_t X = (size_t)Bi * M * N + J * M + I;
+          Ev = std::max(Ev, std::fabs(Gv[X] - (AlphaV[Bi * M + I] * Prod[X] + 2.0 * C[X])));
+        }
+    check("alpha_vector", Ev < 1e-5, Ev);
+    cublasLtMatmulDescDestroy(DV);
+    cudaFree(DAlphaV);
+  }
   cublasLtMatmulPreferenceDestroy(Pref);
   cublasLtMatrixLayoutDestroy(La);
   cublasLtMatrixLayoutDestroy(Lb);
