@@ -59,6 +59,8 @@ void load() {
             resolve(Get, "cuDeviceTotalMem", T.DeviceTotalMem) &&
             resolve(Get, "cuDriverGetVersion", T.DriverGetVersion) &&
             resolve(Get, "cuDevicePrimaryCtxRetain", T.PrimaryCtxRetain) &&
+            resolve(Get, "cuDevicePrimaryCtxGetState", T.PrimaryCtxGetState) &&
+            resolve(Get, "cuDevicePrimaryCtxRelease", T.PrimaryCtxRelease) &&
             resolve(Get, "cuLaunchHostFunc", T.LaunchHostFunc) &&
             resolve(Get, "cuStreamIsCapturing", T.StreamIsCapturing) &&
             resolve(Get, "cuStreamSynchronize", T.StreamSynchronize) &&

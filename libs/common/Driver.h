@@ -26,6 +26,8 @@ struct DriverTable {
   decltype(&::cuDeviceTotalMem_v2) DeviceTotalMem = nullptr;
   decltype(&::cuDriverGetVersion) DriverGetVersion = nullptr;
   decltype(&::cuDevicePrimaryCtxRetain) PrimaryCtxRetain = nullptr;
+  decltype(&::cuDevicePrimaryCtxGetState) PrimaryCtxGetState = nullptr;
+  decltype(&::cuDevicePrimaryCtxRelease_v2) PrimaryCtxRelease = nullptr;
   decltype(&::cuLaunchHostFunc) LaunchHostFunc = nullptr;
   decltype(&::cuStreamIsCapturing) StreamIsCapturing = nullptr;
   decltype(&::cuStreamSynchronize) StreamSynchronize = nullptr;
