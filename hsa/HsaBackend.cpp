@@ -39,6 +39,7 @@
 #include <cstring>
 #include <deque>
 #include <mutex>
+#include <set>
 #include <thread>
 
 namespace ferry::hsa {
@@ -49,12 +50,41 @@ using namespace api;
 // Compiler seam.
 //===----------------------------------------------------------------------===//
 
-// Version 2 carries the kernels' parameter layouts; a version-1 entry is
-// refused (bad magic) and compiled again.
-static const char SerialMagic[8] = {'F', 'H', 'S', 'A', 'C', 'O', '2', 0};
+// Version 3 carries the kernels' facts from the SIMT IR (KernelFacts); an
+// older entry is refused (bad magic) and compiled again.
+static const char SerialMagic[8] = {'F', 'H', 'S', 'A', 'C', 'O', '3', 0};
 
-ParamLayouts readParamLayouts(const llvm::Module &M) {
-  ParamLayouts Out;
+/// The addrspace(3) globals each function uses directly (through constant
+/// expressions too), and the functions it calls.
+static void scanFunction(const llvm::Function &F, std::set<const llvm::GlobalVariable *> &Shared,
+                         std::vector<const llvm::Function *> &Callees) {
+  std::vector<const llvm::Value *> Work;
+  std::set<const llvm::Value *> Seen;
+  for (const llvm::BasicBlock &BB : F)
+    for (const llvm::Instruction &I : BB) {
+      if (const auto *CB = llvm::dyn_cast<llvm::CallBase>(&I))
+        if (const llvm::Function *Callee = CB->getCalledFunction())
+          Callees.push_back(Callee);
+      for (const llvm::Value *Op : I.operands())
+        Work.push_back(Op);
+    }
+  while (!Work.empty()) {
+    const llvm::Value *V = Work.back();
+    Work.pop_back();
+    if (!Seen.insert(V).second)
+      continue;
+    if (const auto *G = llvm::dyn_cast<llvm::GlobalVariable>(V)) {
+      if (G->getAddressSpace() == 3)
+        Shared.insert(G);
+    } else if (const auto *CE = llvm::dyn_cast<llvm::ConstantExpr>(V)) {
+      for (const llvm::Value *Op : CE->operands())
+        Work.push_back(Op);
+    }
+  }
+}
+
+KernelFactsMap readKernelFacts(const llvm::Module &M) {
+  KernelFactsMap Out;
   const llvm::NamedMDNode *Params = M.getNamedMetadata("ferry.params");
   if (!Params)
     return Out;
@@ -62,22 +92,44 @@ ParamLayouts readParamLayouts(const llvm::Module &M) {
     auto *C = llvm::mdconst::dyn_extract_or_null<llvm::ConstantInt>(Op);
     return C ? uint32_t(C->getZExtValue()) : 0;
   };
+  const llvm::DataLayout &DL = M.getDataLayout();
   for (const llvm::MDNode *N : Params->operands()) {
     if (!N || N->getNumOperands() < 2)
       continue;
     auto *F = llvm::mdconst::dyn_extract_or_null<llvm::Function>(N->getOperand(0));
     if (!F)
       continue;
-    ParamLayout &L = Out[F->getName().str()];
-    L.Bytes = Int(N->getOperand(1));
+    KernelFacts &K = Out[F->getName().str()];
+    K.ParamBytes = Int(N->getOperand(1));
     for (unsigned I = 2; I + 2 < N->getNumOperands(); I += 3)
-      L.Params.push_back(
+      K.Params.push_back(
           ferry::KernelParam{Int(N->getOperand(I)), Int(N->getOperand(I + 1)), Int(N->getOperand(I + 2))});
+    // The .shared the kernel reaches, laid out in declaration order (as the
+    // group segment would hold it without ferry's own variables).
+    std::set<const llvm::GlobalVariable *> Shared;
+    std::set<const llvm::Function *> Done;
+    std::vector<const llvm::Function *> Todo{F};
+    while (!Todo.empty()) {
+      const llvm::Function *G = Todo.back();
+      Todo.pop_back();
+      if (!Done.insert(G).second || G->isDeclaration())
+        continue;
+      scanFunction(*G, Shared, Todo);
+    }
+    uint64_t Bytes = 0;
+    for (const llvm::GlobalVariable &G : M.globals()) {
+      if (!Shared.count(&G) || G.isDeclaration())
+        continue;
+      uint64_t Size = DL.getTypeAllocSize(G.getValueType());
+      llvm::Align A = G.getAlign().value_or(DL.getABITypeAlign(G.getValueType()));
+      Bytes = llvm::alignTo(Bytes, A) + Size;
+    }
+    K.SharedBytes = uint32_t(std::min<uint64_t>(Bytes, UINT32_MAX - 1));
   }
   return Out;
 }
 
-HsaCodeObject::HsaCodeObject(hsa::CodeObject CO, const ParamLayouts &Layouts)
+HsaCodeObject::HsaCodeObject(hsa::CodeObject CO, const KernelFactsMap &Facts)
     : Code(std::move(CO)) {
   for (const hsa::KernelInfo &K : Code.Kernels) {
     ferry::KernelInfo I;
@@ -86,11 +138,14 @@ HsaCodeObject::HsaCodeObject(hsa::CodeObject CO, const ParamLayouts &Layouts)
     // per-parameter layout comes from the PTX, without which the core could
     // not place kernelParams[i] (it would launch with a zeroed buffer).
     I.ParamBytes = K.ExplicitArgSize;
-    if (auto It = Layouts.find(K.Name); It != Layouts.end()) {
-      I.Params = It->second.Params;
-      I.ParamBytes = std::max(I.ParamBytes, It->second.Bytes);
-    }
     I.StaticSharedBytes = K.GroupSegmentSize;
+    if (auto It = Facts.find(K.Name); It != Facts.end()) {
+      I.Params = It->second.Params;
+      I.ParamBytes = std::max(I.ParamBytes, It->second.ParamBytes);
+      // The program's .shared, not ferry's LDS on top (launches still ask
+      // for the whole group segment).
+      I.StaticSharedBytes = std::min(I.StaticSharedBytes, It->second.SharedBytes);
+    }
     I.LocalBytes = K.PrivateSegmentSize;
     I.Registers = K.VgprCount;
     I.MaxThreadsPerBlock = K.MaxFlatWorkgroupSize ? K.MaxFlatWorkgroupSize : 1024;
@@ -105,8 +160,9 @@ void put32(std::vector<std::byte> &Out, uint32_t V) {
 }
 } // namespace
 
-// Layout: magic, target\0, kernel count, per kernel (name\0, parameter
-// bytes, parameter count, offset/size/align each), then the ELF.
+// Layout: magic, target\0, kernel count, per kernel (name\0, shared
+// bytes, parameter bytes, parameter count, offset/size/align each), then
+// the ELF.
 ferry::Expected<std::vector<std::byte>> HsaCodeObject::serialize() const {
   std::vector<std::byte> Out(reinterpret_cast<const std::byte *>(SerialMagic),
                              reinterpret_cast<const std::byte *>(SerialMagic) + sizeof SerialMagic);
@@ -118,6 +174,7 @@ ferry::Expected<std::vector<std::byte>> HsaCodeObject::serialize() const {
   put32(Out, uint32_t(Kernels.size()));
   for (const ferry::KernelInfo &K : Kernels) {
     PutString(K.Name);
+    put32(Out, K.StaticSharedBytes);
     put32(Out, K.ParamBytes);
     put32(Out, uint32_t(K.Params.size()));
     for (const ferry::KernelParam &P : K.Params) {
@@ -160,15 +217,16 @@ HsaCompilerBackend::deserialize(std::span<const std::byte> Bytes) {
     return Bad("truncated");
   if (CO.Target != Target.Name)
     return Bad("built for " + CO.Target + ", not " + Target.Name);
-  ParamLayouts Layouts;
+  KernelFactsMap Facts;
   uint32_t Count = 0;
   if (!Get32(Count) || Count > Bytes.size())
     return Bad("truncated");
   for (uint32_t K = 0; K < Count; ++K) {
     std::string Name;
-    ParamLayout L;
+    KernelFacts L;
     uint32_t N = 0;
-    if (!GetString(Name) || !Get32(L.Bytes) || !Get32(N) || N > (Bytes.size() - At) / 12)
+    if (!GetString(Name) || !Get32(L.SharedBytes) || !Get32(L.ParamBytes) || !Get32(N) ||
+        N > (Bytes.size() - At) / 12)
       return Bad("truncated");
     for (uint32_t I = 0; I < N; ++I) {
       ferry::KernelParam P;
@@ -177,7 +235,7 @@ HsaCompilerBackend::deserialize(std::span<const std::byte> Bytes) {
       Get32(P.Align);
       L.Params.push_back(P);
     }
-    Layouts[Name] = std::move(L);
+    Facts[Name] = std::move(L);
   }
   const auto *Elf = reinterpret_cast<const uint8_t *>(Bytes.data() + At);
   CO.Bytes.assign(Elf, reinterpret_cast<const uint8_t *>(Bytes.data() + Bytes.size()));
@@ -185,7 +243,7 @@ HsaCompilerBackend::deserialize(std::span<const std::byte> Bytes) {
   if (!Kernels)
     return Bad(llvm::toString(Kernels.takeError()));
   CO.Kernels = std::move(*Kernels);
-  return std::unique_ptr<ferry::CodeObject>(std::make_unique<HsaCodeObject>(std::move(CO), Layouts));
+  return std::unique_ptr<ferry::CodeObject>(std::make_unique<HsaCodeObject>(std::move(CO), Facts));
 }
 
 /// The code cache key of one compile. The build part is this ferry's git
@@ -241,7 +299,7 @@ HsaCompilerBackend::compile(llvm::Module &M, const ferry::CompileOptions &Option
                                                                    : CUDA_ERROR_INVALID_PTX;
     return ferry::makeError(Code, "AMD compile for " + Target.Name + ": " + Msg);
   }
-  auto Out = std::make_unique<HsaCodeObject>(std::move(*CO), readParamLayouts(M));
+  auto Out = std::make_unique<HsaCodeObject>(std::move(*CO), readKernelFacts(M));
   if (Cache.enabled()) {
     if (auto Bytes = Out->serialize())
       Cache.store(Key, std::string_view(reinterpret_cast<const char *>(Bytes->data()), Bytes->size()));
@@ -829,6 +887,15 @@ ferry::Status HsaQueue::enqueueLaunch(const ferry::LaunchRequest &R) {
   if (!Code || R.KernelIndex >= Code->Kernels.size())
     return ferry::makeError(CUDA_ERROR_INVALID_VALUE, "launch of an unknown AMD kernel");
   const LoadedKernel &K = Code->Kernels[R.KernelIndex];
+  // The core checked the program's shared memory against CUDA's limits; the
+  // group segment may hold ferry's own LDS on top, and must fit the CU's.
+  if (uint64_t Lds = uint64_t(K.GroupSize) + R.DynamicSharedBytes; Lds > cuResources(D.Target).LdsBytes)
+    return ferry::makeError(CUDA_ERROR_INVALID_VALUE,
+                            "launch needs " + std::to_string(Lds) + " bytes of LDS (" +
+                                std::to_string(K.GroupSize) + " static incl. ferry's own, " +
+                                std::to_string(R.DynamicSharedBytes) + " dynamic); " +
+                                D.Target.Name + " has " +
+                                std::to_string(cuResources(D.Target).LdsBytes));
   uint32_t GridItems[3];
   for (int I = 0; I < 3; ++I) {
     uint64_t N = uint64_t(R.Grid[I]) * R.Block[I];

@@ -9,6 +9,7 @@
 #include "libcuda/Backend.h"
 
 #include <functional>
+#include <climits>
 #include <map>
 #include <memory>
 
@@ -28,25 +29,29 @@ private:
   TargetInfo Target;
 };
 
-/// A kernel's CUDA parameter buffer as its PTX declares it: total bytes and
-/// each parameter's offset, size and alignment (the SIMT IR's
-/// !ferry.params). The core packs kernelParams with it; the AMDGPU metadata
-/// only knows the buffer as a whole.
-struct ParamLayout {
-  uint32_t Bytes = 0;
+/// What the core must know of a kernel that only its PTX (the SIMT IR) says,
+/// not the AMDGPU code object: the CUDA parameter buffer (total bytes and
+/// each parameter's offset, size and alignment, from !ferry.params; the core
+/// packs kernelParams with it, the AMDGPU metadata knows one byref blob) and
+/// the bytes of .shared the kernel declares (the group segment also holds
+/// ferry's own LDS, e.g. bar.red's counter, which is not the program's and
+/// must not count against its 48 KiB).
+struct KernelFacts {
+  uint32_t ParamBytes = 0;
   std::vector<ferry::KernelParam> Params;
+  uint32_t SharedBytes = UINT32_MAX; ///< UINT32_MAX: unknown.
 };
-using ParamLayouts = std::map<std::string, ParamLayout>;
+using KernelFactsMap = std::map<std::string, KernelFacts>;
 
-/// The parameter layouts of a SIMT IR module's kernels, by kernel name.
-ParamLayouts readParamLayouts(const llvm::Module &SimtIr);
+/// The facts of a SIMT IR module's kernels, by kernel name.
+KernelFactsMap readKernelFacts(const llvm::Module &SimtIr);
 
 /// A code object as libcuda sees it: the ELF bytes and both views of the
-/// kernels (ferry's KernelInfo for the core, with the parameter layouts the
-/// module was compiled from; the AMDGPU metadata for launch).
+/// kernels (ferry's KernelInfo for the core, with the KernelFacts of the
+/// module it was compiled from; the AMDGPU metadata for launch).
 class HsaCodeObject : public ferry::CodeObject {
 public:
-  HsaCodeObject(hsa::CodeObject CO, const ParamLayouts &Layouts);
+  HsaCodeObject(hsa::CodeObject CO, const KernelFactsMap &Facts);
   std::span<const ferry::KernelInfo> kernels() const override { return Kernels; }
   ferry::Expected<std::vector<std::byte>> serialize() const override;
   const hsa::CodeObject &amdgpu() const { return Code; }

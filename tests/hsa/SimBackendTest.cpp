@@ -10,7 +10,9 @@
 ///  - signals still named by a queued barrier packet or copy were destroyed
 ///    when the queue's latest signal moved on (use after free in ROCr);
 ///  - after a kernel fault, waits blocked forever (ROCr never completes the
-///    signals of a stopped queue), and every fault read LAUNCH_FAILED.
+///    signals of a stopped queue), and every fault read LAUNCH_FAILED;
+///  - a kernel's static shared size included ferry's own LDS, so a kernel
+///    declaring exactly 48 KiB (thrust's radix sort) was refused.
 #include "hsa/HsaBackend.h"
 #include "hsa/HsaRuntime.h"
 #include "ptx/lower/Lower.h"
@@ -61,6 +63,30 @@ const char *AxpyPtx = R"(
   fma.rn.f32 %f3, %f1, %f2, %f3;
   st.global.f32 [%rd7], %f3;
 DONE:
+  ret;
+}
+
+// 48 KiB of .shared plus __syncthreads_count (bar.red.popc), whose counter
+// ferry keeps in LDS of its own: out = popc + buf[1] = 63 + 1 with 64
+// threads.
+.visible .entry bigshared(.param .u64 bigshared_out)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<3>;
+  .shared .align 16 .b8 buf[49152];
+  mov.u32 %r1, %tid.x;
+  shl.b32 %r2, %r1, 2;
+  mov.u32 %r3, buf;
+  add.u32 %r4, %r3, %r2;
+  st.shared.u32 [%r4], %r1;
+  setp.ne.u32 %p1, %r1, 0;
+  bar.red.popc.u32 %r5, 0, %p1;
+  ld.shared.u32 %r6, [%r3+4];
+  add.u32 %r7, %r5, %r6;
+  ld.param.u64 %rd1, [bigshared_out];
+  cvta.to.global.u64 %rd2, %rd1;
+  st.global.u32 [%rd2], %r7;
   ret;
 }
 
@@ -209,6 +235,31 @@ TEST_F(HsaOnSim, PageableCopiesAndLaunchesInStreamOrder) {
   EXPECT_TRUE(bool(Dev->fault()));
   (void)Dev->release(ferry::MemoryKind::Device, *DX, N * 4);
   (void)Dev->release(ferry::MemoryKind::Device, *DY, N * 4);
+}
+
+TEST_F(HsaOnSim, SharedMemoryIsTheProgramsNotFerrys) {
+  // thrust's radix sort declares exactly 48 KiB; ferry's bar.red counter
+  // made it 48 KiB + 4 and the core refused the launch.
+  const ferry::KernelInfo &K = Code->kernels()[kernel("bigshared")];
+  EXPECT_EQ(K.StaticSharedBytes, 49152u);
+  auto Back = Backend->compiler()->deserialize(*Code->serialize());
+  ASSERT_TRUE(bool(Back)) << Back.error().message();
+  EXPECT_EQ((*Back)->kernels()[kernel("bigshared")].StaticSharedBytes, 49152u);
+  auto Out = Dev->allocate(ferry::MemoryKind::Device, 4);
+  ASSERT_TRUE(bool(Out));
+  ASSERT_TRUE(Queue->enqueueLaunch(launch("bigshared", {&*Out}, 1, 64)));
+  uint32_t Got = 0;
+  ASSERT_TRUE(Queue->enqueueCopy(copy(&Got, *Out, 4)));
+  Queue->drain();
+  ferry::Status F = Dev->fault();
+  ASSERT_TRUE(bool(F)) << F.message();
+  EXPECT_EQ(Got, 64u);
+  // More than the CU's 64 KiB once ferry's LDS is added: refused at launch
+  // rather than failing in the packet processor.
+  ferry::LaunchRequest Big = launch("bigshared", {&*Out}, 1, 64);
+  Big.DynamicSharedBytes = 16384;
+  EXPECT_FALSE(bool(Queue->enqueueLaunch(Big)));
+  (void)Dev->release(ferry::MemoryKind::Device, *Out, 4);
 }
 
 TEST_F(HsaOnSim, KernelFaultIsStickyAndEndsWaits) {
