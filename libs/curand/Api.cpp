@@ -7,10 +7,12 @@
 ///
 /// Implemented bit for bit: XORWOW, MRG32k3a and Philox4_32_10 with every
 /// ordering, 32-bit, uniform, normal and log-normal results (see Generate.h
-/// for the layout, Distributions.h for what is exact). Not implemented, with
-/// a log line and FerryNotSupported: MTGP32, MT19937, the Sobol generators
-/// (their direction numbers and parameter tables are data ferry does not
-/// have), Poisson results and the discrete-distribution API.
+/// for the layout, Distributions.h for what is exact), and Sobol32/Sobol64
+/// in one dimension. Not implemented, with a log line and FerryNotSupported:
+/// MTGP32, MT19937, Sobol beyond one dimension and scrambled Sobol (their
+/// parameter tables, Joe-Kuo direction numbers and scramble constants are
+/// data ferry does not have), Poisson results and the discrete-distribution
+/// API.
 #include "ferry/generated/CurandApi.h"
 #include "libs/common/Driver.h"
 #include "libs/common/HostTask.h"
@@ -179,6 +181,21 @@ curandStatus_t create(curandGenerator_t *Out, curandRngType_t Type, bool Host) {
   return CURAND_STATUS_SUCCESS;
 }
 
+/// Runs a device generator's work in stream order on its stream.
+template <typename F> curandStatus_t enqueue(Generator &G, F &&Work) {
+  switch (libs::enqueueHostTask("curand", reinterpret_cast<CUstream>(G.Stream), G.Kept, std::forward<F>(Work))) {
+  case libs::EnqueueResult::Ok:
+    return CURAND_STATUS_SUCCESS;
+  case libs::EnqueueResult::NoDriver:
+    return CURAND_STATUS_INITIALIZATION_FAILED;
+  case libs::EnqueueResult::LaunchFailed:
+    return CURAND_STATUS_LAUNCH_FAILURE;
+  case libs::EnqueueResult::NoMemory:
+    return CURAND_STATUS_ALLOCATION_FAILED;
+  }
+  return CURAND_STATUS_INTERNAL_ERROR;
+}
+
 /// Checks and runs one generate call: N results of kind What into Out.
 curandStatus_t run(curandGenerator_t H, Output What, void *Out, size_t N, double Mean = 0, double Stddev = 1,
                    bool Is64 = false) {
@@ -202,6 +219,25 @@ curandStatus_t run(curandGenerator_t H, Output What, void *Out, size_t N, double
     // NVIDIA's kernel would fault on it; the host writes nothing.
     logMessage("a generate call got a null output pointer");
     return CURAND_STATUS_LAUNCH_FAILURE;
+  }
+  if (G->Type == CURAND_RNG_QUASI_SOBOL32 || G->Type == CURAND_RNG_QUASI_SOBOL64) {
+    // The first dimension needs no direction-number table; the others do.
+    if (G->Dimensions != 1)
+      return notSupported("the Sobol generators beyond one dimension (Joe-Kuo direction numbers)");
+    uint64_t Start;
+    {
+      std::lock_guard<std::mutex> Guard(G->Lock);
+      Start = G->Position;
+      G->Position += N;
+    }
+    auto Work = [Sobol64, What, Start, N, Out, Mean, Stddev] {
+      generateSobolFirstDimension(Sobol64, What, Start, N, Out, Mean, Stddev);
+    };
+    if (G->Host) {
+      Work();
+      return CURAND_STATUS_SUCCESS;
+    }
+    return enqueue(*G, Work);
   }
   Layout L{};
   if (!layoutOf(*G, L))
@@ -235,17 +271,7 @@ curandStatus_t run(curandGenerator_t H, Output What, void *Out, size_t N, double
     }
     return CURAND_STATUS_SUCCESS;
   }
-  switch (libs::enqueueHostTask("curand", reinterpret_cast<CUstream>(G->Stream), G->Kept, Work)) {
-  case libs::EnqueueResult::Ok:
-    return CURAND_STATUS_SUCCESS;
-  case libs::EnqueueResult::NoDriver:
-    return CURAND_STATUS_INITIALIZATION_FAILED;
-  case libs::EnqueueResult::LaunchFailed:
-    return CURAND_STATUS_LAUNCH_FAILURE;
-  case libs::EnqueueResult::NoMemory:
-    return CURAND_STATUS_ALLOCATION_FAILED;
-  }
-  return CURAND_STATUS_INTERNAL_ERROR;
+  return enqueue(*G, Work);
 }
 
 /// A setting changes where the sequence starts: later work starts afresh.

@@ -96,4 +96,62 @@ inline std::pair<double, double> boxMullerMrgDouble(double R1, double R2) {
   return {Sn * S, Cs * S};
 }
 
+/// erfc^-1(Z) for Z in (0, 2), by bisection on erfcl (monotone): as close
+/// to exact as long double allows, which the GPU's erfcinvf/erfcinv (within
+/// a few ulp of exact) agree with after rounding on nearly every input.
+inline long double erfcInverse(long double Z) {
+  if (Z == 1)
+    return 0;
+  long double Lo = -30, Hi = 30;
+  for (int I = 0; I < 80; ++I) {
+    long double Mid = (Lo + Hi) / 2;
+    if (std::erfc(Mid) > Z)
+      Lo = Mid;
+    else
+      Hi = Mid;
+  }
+  // Newton steps: relative precision also near 0, where bisection's
+  // absolute precision is not enough.
+  long double Y = (Lo + Hi) / 2;
+  const long double TwoOverSqrtPi = 1.12837916709551257389615890312154517L;
+  for (int I = 0; I < 3; ++I)
+    Y += (std::erfc(Y) - Z) / (TwoOverSqrtPi * std::exp(-Y * Y));
+  return Y;
+}
+
+/// _curand_normal_icdf: a quasi-random normal from 32 bits, mirrored about
+/// the middle so the small tail keeps its precision (CURAND_SQRT2 < 0).
+inline float normalIcdf(uint32_t X) {
+  float S = -1.4142135f;
+  if (X > 0x80000000u) {
+    X = 0xffffffffu - X;
+    S = -S;
+  }
+  float P = std::fma(static_cast<float>(X), Pow32Inv, Pow32Inv / 2.0f);
+  return S * static_cast<float>(erfcInverse(2.0f * P));
+}
+
+/// _curand_normal_icdf_double from 32 bits.
+inline double normalIcdfDouble(uint32_t X) {
+  double S = -1.4142135623730951;
+  if (X > 0x80000000u) {
+    X = 0xffffffffu - X;
+    S = -S;
+  }
+  double P = std::fma(static_cast<double>(X), Pow32InvD, Pow32InvD / 2.0);
+  return S * static_cast<double>(erfcInverse(2.0 * P));
+}
+
+/// _curand_normal_icdf_double from 64 bits (53 of them).
+inline double normalIcdfDouble64(uint64_t X) {
+  double S = -1.4142135623730951;
+  X >>= 11;
+  if (X > 0x10000000000000ull) {
+    X = 0x1fffffffffffffull - X;
+    S = -S;
+  }
+  double P = std::fma(static_cast<double>(X), Pow53InvD, Pow53InvD / 2.0);
+  return S * static_cast<double>(erfcInverse(2.0 * P));
+}
+
 } // namespace ferry::curand
