@@ -153,6 +153,12 @@ public:
     }
     HostCompileOptions HO;
     HO.OptLevel = unsigned(std::clamp(Options.OptLevel, 0, 3));
+    if (Options.Variables) {
+      auto LinkWith = variablesOf(*Options.Variables);
+      if (!LinkWith)
+        return LinkWith.takeError();
+      HO.LinkWith = *LinkWith;
+    }
     auto CM = (*Compiler)->compileIR(Bits, SimtIr.getModuleIdentifier(), HO);
     if (!CM)
       return CM.takeError();
@@ -163,8 +169,30 @@ public:
   }
 
   /// Bytes from HostCodeObject::serialize().
-  Expected<std::unique_ptr<CodeObject>> deserialize(std::span<const std::byte> Bytes) override;
+  Expected<std::unique_ptr<CodeObject>> deserialize(std::span<const std::byte> Bytes) override {
+    return load(Bytes, nullptr);
+  }
+  /// Pieces link against the variables piece's JIT module (its JITDylib
+  /// comes first in their link order).
+  bool sharesVariables() const override { return true; }
+  Expected<std::unique_ptr<CodeObject>> deserializeLinked(std::span<const std::byte> Bytes,
+                                                          std::shared_ptr<const LoadedCode> Variables) override {
+    auto LinkWith = variablesOf(*Variables);
+    if (!LinkWith)
+      return LinkWith.takeError();
+    return load(Bytes, *LinkWith);
+  }
   void prepare() override { HostExecutor::instance().prepareCompiler(); }
+
+private:
+  static Expected<std::shared_ptr<const CompiledModule>> variablesOf(const LoadedCode &Code) {
+    auto *L = dynamic_cast<const HostLoadedCode *>(&Code);
+    if (!L)
+      return makeError(CUDA_ERROR_INVALID_IMAGE, "host compiler: module variables loaded by another backend");
+    return std::shared_ptr<const CompiledModule>(L->Module);
+  }
+  Expected<std::unique_ptr<CodeObject>> load(std::span<const std::byte> Bytes,
+                                             std::shared_ptr<const CompiledModule> LinkWith);
 };
 
 /// Little-endian fields of the serialized code object.
@@ -219,7 +247,8 @@ Expected<std::vector<std::byte>> HostCodeObject::serialize() const {
   return std::vector<std::byte>(B, B + S.size());
 }
 
-Expected<std::unique_ptr<CodeObject>> HostCompilerBackend::deserialize(std::span<const std::byte> Bytes) {
+Expected<std::unique_ptr<CodeObject>> HostCompilerBackend::load(std::span<const std::byte> Bytes,
+                                                                std::shared_ptr<const CompiledModule> LinkWith) {
   auto Compiler = HostExecutor::instance().compiler();
   if (!Compiler)
     return Compiler.takeError();
@@ -248,7 +277,7 @@ Expected<std::unique_ptr<CodeObject>> HostCompilerBackend::deserialize(std::span
   std::string_view ModuleBytes = R.str();
   if (!R.Ok || !R.In.empty())
     return makeError(CUDA_ERROR_INVALID_IMAGE, "truncated or oversized serialized host code object");
-  auto CM = (*Compiler)->load(ModuleBytes);
+  auto CM = (*Compiler)->load(ModuleBytes, std::move(LinkWith));
   if (!CM)
     return CM.takeError();
   auto Out = std::make_unique<HostCodeObject>();

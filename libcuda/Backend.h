@@ -345,6 +345,13 @@ struct CompileOptions {
   std::vector<std::string> Kernels;
   /// Extra flags from cuModuleLoadDataEx/cuLinkCreate JIT options.
   bool FastMath = false;
+  /// Lazy loading compiles a module piecewise (ptx/lower/Pieces.h): the
+  /// module variables the input declares (external, addrspace 1/4) are
+  /// the ones this code, the module's variables piece loaded on the same
+  /// device, defines, so every piece shares one storage. Only given to a
+  /// backend whose sharesVariables() is true; the code compiled with it
+  /// keeps Variables alive. Null: the input defines what it uses.
+  std::shared_ptr<const LoadedCode> Variables;
 };
 
 /// Turns SIMT IR into code objects. Thread-safety: compile/deserialize may
@@ -362,6 +369,17 @@ public:
   virtual Expected<std::unique_ptr<CodeObject>> compile(llvm::Module &SimtIr,
                                                         const CompileOptions &Options) = 0;
   virtual Expected<std::unique_ptr<CodeObject>> deserialize(std::span<const std::byte> Bytes) = 0;
+  /// Whether compile() resolves declared module variables against
+  /// CompileOptions::Variables (one code object's variables used by
+  /// another's code). When false, lazy loading compiles the kernels that
+  /// use module variables together with them.
+  virtual bool sharesVariables() const { return false; }
+  /// deserialize() of code compiled with CompileOptions::Variables, whose
+  /// declared variables resolve against Variables the same way.
+  virtual Expected<std::unique_ptr<CodeObject>> deserializeLinked(std::span<const std::byte> Bytes,
+                                                                  std::shared_ptr<const LoadedCode> Variables) {
+    return makeError(CUDA_ERROR_NOT_SUPPORTED, "this compiler does not share module variables");
+  }
   /// A context on the device became active: modules will follow. Starts,
   /// in the background, what the first compile or cached load needs (the
   /// host JIT: 0.3 ms, most of it CPU identification) so that it overlaps

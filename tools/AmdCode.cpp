@@ -15,7 +15,9 @@
 #include "ptx/fatbin/Payload.h"
 #include "ptx/fatbin/Select.h"
 #include "ptx/lower/Lower.h"
+#include "ptx/lower/Pieces.h"
 #include "support/Cache.h"
+#include "support/Settings.h"
 #include "tools/Command.h"
 
 #include "llvm/IR/LLVMContext.h"
@@ -23,6 +25,7 @@
 #include "llvm/Linker/Linker.h"
 
 #include <cstdio>
+#include <set>
 
 namespace ferry::tool {
 
@@ -129,15 +132,33 @@ bool compileProgram(const std::string &File, const std::string &Arch, Fn Use) {
       Ok = false;
       continue;
     }
-    ferry::CompileOptions Opts; // What libcuda passes (core/Library.cpp).
-    auto CO = Compiler.compile(*M, Opts);
-    if (!CO) {
-      std::fprintf(stderr, "ferry: image %zu for %s: %s\n", I, T->Name.c_str(),
-                   CO.error().message().c_str());
-      Ok = false;
-      continue;
+    // What libcuda compiles (core/Library.cpp): with lazy loading (the
+    // default), the image's pieces, each kernel alone and the module
+    // variables with the kernels that use them (ptx/lower/Pieces.h); with
+    // CUDA_MODULE_LOADING=EAGER, the whole image.
+    std::vector<std::unique_ptr<llvm::Module>> Pieces;
+    if (Settings::get().getString(SettingKey::ModuleLoading) == "EAGER") {
+      Pieces.push_back(std::move(M));
+    } else {
+      ptx::PiecePlan Plan = ptx::planPieces(*M, Compiler.sharesVariables());
+      std::set<std::string> Done(Plan.VariablesPieceKernels.begin(), Plan.VariablesPieceKernels.end());
+      if (Plan.HasVariables)
+        Pieces.push_back(ptx::extractPiece(*M, Plan.VariablesPieceKernels, true));
+      for (const std::string &K : ptx::kernelNames(*M))
+        if (!Done.count(K))
+          Pieces.push_back(ptx::extractPiece(*M, ptx::kernelGroup(*M, K), false));
     }
-    Use(I, static_cast<const hsa::HsaCodeObject &>(**CO));
+    for (std::unique_ptr<llvm::Module> &P : Pieces) {
+      ferry::CompileOptions Opts; // What libcuda passes (core/Library.cpp).
+      auto CO = Compiler.compile(*P, Opts);
+      if (!CO) {
+        std::fprintf(stderr, "ferry: image %zu for %s: %s\n", I, T->Name.c_str(),
+                     CO.error().message().c_str());
+        Ok = false;
+        continue;
+      }
+      Use(I, static_cast<const hsa::HsaCodeObject &>(**CO));
+    }
   }
   return Ok;
 }

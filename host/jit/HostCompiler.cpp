@@ -292,6 +292,9 @@ struct HostCompiler::ObjectTables {
 struct CompiledModule::Impl {
   std::shared_ptr<HostCompiler::Impl> Owner;
   orc::JITDylib *JD = nullptr;
+  /// Defines the variables this module declares; outlives JD (members go
+  /// after ~CompiledModule removed JD).
+  std::shared_ptr<const CompiledModule> LinkedWith;
 };
 
 namespace {
@@ -900,7 +903,7 @@ HostCompiler::compile(std::unique_ptr<LLVMContext> Ctx, std::unique_ptr<Module> 
   }
   for (const detail::LoweredGlobal &G : L->Globals)
     T.Globals.push_back(G);
-  return link(T, Objects);
+  return link(T, Objects, Opts.LinkWith);
 }
 
 namespace {
@@ -938,7 +941,8 @@ struct Reader {
 constexpr StringLiteral SerialMagic = "FERRY-HOST-OBJ-6";
 } // namespace
 
-Expected<std::unique_ptr<CompiledModule>> HostCompiler::load(std::string_view Bytes) {
+Expected<std::unique_ptr<CompiledModule>> HostCompiler::load(std::string_view Bytes,
+                                                            std::shared_ptr<const CompiledModule> LinkWith) {
   Reader R{StringRef(Bytes.data(), Bytes.size())};
   if (!R.In.consume_front(SerialMagic))
     return makeError(CUDA_ERROR_INVALID_IMAGE, "not a serialized host module");
@@ -972,17 +976,20 @@ Expected<std::unique_ptr<CompiledModule>> HostCompiler::load(std::string_view By
   if (!R.Ok || !R.In.empty() || Objects.empty())
     return makeError(CUDA_ERROR_INVALID_IMAGE, "truncated or oversized serialized host module");
   std::lock_guard<std::recursive_mutex> Lock(P->M);
-  return link(T, Objects);
+  return link(T, Objects, std::move(LinkWith));
 }
 
 Expected<std::unique_ptr<CompiledModule>> HostCompiler::link(const ObjectTables &T,
-                                                            const std::vector<std::string> &Objects) {
+                                                            const std::vector<std::string> &Objects,
+                                                            std::shared_ptr<const CompiledModule> LinkWith) {
   std::lock_guard<std::recursive_mutex> Lock(P->M);
   orc::LLJIT &J = *P->J;
   // The module's symbols resolve against the runtime first, then the
   // process (libm and libc calls the code generator emits): looking the
   // runtime's names up in the process first costs a dlsym miss each.
   orc::JITDylib *JD = &J.getExecutionSession().createBareJITDylib("ferry.module." + std::to_string(P->Counter++));
+  if (LinkWith)
+    JD->addToLinkOrder(*LinkWith->P->JD);
   JD->addToLinkOrder(*P->Runtime);
   if (orc::JITDylibSP Process = J.getProcessSymbolsJITDylib())
     JD->addToLinkOrder(*Process);
@@ -990,6 +997,7 @@ Expected<std::unique_ptr<CompiledModule>> HostCompiler::link(const ObjectTables 
   Out->P = std::make_unique<CompiledModule::Impl>();
   Out->P->Owner = P;
   Out->P->JD = JD;
+  Out->P->LinkedWith = std::move(LinkWith);
 
   std::string &S = Out->Serialized;
   S.append(SerialMagic.data(), SerialMagic.size());

@@ -96,6 +96,10 @@ struct HostCompileOptions {
   bool AllowFastPath = true;
   /// Label used in dump file names (defaults to the first kernel's name).
   std::string DumpName;
+  /// Variables the input declares resolve to this module's definitions
+  /// (lazy loading's variables piece, ptx/lower/Pieces.h); the result
+  /// keeps it alive.
+  std::shared_ptr<const CompiledModule> LinkWith;
 };
 
 class HostCompiler;
@@ -159,7 +163,9 @@ public:
   /// Links a module CompiledModule::serialized() produced (by a compiler
   /// for the same CPU and the same ferry build; the code cache's key ensures
   /// that). Malformed bytes give CUDA_ERROR_INVALID_IMAGE.
-  Expected<std::unique_ptr<CompiledModule>> load(std::string_view Bytes);
+  /// LinkWith: as HostCompileOptions::LinkWith, for a module compiled with it.
+  Expected<std::unique_ptr<CompiledModule>> load(std::string_view Bytes,
+                                                 std::shared_ptr<const CompiledModule> LinkWith = nullptr);
 
   /// The CPU the code is generated for (e.g. "znver4") and its features.
   std::string targetDescription() const;
@@ -171,7 +177,8 @@ private:
   /// Links relocatable objects (the partitions of one module) with their
   /// kernel/variable tables into a new
   /// CompiledModule (and records its serialized form).
-  Expected<std::unique_ptr<CompiledModule>> link(const ObjectTables &T, const std::vector<std::string> &Objects);
+  Expected<std::unique_ptr<CompiledModule>> link(const ObjectTables &T, const std::vector<std::string> &Objects,
+                                                 std::shared_ptr<const CompiledModule> LinkWith);
   /// The optimiser's and code generator's target machine, made on first use
   /// (loading cached objects needs none).
   Expected<llvm::TargetMachine *> targetMachine();

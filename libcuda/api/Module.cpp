@@ -1,7 +1,7 @@
 /// \file
 /// Libraries, modules, kernels and functions, and kernel launch. Images are
 /// stored and their kernels named at load; code is compiled for a device on
-/// first use (core::Library::loadedCode). A CUfunction handle is the same
+/// first use (core::Library::kernelCode). A CUfunction handle is the same
 /// object as its CUkernel, which is what lets cudart pass a CUkernel to
 /// cuLaunchKernel.
 #include "libcuda/api/Common.h"
@@ -59,6 +59,11 @@ static CUresult loadImage(const char *Fn, const void *image, bool AsModule, void
       (*L)->unload();
       return fail(Fn, CUDA_ERROR_INVALID_PTX, Ptx32Fatal);
     }
+  // CUDA_MODULE_LOADING=EAGER: a module's code is made at its load, as
+  // NVIDIA's eager loading does; a failure is reported by the kernels.
+  if (AsModule && Settings::get().getString(SettingKey::ModuleLoading) == "EAGER")
+    if (auto C = core::currentContext())
+      (void)(*L)->compileAll((*C)->device());
   *Out = static_cast<core::Object *>(L->get());
   return CUDA_SUCCESS;
 }
@@ -133,15 +138,16 @@ static std::string ptxasErrorLog(const std::string &Message) {
 }
 
 /// ptxas -v's report of a compiled module, for the JIT info log.
-static std::string ptxasInfoLog(Library &L, const LoadedCode &Code, const core::DeviceEntry &D) {
+static std::string ptxasInfoLog(Library &L, core::DeviceEntry &D) {
   const DeviceProperties &P = D.Backend->properties();
   std::string Arch = "sm_" + std::to_string(P.CcMajor * 10 + P.CcMinor);
   size_t Gmem = 0;
   for (const std::string &G : L.globalNames())
-    if (auto V = Code.global(G))
+    if (auto V = L.global(D, G))
       Gmem += V->Bytes;
   std::string Out = "ptxas info    : " + std::to_string(Gmem) + " bytes gmem\n";
-  for (const KernelInfo &K : Code.info()) {
+  for (const Library::KernelCode &KC : L.compiledKernels(D)) {
+    const KernelInfo &K = *KC.Info;
     Out += "ptxas info    : Compiling entry function '" + K.Name + "' for '" + Arch + "'\n";
     Out += "ptxas info    : Function properties for " + K.Name + "\n";
     Out += "    " + std::to_string(K.LocalBytes) + " bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n";
@@ -190,13 +196,12 @@ FERRY_EXPORT CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, un
     O->putWallTime(Ms());
     return fail(__func__, CUDA_ERROR_INVALID_PTX, Ptx32Fatal);
   }
-  auto Code = (*L)->loadedCode(D);
-  if (!Code) {
-    Error E = Code.error();
+  if (Status S = (*L)->compileAll(D); !S) {
+    Error E = S.takeError();
     (*L)->unload();
     return Failed(E);
   }
-  O->Info.write(O->Verbose ? ptxasInfoLog(**L, **Code, D) : std::string());
+  O->Info.write(O->Verbose ? ptxasInfoLog(**L, D) : std::string());
   O->Error.write("");
   if (O->ThreadsSlot) {
     // Register use never limits the block size here: the block size asked
@@ -366,7 +371,7 @@ FERRY_EXPORT CUresult cuFuncGetName(const char **name, CUfunction hfunc) { retur
 /// BINARY_VERSION is the device's, since the code is generated for it.
 static CUresult kernelAttribute(const char *Fn, int *pi, int attrib, Kernel &K, core::DeviceEntry &D) {
   const DeviceProperties &P = D.Backend->properties();
-  auto Code = K.library().kernelCode(D, K.name());
+  auto Code = K.library().kernelCode(D, K.name(), "attribute query");
   if (!Code)
     return fail(Fn, Code.error());
   const KernelInfo &Info = *Code->Info;
@@ -587,7 +592,7 @@ static CUresult launch(const char *Fn, CUfunction f, const LaunchShape &Shape, C
     return fail(Fn, CUDA_ERROR_INVALID_VALUE, "kernelParams and extra are both given");
   if (Status St = (*S)->context().stickyError(); !St)
     return done(Fn, std::move(St));
-  auto Code = (*K)->library().kernelCode(Dev, (*K)->name());
+  auto Code = (*K)->library().kernelCode(Dev, (*K)->name(), "launch");
   if (!Code)
     return fail(Fn, Code.error());
   if ((*K)->library().uses32BitAddresses())
@@ -794,7 +799,7 @@ static CUresult paramInfo(const char *Fn, const void *F, size_t Index, size_t *O
   auto D = currentOrFirstDevice();
   if (!D)
     return fail(Fn, D.error());
-  auto Code = (*K)->library().kernelCode(**D, (*K)->name());
+  auto Code = (*K)->library().kernelCode(**D, (*K)->name(), "parameter query");
   if (!Code)
     return fail(Fn, Code.error());
   const auto &Params = Code->Info->Params;
@@ -825,7 +830,7 @@ FERRY_EXPORT CUresult cuFuncIsLoaded(CUfunctionLoadingState *state, CUfunction h
   auto C = current(__func__);
   if (!C)
     return C.code();
-  *state = (*K)->library().isLoaded((*C)->device()) ? CU_FUNCTION_LOADING_STATE_LOADED
+  *state = (*K)->library().isLoaded((*C)->device(), (*K)->name()) ? CU_FUNCTION_LOADING_STATE_LOADED
                                                      : CU_FUNCTION_LOADING_STATE_UNLOADED;
   return CUDA_SUCCESS;
 }
@@ -837,7 +842,7 @@ FERRY_EXPORT CUresult cuFuncLoad(CUfunction hfunc) {
   auto C = current(__func__);
   if (!C)
     return C.code();
-  auto Code = (*K)->library().kernelCode((*C)->device(), (*K)->name());
+  auto Code = (*K)->library().kernelCode((*C)->device(), (*K)->name(), "cuFuncLoad");
   if (!Code)
     return fail(__func__, Code.error());
   return CUDA_SUCCESS;

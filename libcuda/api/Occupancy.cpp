@@ -33,7 +33,7 @@ Expected<Bound> bind(CUfunction F) {
   if (!C)
     return C.takeError();
   core::DeviceEntry &D = (*C)->device();
-  auto Code = (*K)->library().kernelCode(D, (*K)->name());
+  auto Code = (*K)->library().kernelCode(D, (*K)->name(), "occupancy query");
   if (!Code)
     return Code.takeError();
   Bound B;

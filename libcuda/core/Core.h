@@ -27,6 +27,15 @@
 #include <unordered_map>
 #include <vector>
 
+namespace llvm {
+class LLVMContext;
+class Module;
+} // namespace llvm
+
+namespace ferry::ptx {
+class PtxSlicer;
+} // namespace ferry::ptx
+
 namespace ferry::core {
 
 class Context;
@@ -365,8 +374,7 @@ public:
   /// Parses Image (a fatbin wrapper, fatbin container, PTX text or ELF);
   /// a bad image is CUDA_ERROR_INVALID_IMAGE.
   static Expected<Ref<Library>> load(const void *Image, bool AsModule);
-  explicit Library(bool AsModule)
-      : Object(AsModule ? Kind::Module : Kind::Library) {}
+  explicit Library(bool AsModule); // Out of line: the IR members' types are incomplete here.
   ~Library() override;
 
   /// Kernel by PTX entry name; CUDA_ERROR_NOT_FOUND when absent.
@@ -392,35 +400,84 @@ public:
     unsigned Index = 0;
     const KernelInfo *Info = nullptr;
   };
-  /// This library's code on device D: the PTX is lowered, compiled by the
-  /// device's compiler backend and loaded on first use (lazy loading, the
-  /// CUDA 12+ default), once; a failure is remembered and reported again.
-  Expected<std::shared_ptr<const LoadedCode>> loadedCode(DeviceEntry &D);
-  /// Kernel Name's code on D. A kernel the PTX lowering could not translate
-  /// reports why as CUDA_ERROR_INVALID_PTX (NVIDIA's code when its JIT
-  /// cannot compile a kernel); a kernel of a refused image, RefusedCode.
-  Expected<KernelCode> kernelCode(DeviceEntry &D, const std::string &Name);
-  /// The kernels of the code built for D that were not translated, each
-  /// with why (empty before the code is built).
+  /// Kernel Name's code on D, compiled by the device's compiler backend
+  /// and loaded on first use, once; a failure is remembered and reported
+  /// again. Lazy loading (CUDA_MODULE_LOADING=LAZY, the CUDA 12+ default)
+  /// compiles the kernel alone (with what it reaches: ptx/lower/Pieces.h),
+  /// EAGER the whole image; Why ("launch", "attribute query"...) is for the
+  /// JIT log. A kernel the PTX lowering could not translate reports why as
+  /// CUDA_ERROR_INVALID_PTX (NVIDIA's code when its JIT cannot compile a
+  /// kernel); a kernel of a refused image, RefusedCode.
+  Expected<KernelCode> kernelCode(DeviceEntry &D, const std::string &Name, const char *Why = "first use");
+  /// Compiles every kernel for D now (EAGER loading, cuModuleLoadDataEx
+  /// asking for the JIT's log): the whole image when nothing of it was
+  /// compiled for D yet, else the kernels still missing, as one piece.
+  /// The error is that of the image or of its variables (a kernel's own
+  /// failure is reported by kernelCode).
+  Status compileAll(DeviceEntry &D);
+  /// The kernels compiled for D so far, in the image's order.
+  std::vector<KernelCode> compiledKernels(const DeviceEntry &D);
+  /// The kernels of the image that were not translated, each with why
+  /// (empty before the image is lowered).
   std::map<std::string, std::string> untranslated(const DeviceEntry &D);
-  /// Whether the code for D has been built (successfully) already.
-  bool isLoaded(const DeviceEntry &D);
-  /// A .global/.const variable's storage on D (loads the code first).
+  /// Whether kernel Name has been compiled and loaded on D already.
+  bool isLoaded(const DeviceEntry &D, const std::string &Name);
+  /// A .global/.const variable's storage on D. Lazy loading compiles the
+  /// image's variables only (their one storage, which every kernel compiled
+  /// later uses); EAGER, the whole image.
   Expected<LoadedCode::Global> global(DeviceEntry &D, const std::string &Name);
 
 private:
   struct DeviceCode {
-    bool Tried = false;
-    std::unique_ptr<CodeObject> Object;
-    std::shared_ptr<const LoadedCode> Loaded;
+    bool WholeTried = false;     ///< The image was compiled as one (EAGER).
+    bool VariablesTried = false; ///< Lazy: the variables piece was built.
+    /// The image's or its variables' failure, which every kernel reports.
     std::optional<Error> Failure;
-    std::map<std::string, std::string> Unlowered; ///< Kernel → why.
+    /// The code that defines the module variables on this device (the
+    /// variables piece, or the whole image's code); null before it is
+    /// built and when the image has none.
+    std::shared_ptr<const LoadedCode> Variables;
+    std::vector<std::unique_ptr<CodeObject>> Objects;
+    std::map<std::string, KernelCode> Kernels;       ///< Compiled and loaded.
+    std::map<std::string, Error> KernelFailures;     ///< Lazy compiles that failed.
+    std::map<std::string, std::string> Unlowered;    ///< Kernel → why (whole image).
     std::vector<uintptr_t> GlobalBases; ///< Registered in the alloctable.
   };
   void forgetCode();
-  Status buildFor(DeviceEntry &D, DeviceCode &Out);
-  /// Loads compiled code on D and registers its variables.
-  Status finishLoad(DeviceEntry &D, DeviceCode &Out, std::unique_ptr<CodeObject> Obj);
+  /// EAGER: the whole image as one code object (cached by its PTX).
+  Status buildWhole(DeviceEntry &D, DeviceCode &Out);
+  /// Lazy: lowers the image once, for every device (Ir, IrUnlowered).
+  Status lowerImage();
+  Status buildVariables(DeviceEntry &D, DeviceCode &DC);
+  /// Compiles (or loads from the code cache, keyed by the piece's own PTX
+  /// slice or IR) and loads the piece holding Kernels.
+  Status buildPiece(DeviceEntry &D, DeviceCode &DC, const std::vector<std::string> &Kernels,
+                    bool DefinesVariables, const char *Why);
+  bool slicing(CompilerBackend &Compiler);
+  struct PieceIr {
+    std::unique_ptr<llvm::LLVMContext> Ctx;
+    std::unique_ptr<llvm::Module> M;
+    PieceIr();
+    PieceIr(PieceIr &&);
+    PieceIr &operator=(PieceIr &&);
+    ~PieceIr();
+  };
+  /// Lowers a slice's text and cuts the piece of Kernels out of it.
+  Expected<PieceIr> lowerSlice(const std::string &Text, const std::vector<std::string> &Kernels,
+                               bool DefineVariables);
+  std::unique_ptr<ptx::PtxSlicer> Slicer; ///< Made on first use (guarded by CodeM).
+  /// Loads compiled code on D; code that defines the module variables has
+  /// them registered as DC's variables.
+  Status finishLoad(DeviceEntry &D, DeviceCode &DC, std::unique_ptr<CodeObject> Obj, bool DefinesVariables);
+  /// What kernelCode reports for a kernel that is not in DC.Kernels.
+  Error missingKernel(DeviceCode &DC, const std::string &Name);
+
+  /// The image's SIMT IR for lazy loading, lowered on the first lazy
+  /// compile and kept while the library lives (guarded by CodeM).
+  std::unique_ptr<llvm::LLVMContext> IrContext;
+  std::unique_ptr<llvm::Module> Ir;
+  std::optional<Error> IrFailure;
+  std::map<std::string, std::string> IrUnlowered;
 
   std::vector<uint8_t> Image;
   std::string Ptx;

@@ -15,14 +15,17 @@
 #include "support/Log.h"
 #include "support/Settings.h"
 #include "ptx/lower/Lower.h"
+#include "ptx/lower/Pieces.h"
 #include "ptx/parser/Parser.h"
 
+#include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/Support/Error.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 
 #include <cctype>
@@ -278,7 +281,19 @@ Expected<Ref<Library>> Library::load(const void *Image, bool AsModule) {
   return Lib;
 }
 
+Library::Library(bool AsModule) : Object(AsModule ? Kind::Module : Kind::Library) {}
+
 Library::~Library() { forgetCode(); }
+
+Library::PieceIr::PieceIr() = default;
+Library::PieceIr::PieceIr(PieceIr &&) = default;
+Library::PieceIr &Library::PieceIr::operator=(PieceIr &&O) {
+  M.reset(); // Before the context it lives in.
+  Ctx = std::move(O.Ctx);
+  M = std::move(O.M);
+  return *this;
+}
+Library::PieceIr::~PieceIr() { M.reset(); } // Before its context.
 
 void Library::forgetCode() {
   // Queued launches hold their LoadedCode (LaunchRequest::Hold), so the
@@ -344,7 +359,7 @@ void Library::unload() {
   retire(this);
 }
 
-Status Library::buildFor(DeviceEntry &D, DeviceCode &Out) {
+Status Library::buildWhole(DeviceEntry &D, DeviceCode &Out) {
   if (PtxParts.empty())
     return makeError(CUDA_ERROR_NO_BINARY_FOR_GPU, "the image has no PTX (ferry never runs SASS)");
   CompilerBackend *Compiler = D.Family ? D.Family->compiler() : nullptr;
@@ -369,7 +384,7 @@ Status Library::buildFor(DeviceEntry &D, DeviceCode &Out) {
           std::span<const std::byte>(reinterpret_cast<const std::byte *>(Hit->data()), Hit->size()));
       if (Obj) {
         log::cache().debug("image loaded from the code cache ({} kernels)", (*Obj)->kernels().size());
-        return finishLoad(D, Out, std::move(*Obj));
+        return finishLoad(D, Out, std::move(*Obj), true);
       }
       log::cache().warn("cached image unusable ({}); compiling again", Obj.error().message());
     }
@@ -406,19 +421,26 @@ Status Library::buildFor(DeviceEntry &D, DeviceCode &Out) {
     else
       log::cache().debug("compiled image not cached: {}", Bytes.error().message());
   }
-  return finishLoad(D, Out, std::move(*Obj));
+  return finishLoad(D, Out, std::move(*Obj), true);
 }
 
-Status Library::finishLoad(DeviceEntry &D, DeviceCode &Out, std::unique_ptr<CodeObject> Obj) {
-  auto Loaded = D.Backend->load(*Obj);
-  if (!Loaded)
-    return Loaded.takeError();
-  Out.Object = std::move(Obj);
-  Out.Loaded = std::shared_ptr<const LoadedCode>(std::move(*Loaded));
+Status Library::finishLoad(DeviceEntry &D, DeviceCode &DC, std::unique_ptr<CodeObject> Obj,
+                           bool DefinesVariables) {
+  auto Made = D.Backend->load(*Obj);
+  if (!Made)
+    return Made.takeError();
+  std::shared_ptr<const LoadedCode> Loaded(std::move(*Made));
+  auto Infos = Loaded->info();
+  for (unsigned I = 0; I < Infos.size(); ++I)
+    DC.Kernels.emplace(Infos[I].Name, KernelCode{Loaded, I, &Infos[I]});
+  DC.Objects.push_back(std::move(Obj));
+  if (!DefinesVariables)
+    return Status::ok();
+  DC.Variables = Loaded;
   // Module variables are device memory: copies, fills and pointer queries
   // find them in the allocation table like any allocation.
   for (const std::string &Name : Globals)
-    if (auto G = Out.Loaded->global(Name); G && G->Bytes) {
+    if (auto G = Loaded->global(Name); G && G->Bytes) {
       Allocation A;
       A.Base = uintptr_t(G->Address);
       A.Bytes = G->Bytes;
@@ -427,61 +449,328 @@ Status Library::finishLoad(DeviceEntry &D, DeviceCode &Out, std::unique_ptr<Code
           std::find(ManagedGlobals.begin(), ManagedGlobals.end(), Name) != ManagedGlobals.end();
       A.DeviceOrdinal = D.Ordinal;
       alloctable::insert(A);
-      Out.GlobalBases.push_back(A.Base);
+      DC.GlobalBases.push_back(A.Base);
     }
   return Status::ok();
 }
 
-Expected<std::shared_ptr<const LoadedCode>> Library::loadedCode(DeviceEntry &D) {
-  std::lock_guard<std::mutex> L(CodeM);
-  DeviceCode &DC = Code[D.Backend];
-  if (!DC.Tried) {
-    DC.Tried = true;
-    if (Status S = buildFor(D, DC); !S) {
-      log::module().error("compiling the image for device {}: {}", D.Ordinal, S.message());
-      DC.Failure = S.takeError();
+/// CUDA_MODULE_LOADING=EAGER: the whole image in one compile.
+static bool eagerLoading() { return Settings::get().getString(SettingKey::ModuleLoading) == "EAGER"; }
+
+Status Library::lowerImage() {
+  if (Ir)
+    return Status::ok();
+  if (IrFailure)
+    return *IrFailure;
+  if (PtxParts.empty())
+    return makeError(CUDA_ERROR_NO_BINARY_FOR_GPU, "the image has no PTX (ferry never runs SASS)");
+  auto T0 = std::chrono::steady_clock::now();
+  auto Ctx = std::make_unique<llvm::LLVMContext>();
+  std::unique_ptr<llvm::Module> Linked;
+  Status S = Status::ok();
+  for (size_t I = 0; I < PtxParts.size() && S; ++I) {
+    std::string Name = "module" + std::to_string(I) + ".ptx";
+    auto R = ptx::lowerText(PtxParts[I], Name, *Ctx);
+    if (!R) {
+      S = makeError(CUDA_ERROR_INVALID_PTX, errorText(R.takeError()));
+      break;
     }
+    for (const ptx::KernelError &KE : R->Errors)
+      IrUnlowered.emplace(KE.Function, KE.format(Name));
+    if (!Linked)
+      Linked = std::move(R->M);
+    else if (llvm::Linker::linkModules(*Linked, std::move(R->M)))
+      S = makeError(CUDA_ERROR_INVALID_PTX, "linking the image's PTX modules failed");
   }
-  if (DC.Failure)
-    return *DC.Failure;
-  return DC.Loaded;
+  if (!S) {
+    log::module().error("lowering the image: {}", S.message());
+    IrFailure = S.takeError();
+    return *IrFailure;
+  }
+  for (const auto &[Fn, Why] : IrUnlowered)
+    log::module().warn("kernel not translated: {}", Why);
+  log::jit().debug("lazy loading: lowered the image ({} kernels, {} bytes of PTX) in {:.1f} ms", Entries.size(),
+                   Ptx.size(), std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - T0).count());
+  IrContext = std::move(Ctx);
+  Ir = std::move(Linked);
+  return Status::ok();
 }
 
-Expected<Library::KernelCode> Library::kernelCode(DeviceEntry &D, const std::string &Name) {
-  auto LC = loadedCode(D);
-  if (!LC)
-    return LC.takeError();
-  auto Infos = (*LC)->info();
-  for (unsigned I = 0; I < Infos.size(); ++I)
-    if (Infos[I].Name == Name)
-      return KernelCode{*LC, I, &Infos[I]};
-  std::lock_guard<std::mutex> L(CodeM);
-  DeviceCode &DC = Code[D.Backend];
+/// Whether lazy loading lowers slices of the image's text (PtxSlicer), for a
+/// backend that shares variables and an image of one PTX module; else it
+/// lowers the image whole once and cuts pieces out of its IR.
+bool Library::slicing(CompilerBackend &Compiler) {
+  if (PtxParts.size() != 1 || !Compiler.sharesVariables())
+    return false;
+  if (!Slicer)
+    Slicer = std::make_unique<ptx::PtxSlicer>(PtxParts.front());
+  return Slicer->usable();
+}
+
+Expected<Library::PieceIr> Library::lowerSlice(const std::string &Text, const std::vector<std::string> &Kernels,
+                                               bool DefineVariables) {
+  PieceIr P;
+  P.Ctx = std::make_unique<llvm::LLVMContext>();
+  auto R = ptx::lowerText(Text, "module0.ptx", *P.Ctx);
+  if (!R)
+    return makeError(CUDA_ERROR_INVALID_PTX, errorText(R.takeError()));
+  for (const ptx::KernelError &KE : R->Errors)
+    if (IrUnlowered.emplace(KE.Function, KE.format("module0.ptx")).second)
+      log::module().warn("kernel not translated: {}", KE.format("module0.ptx"));
+  std::vector<std::string> Group;
+  for (const std::string &K : Kernels)
+    for (std::string &G : ptx::kernelGroup(*R->M, K))
+      if (std::find(Group.begin(), Group.end(), G) == Group.end())
+        Group.push_back(std::move(G));
+  P.M = ptx::extractPiece(*R->M, Group, DefineVariables);
+  return P;
+}
+
+Status Library::buildPiece(DeviceEntry &D, DeviceCode &DC, const std::vector<std::string> &Kernels,
+                           bool DefinesVariables, const char *Why) {
+  CompilerBackend *Compiler = D.Family ? D.Family->compiler() : nullptr;
+  if (!Compiler)
+    return makeError(CUDA_ERROR_NOT_SUPPORTED,
+                     "device " + std::to_string(D.Ordinal) + " has no kernel compiler");
+  std::string Label = Kernels.empty()         ? std::string("the module's variables")
+                      : Kernels.size() == 1   ? "kernel " + Kernels.front()
+                                              : "kernels " + Kernels.front() + " and " +
+                                                    std::to_string(Kernels.size() - 1) + " more";
+  bool Sliced = slicing(*Compiler);
+  // The slice's text when slicing (so a cached piece costs no lowering),
+  // else the piece's IR: only what the kernels reach, nothing else of the
+  // image, is in the key.
+  PieceIr Piece;
+  std::string KeyText;
+  if (Sliced) {
+    KeyText = "slice:" + std::string(DefinesVariables ? "defines" : "declares");
+    for (const std::string &K : Kernels)
+      KeyText += ":" + K;
+    KeyText += "\n" + Slicer->slice(Kernels);
+  } else {
+    if (Status S = lowerImage(); !S)
+      return S;
+    Piece.M = ptx::extractPiece(*Ir, Kernels, DefinesVariables);
+    llvm::raw_string_ostream OS(KeyText);
+    llvm::WriteBitcodeToFile(*Piece.M, OS);
+    OS.flush();
+  }
+  CompileOptions Opts;
+  if (!DefinesVariables && Compiler->sharesVariables())
+    Opts.Variables = DC.Variables;
+  CodeCache &Cache = CodeCache::fromSettings();
+  std::string Key;
+  if (Cache.enabled()) {
+    CodeCache::KeyBuilder KB;
+    KB.add("ferry-piece-1").add(Compiler->target()).add(CodeCache::buildIdentity());
+    KB.add(std::to_string(Opts.OptLevel) + (Opts.FastMath ? "f" : "") + (Opts.Variables ? "v" : ""));
+    KB.add(KeyText);
+    Key = KB.finish();
+    if (auto Hit = Cache.load(Key)) {
+      std::span<const std::byte> Bytes(reinterpret_cast<const std::byte *>(Hit->data()), Hit->size());
+      auto Obj = Opts.Variables ? Compiler->deserializeLinked(Bytes, Opts.Variables) : Compiler->deserialize(Bytes);
+      if (Obj) {
+        log::cache().debug("{} loaded from the code cache", Label);
+        return finishLoad(D, DC, std::move(*Obj), DefinesVariables);
+      }
+      log::cache().warn("cached piece unusable ({}); compiling again", Obj.error().message());
+    }
+  }
+  log::jit().debug("lazy loading: compiling {} for device {} ({})", Label, D.Ordinal, Why);
+  auto T0 = std::chrono::steady_clock::now();
+  if (Sliced) {
+    auto P = lowerSlice(KeyText.substr(KeyText.find('\n') + 1), Kernels, DefinesVariables);
+    if (!P)
+      return P.takeError();
+    Piece = std::move(*P);
+  }
+  // A kernel the lowering could not translate is not in the piece (the
+  // caller reports why); nothing else to compile then.
+  if (!DefinesVariables && ptx::kernelNames(*Piece.M).empty())
+    return Status::ok();
+  auto T1 = std::chrono::steady_clock::now();
+  auto Obj = Compiler->compile(*Piece.M, Opts);
+  if (!Obj)
+    return Obj.takeError();
+  auto Ms = [](auto A, auto B) { return std::chrono::duration<double, std::milli>(B - A).count(); };
+  log::jit().debug("lazy loading: compiled {} for device {}: lowering {:.1f} ms, code generation {:.1f} ms", Label,
+                   D.Ordinal, Ms(T0, T1), Ms(T1, std::chrono::steady_clock::now()));
+  if (Cache.enabled()) {
+    if (auto Bytes = (*Obj)->serialize())
+      Cache.store(Key, std::string_view(reinterpret_cast<const char *>(Bytes->data()), Bytes->size()));
+    else
+      log::cache().debug("compiled piece not cached: {}", Bytes.error().message());
+  }
+  return finishLoad(D, DC, std::move(*Obj), DefinesVariables);
+}
+
+Status Library::buildVariables(DeviceEntry &D, DeviceCode &DC) {
+  DC.VariablesTried = true;
+  if (PtxParts.empty())
+    return makeError(CUDA_ERROR_NO_BINARY_FOR_GPU, "the image has no PTX (ferry never runs SASS)");
+  CompilerBackend *Compiler = D.Family ? D.Family->compiler() : nullptr;
+  bool Shares = Compiler && Compiler->sharesVariables();
+  std::vector<std::string> With; // Kernels compiled with the variables.
+  if (!(Compiler && slicing(*Compiler))) {
+    if (Status S = lowerImage(); !S)
+      return S;
+    ptx::PiecePlan Plan = ptx::planPieces(*Ir, Shares);
+    if (!Plan.HasVariables)
+      return Status::ok();
+    With = Plan.VariablesPieceKernels;
+  } else if (Globals.empty()) {
+    return Status::ok(); // No module variable (scanPtxNames saw every one).
+  }
+  if (!With.empty())
+    log::jit().debug("lazy loading: the module's variables come with the {} kernel(s) that use them (the "
+                     "backend shares no variables between code objects)", With.size());
+  Status S = buildPiece(D, DC, With, true, "their storage is needed");
+  if (!S)
+    log::module().error("compiling the image's variables for device {}: {}", D.Ordinal, S.message());
+  return S;
+}
+
+Error Library::missingKernel(DeviceCode &DC, const std::string &Name) {
+  const std::string *Why = nullptr;
   if (auto It = DC.Unlowered.find(Name); It != DC.Unlowered.end())
+    Why = &It->second;
+  else if (auto It2 = IrUnlowered.find(Name); It2 != IrUnlowered.end())
+    Why = &It2->second;
+  if (Why)
     // What NVIDIA reports when its JIT cannot compile a kernel's PTX; the
     // rest of the module runs.
-    return makeError(CUDA_ERROR_INVALID_PTX, "kernel '" + Name + "' was not translated: " + It->second);
+    return makeError(CUDA_ERROR_INVALID_PTX, "kernel '" + Name + "' was not translated: " + *Why);
+  if (auto F = DC.KernelFailures.find(Name); F != DC.KernelFailures.end())
+    return F->second;
   return makeError(CUDA_ERROR_NOT_FOUND, "kernel '" + Name + "' is not in the compiled image");
+}
+
+Expected<Library::KernelCode> Library::kernelCode(DeviceEntry &D, const std::string &Name, const char *Why) {
+  std::lock_guard<std::mutex> L(CodeM);
+  DeviceCode &DC = Code[D.Backend];
+  if (auto It = DC.Kernels.find(Name); It != DC.Kernels.end())
+    return It->second;
+  if (DC.Failure)
+    return *DC.Failure;
+  if (DC.WholeTried || DC.KernelFailures.count(Name) || DC.Unlowered.count(Name) || IrUnlowered.count(Name))
+    return missingKernel(DC, Name);
+  bool Fresh = DC.Kernels.empty() && !DC.VariablesTried;
+  if (Fresh && eagerLoading()) {
+    DC.WholeTried = true;
+    log::jit().debug("compiling the whole image for device {} ({} of kernel {})", D.Ordinal, Why, Name);
+    if (Status S = buildWhole(D, DC); !S) {
+      log::module().error("compiling the image for device {}: {}", D.Ordinal, S.message());
+      DC.Failure = S.takeError();
+      return *DC.Failure;
+    }
+  } else {
+    if (!DC.VariablesTried)
+      if (Status S = buildVariables(D, DC); !S) {
+        DC.Failure = S.takeError();
+        return *DC.Failure;
+      }
+    if (!DC.Kernels.count(Name) && !IrUnlowered.count(Name)) {
+      // The kernels it launches from the device come with it (by the
+      // slice's reach, or kernelGroup on the image's IR).
+      std::vector<std::string> Group = Ir ? ptx::kernelGroup(*Ir, Name) : std::vector<std::string>{Name};
+      if (Status S = buildPiece(D, DC, Group, false, Why); !S) {
+        log::module().error("compiling kernel {} for device {}: {}", Name, D.Ordinal, S.message());
+        DC.KernelFailures.emplace(Name, S.takeError());
+      }
+    }
+  }
+  if (auto It = DC.Kernels.find(Name); It != DC.Kernels.end())
+    return It->second;
+  return missingKernel(DC, Name);
+}
+
+Status Library::compileAll(DeviceEntry &D) {
+  std::lock_guard<std::mutex> L(CodeM);
+  DeviceCode &DC = Code[D.Backend];
+  if (DC.Failure)
+    return *DC.Failure;
+  if (DC.WholeTried)
+    return Status::ok();
+  if (DC.Kernels.empty() && !DC.VariablesTried) {
+    DC.WholeTried = true;
+    log::jit().debug("compiling the whole image for device {}", D.Ordinal);
+    if (Status S = buildWhole(D, DC); !S) {
+      log::module().error("compiling the image for device {}: {}", D.Ordinal, S.message());
+      DC.Failure = S.takeError();
+      return *DC.Failure;
+    }
+    return Status::ok();
+  }
+  if (Status S = lowerImage(); !S)
+    return S;
+  if (!DC.VariablesTried)
+    if (Status S = buildVariables(D, DC); !S) {
+      DC.Failure = S.takeError();
+      return *DC.Failure;
+    }
+  std::vector<std::string> Missing;
+  for (const std::string &K : ptx::kernelNames(*Ir))
+    if (!DC.Kernels.count(K) && !DC.KernelFailures.count(K))
+      Missing.push_back(K);
+  if (Missing.empty())
+    return Status::ok();
+  if (Status S = buildPiece(D, DC, Missing, false, "every kernel asked for"); !S) {
+    log::module().error("compiling the image's kernels for device {}: {}", D.Ordinal, S.message());
+    for (const std::string &K : Missing)
+      DC.KernelFailures.emplace(K, Error(S.code(), S.message()));
+  }
+  return Status::ok();
+}
+
+std::vector<Library::KernelCode> Library::compiledKernels(const DeviceEntry &D) {
+  std::lock_guard<std::mutex> L(CodeM);
+  std::vector<KernelCode> Out;
+  auto It = Code.find(D.Backend);
+  if (It == Code.end())
+    return Out;
+  for (const std::string &E : Entries)
+    if (auto K = It->second.Kernels.find(E); K != It->second.Kernels.end())
+      Out.push_back(K->second);
+  return Out;
 }
 
 std::map<std::string, std::string> Library::untranslated(const DeviceEntry &D) {
   std::lock_guard<std::mutex> L(CodeM);
-  auto It = Code.find(D.Backend);
-  return It == Code.end() ? std::map<std::string, std::string>() : It->second.Unlowered;
+  std::map<std::string, std::string> Out = IrUnlowered;
+  if (auto It = Code.find(D.Backend); It != Code.end())
+    Out.insert(It->second.Unlowered.begin(), It->second.Unlowered.end());
+  return Out;
 }
 
-bool Library::isLoaded(const DeviceEntry &D) {
+bool Library::isLoaded(const DeviceEntry &D, const std::string &Name) {
   std::lock_guard<std::mutex> L(CodeM);
   auto It = Code.find(D.Backend);
-  return It != Code.end() && It->second.Loaded != nullptr;
+  return It != Code.end() && It->second.Kernels.count(Name);
 }
 
 Expected<LoadedCode::Global> Library::global(DeviceEntry &D, const std::string &Name) {
-  auto LC = loadedCode(D);
-  if (!LC)
-    return LC.takeError();
-  if (auto G = (*LC)->global(Name))
-    return *G;
+  std::lock_guard<std::mutex> L(CodeM);
+  DeviceCode &DC = Code[D.Backend];
+  if (DC.Failure)
+    return *DC.Failure;
+  bool Fresh = DC.Kernels.empty() && !DC.VariablesTried && !DC.WholeTried;
+  if (Fresh && eagerLoading()) {
+    DC.WholeTried = true;
+    if (Status S = buildWhole(D, DC); !S) {
+      log::module().error("compiling the image for device {}: {}", D.Ordinal, S.message());
+      DC.Failure = S.takeError();
+      return *DC.Failure;
+    }
+  } else if (!DC.WholeTried) {
+    if (!DC.VariablesTried)
+      if (Status S = buildVariables(D, DC); !S) {
+        DC.Failure = S.takeError();
+        return *DC.Failure;
+      }
+  }
+  if (DC.Variables)
+    if (auto G = DC.Variables->global(Name))
+      return *G;
   return makeError(CUDA_ERROR_NOT_FOUND, "no global named '" + Name + "'");
 }
 
