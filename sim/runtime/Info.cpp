@@ -629,3 +629,73 @@ FERRY_SIM_EXPORT hsa_status_t hsa_amd_agent_memory_pool_get_info(
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   }
 }
+
+// Regions: HSA's older view of the same memory. Each pool is a region (as in
+// ROCr, whose region and pool handles coincide); kernarg memory is a global
+// region with the KERNARG flag.
+FERRY_SIM_EXPORT hsa_status_t hsa_agent_iterate_regions(hsa_agent_t Handle,
+                                                        hsa_status_t (*Callback)(hsa_region_t,
+                                                                                 void *),
+                                                        void *Data) {
+  Runtime *R = runtime();
+  if (!R)
+    return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  Agent *A = R->agent(Handle);
+  if (!A)
+    return HSA_STATUS_ERROR_INVALID_AGENT;
+  if (!Callback)
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  for (const auto &P : A->Pools)
+    if (hsa_status_t S = Callback(hsa_region_t{reinterpret_cast<uint64_t>(P.get())}, Data);
+        S != HSA_STATUS_SUCCESS)
+      return S;
+  return HSA_STATUS_SUCCESS;
+}
+
+FERRY_SIM_EXPORT hsa_status_t hsa_region_get_info(hsa_region_t Handle, hsa_region_info_t Attr,
+                                                  void *Value) {
+  Runtime *R = runtime();
+  if (!R)
+    return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  Pool *P = R->pool(Handle.handle);
+  if (!P)
+    return HSA_STATUS_ERROR_INVALID_REGION;
+  if (!Value)
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  bool Global = P->Segment == HSA_AMD_SEGMENT_GLOBAL;
+  switch (int(Attr)) {
+  case HSA_REGION_INFO_SEGMENT:
+    return put(Value, Global ? HSA_REGION_SEGMENT_GLOBAL : HSA_REGION_SEGMENT_GROUP);
+  case HSA_REGION_INFO_GLOBAL_FLAGS: {
+    uint32_t Flags = 0;
+    if (P->Flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT)
+      Flags |= HSA_REGION_GLOBAL_FLAG_KERNARG;
+    if (P->Flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED)
+      Flags |= HSA_REGION_GLOBAL_FLAG_FINE_GRAINED;
+    if (P->Flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED)
+      Flags |= HSA_REGION_GLOBAL_FLAG_COARSE_GRAINED;
+    return put(Value, Flags);
+  }
+  case HSA_REGION_INFO_SIZE:
+    return put(Value, size_t(P->Size));
+  case HSA_REGION_INFO_ALLOC_MAX_SIZE:
+    return put(Value, size_t(P->AllocAllowed ? P->Size : 0));
+  case HSA_REGION_INFO_ALLOC_MAX_PRIVATE_WORKGROUP_SIZE:
+    return put(Value, uint32_t(0));
+  case HSA_REGION_INFO_RUNTIME_ALLOC_ALLOWED:
+    return put(Value, P->AllocAllowed);
+  case HSA_REGION_INFO_RUNTIME_ALLOC_GRANULE:
+  case HSA_REGION_INFO_RUNTIME_ALLOC_ALIGNMENT:
+    return put(Value, size_t(P->AllocAllowed ? 4096 : 0));
+  case HSA_AMD_REGION_INFO_HOST_ACCESSIBLE:
+    return put(Value, true); // All of it is host memory here.
+  case HSA_AMD_REGION_INFO_BASE:
+    return put(Value, static_cast<void *>(nullptr));
+  case HSA_AMD_REGION_INFO_BUS_WIDTH:
+    return put(Value, P->Owner->isGpu() ? P->Owner->Spec->MemoryWidth : uint32_t(64));
+  case HSA_AMD_REGION_INFO_MAX_CLOCK_FREQUENCY:
+    return put(Value, P->Owner->isGpu() ? P->Owner->Spec->MemoryClockMHz : uint32_t(3200));
+  default:
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  }
+}

@@ -507,3 +507,54 @@ FERRY_SIM_EXPORT hsa_status_t hsa_amd_profiling_get_async_copy_time(
   Time->end = S->EndTs.load();
   return HSA_STATUS_SUCCESS;
 }
+
+// The core API's allocation calls, over the same pools. System memory got
+// this way is reachable by every agent, as HSA's fine-grained system region
+// promises (the pool API instead wants agents_allow_access).
+FERRY_SIM_EXPORT hsa_status_t hsa_memory_allocate(hsa_region_t Region, size_t Size, void **Ptr) {
+  Runtime *R = runtime();
+  if (!R)
+    return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  Pool *P = R->pool(Region.handle);
+  if (!P)
+    return HSA_STATUS_ERROR_INVALID_REGION;
+  hsa_status_t S = hsa_amd_memory_pool_allocate(hsa_amd_memory_pool_t{Region.handle}, Size, 0, Ptr);
+  if (S == HSA_STATUS_SUCCESS && !P->Owner->isGpu()) {
+    uint64_t All = 0;
+    for (const auto &A : R->Agents)
+      All |= A->bit();
+    R->Memory.allowAccess(reinterpret_cast<uint64_t>(*Ptr), All);
+  }
+  return S;
+}
+
+FERRY_SIM_EXPORT hsa_status_t hsa_memory_free(void *Ptr) { return hsa_amd_memory_pool_free(Ptr); }
+
+FERRY_SIM_EXPORT hsa_status_t hsa_memory_copy(void *Dst, const void *Src, size_t Size) {
+  if (!runtime())
+    return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  if (!Dst || !Src)
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  std::memmove(Dst, Src, Size); // Every agent's memory is host memory here.
+  return HSA_STATUS_SUCCESS;
+}
+
+FERRY_SIM_EXPORT hsa_status_t hsa_memory_register(void *Ptr, size_t Size) {
+  if (!runtime())
+    return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  return Ptr || !Size ? HSA_STATUS_SUCCESS : HSA_STATUS_ERROR_INVALID_ARGUMENT;
+}
+
+FERRY_SIM_EXPORT hsa_status_t hsa_memory_deregister(void *Ptr, size_t Size) {
+  return runtime() ? HSA_STATUS_SUCCESS : HSA_STATUS_ERROR_NOT_INITIALIZED;
+}
+
+FERRY_SIM_EXPORT hsa_status_t hsa_memory_assign_agent(void *Ptr, hsa_agent_t Agent,
+                                                      hsa_access_permission_t Access) {
+  Runtime *R = runtime();
+  if (!R)
+    return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  if (!R->agent(Agent))
+    return HSA_STATUS_ERROR_INVALID_AGENT;
+  return Ptr ? HSA_STATUS_SUCCESS : HSA_STATUS_ERROR_INVALID_ARGUMENT;
+}

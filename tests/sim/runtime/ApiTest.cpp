@@ -192,6 +192,45 @@ TEST(SimMemory, PoolsAsFerryLooksForThem) {
   EXPECT_EQ(hsa_amd_memory_pool_allocate(G.Group, 64, 0, &P), HSA_STATUS_ERROR_INVALID_ALLOCATION);
 }
 
+TEST(SimMemory, RegionsMirrorThePools) {
+  Sim S("gfx1100");
+  ASSERT_EQ(S.Status, HSA_STATUS_SUCCESS);
+  struct Found {
+    hsa_region_t Kernarg{0}, Device{0};
+    unsigned Count = 0;
+  };
+  auto Visit = [](hsa_region_t Rg, void *Data) {
+    auto &F = *static_cast<Found *>(Data);
+    ++F.Count;
+    hsa_region_segment_t Seg;
+    uint32_t Flags = 0;
+    EXPECT_EQ(hsa_region_get_info(Rg, HSA_REGION_INFO_SEGMENT, &Seg), HSA_STATUS_SUCCESS);
+    hsa_region_get_info(Rg, HSA_REGION_INFO_GLOBAL_FLAGS, &Flags);
+    if (Seg == HSA_REGION_SEGMENT_GLOBAL && (Flags & HSA_REGION_GLOBAL_FLAG_KERNARG))
+      F.Kernarg = Rg;
+    if (Seg == HSA_REGION_SEGMENT_GLOBAL && (Flags & HSA_REGION_GLOBAL_FLAG_COARSE_GRAINED))
+      F.Device = Rg;
+    return HSA_STATUS_SUCCESS;
+  };
+  Found Cpu, Gpu;
+  ASSERT_EQ(hsa_agent_iterate_regions(S.Cpus[0], Visit, &Cpu), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_agent_iterate_regions(S.Gpus[0], Visit, &Gpu), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(Gpu.Count, 2u); // Device memory and LDS.
+  ASSERT_NE(Cpu.Kernarg.handle, 0u);
+  ASSERT_NE(Gpu.Device.handle, 0u);
+  size_t Size = 0;
+  hsa_region_get_info(Gpu.Device, HSA_REGION_INFO_SIZE, &Size);
+  EXPECT_EQ(Size, size_t(24) << 30);
+  void *P = nullptr;
+  ASSERT_EQ(hsa_memory_allocate(Cpu.Kernarg, 256, &P), HSA_STATUS_SUCCESS);
+  uint64_t Src[4] = {1, 2, 3, 4};
+  EXPECT_EQ(hsa_memory_copy(P, Src, sizeof Src), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(static_cast<uint64_t *>(P)[3], 4u);
+  EXPECT_EQ(hsa_memory_free(P), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(hsa_region_get_info(hsa_region_t{99}, HSA_REGION_INFO_SIZE, &Size),
+            HSA_STATUS_ERROR_INVALID_REGION);
+}
+
 TEST(SimMemory, KernargMemoryIsPageGranular) {
   // LLVM widens scalar kernarg loads past kernarg_segment_size (an
   // s_load_dwordx4 for three dwords); ROCr's kernarg memory is whole pages,
