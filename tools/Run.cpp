@@ -37,6 +37,24 @@ static int usage(FILE *Out, int Code) {
   return Code;
 }
 
+/// Run-time compilers asked for a cubin hand ferry PTX instead (tools/jit,
+/// DESIGN.md): the stand-ins for libnvrtc.so.13 and libnvJitLink.so.13 go
+/// first on LD_LIBRARY_PATH and the stand-in ptxas first on PATH. They reach
+/// NVIDIA's compilers, and clients (CuPy, Numba-CUDA) find headers, NVVM and
+/// libdevice, through CUDA_PATH, set to /usr/local/cuda when unset.
+static void setUpJitStandIns(const std::string &Lib) {
+  std::string Jit = Lib + "/ferry-jit";
+  if (access((Jit + "/libnvrtc.so.13").c_str(), R_OK) != 0)
+    return;
+  const char *Old = std::getenv("LD_LIBRARY_PATH");
+  setenv("LD_LIBRARY_PATH", (Jit + (Old && *Old ? ":" + std::string(Old) : "")).c_str(), 1);
+  const char *Path = std::getenv("PATH");
+  setenv("PATH", (Jit + "/bin" + (Path && *Path ? ":" + std::string(Path) : "")).c_str(), 1);
+  const char *CudaPath = std::getenv("CUDA_PATH");
+  if (!(CudaPath && *CudaPath) && access("/usr/local/cuda/lib64/libnvrtc.so.13", R_OK) == 0)
+    setenv("CUDA_PATH", "/usr/local/cuda", 1);
+}
+
 /// Prepends ferry's library directory to LD_LIBRARY_PATH and applies the
 /// options; shared with `ferry trace`.
 bool prepareEnvironment(const std::string &Backend) {
@@ -61,6 +79,7 @@ bool prepareEnvironment(const std::string &Backend) {
   }
   if (!Backend.empty())
     setenv("FERRY_BACKEND", Backend.c_str(), 1);
+  setUpJitStandIns(Lib);
   return true;
 }
 
