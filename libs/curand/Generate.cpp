@@ -263,16 +263,25 @@ uint64_t generate(const Layout &L, std::shared_ptr<StateCache> &Cache, Output Wh
   uint64_t Busy = UEnd - UBegin < Threads ? UEnd - UBegin : Threads;
   size_t Elem = What == Output::UniformDouble || What == Output::NormalDouble || What == Output::LogNormalDouble ? 8 : 4;
   auto *Dst = static_cast<unsigned char *>(Out);
+  bool Normal = What != Output::Bits && What != Output::Uniform && What != Output::UniformDouble;
+  unsigned Advance = L.HalfStepNormals && Normal ? Sh.K / 2 : Sh.K; // draws between a thread's units
   ThreadSource S{L.Kind, {}, {}, {}};
   for (uint64_t K = 0; K < Busy; ++K) {
     uint64_t U0 = UBegin + K;
     uint64_t Thread = U0 % Threads;
-    S.start(L, *Cache, Thread, (U0 / Threads) * Sh.K);
+    S.start(L, *Cache, Thread, (U0 / Threads) * Advance);
     for (uint64_t U = U0; U < UEnd; U += Threads) {
       uint32_t Bits[8];
       float F[8];
       double D[8];
-      makeUnit(L.Kind, What, S, Sh.K, Mean, Stddev, Bits, F, D);
+      if (Advance == Sh.K) {
+        makeUnit(L.Kind, What, S, Sh.K, Mean, Stddev, Bits, F, D);
+      } else {
+        ThreadSource Copy = S;
+        makeUnit(L.Kind, What, Copy, Sh.K, Mean, Stddev, Bits, F, D);
+        for (unsigned I = 0; I < Advance; ++I)
+          S.next();
+      }
       for (unsigned Lane = 0; Lane < Sh.U; ++Lane) {
         uint64_t G = U * Sh.U + Lane;
         if (G < GBegin || G >= GEnd)

@@ -18,6 +18,7 @@
 ///             double, normal    8  4   (Position + i) / 4
 ///             f64
 ///
+/// (XORWOW DYNAMIC normals: unit j of a thread starts at draw j * K / 2.)
 /// T (threads): XORWOW 4096 (BEST/DEFAULT/LEGACY/SEEDED), 2816 (DYNAMIC);
 /// MRG32k3a 81920 (BEST/DEFAULT), 4096 (LEGACY), 2048 per multiprocessor
 /// (DYNAMIC; 270336 on the 132-SM H200); Philox 65536 for every ordering.
@@ -48,6 +49,10 @@ struct Layout {
   uint64_t Seed;
   uint32_t Threads;
   bool Seeded; // the SEEDED ordering's per-thread seeds
+  /// XORWOW's DYNAMIC ordering (measured): a normal unit reads its K draws
+  /// from unit index j * K / 2 of its thread, so consecutive units of a
+  /// thread overlap by half.
+  bool HalfStepNormals = false;
 };
 
 /// Writes N results of kind What, starting at unit/result Position (see the
