@@ -259,6 +259,12 @@ curandStatus_t run(curandGenerator_t H, Output What, void *Out, size_t N, double
     // a shift ferry cannot derive yet): refuse rather than differ.
     if (L.Kind == Engine::Philox && G->Order == CURAND_ORDERING_PSEUDO_DYNAMIC && Start / 4 >= L.Threads)
       return notSupported("Philox with CURAND_ORDERING_PSEUDO_DYNAMIC past its first counter");
+    // MRG32k3a's DYNAMIC normals were recorded only for each thread's first
+    // pair (270336 threads); XORWOW's later pairs are laid out otherwise,
+    // so these are refused rather than guessed.
+    if (L.Kind == Engine::Mrg32k3a && G->Order == CURAND_ORDERING_PSEUDO_DYNAMIC && Pairs &&
+        nextPosition(L.Kind, What, Start, N) > L.Threads)
+      return notSupported("MRG32k3a normals with CURAND_ORDERING_PSEUDO_DYNAMIC past each thread's first pair");
     G->Position = nextPosition(L.Kind, What, Start, N);
   }
   auto Work = [G, L, What, Start, Out, N, Mean, Stddev]() {
