@@ -265,6 +265,12 @@ curandStatus_t run(curandGenerator_t H, Output What, void *Out, size_t N, double
     if (L.Kind == Engine::Mrg32k3a && G->Order == CURAND_ORDERING_PSEUDO_DYNAMIC && Pairs &&
         nextPosition(L.Kind, What, Start, N) > L.Threads)
       return notSupported("MRG32k3a normals with CURAND_ORDERING_PSEUDO_DYNAMIC past each thread's first pair");
+    // Likewise Philox's DYNAMIC doubles and normals past each thread's
+    // first unit (its 32-bit and float results were recorded there).
+    if (L.Kind == Engine::Philox && G->Order == CURAND_ORDERING_PSEUDO_DYNAMIC && What != Output::Bits &&
+        What != Output::Uniform && (Start + N + 3) / 4 > L.Threads)
+      return notSupported("Philox doubles and normals with CURAND_ORDERING_PSEUDO_DYNAMIC past each thread's "
+                          "first unit");
     G->Position = nextPosition(L.Kind, What, Start, N);
   }
   auto Work = [G, L, What, Start, Out, N, Mean, Stddev]() {
