@@ -265,37 +265,38 @@ uint64_t generate(const Layout &L, std::shared_ptr<StateCache> &Cache, Output Wh
   auto *Dst = static_cast<unsigned char *>(Out);
   bool Normal = What != Output::Bits && What != Output::Uniform && What != Output::UniformDouble;
   unsigned Advance = L.HalfStepNormals && Normal ? Sh.K / 2 : Sh.K; // draws between a thread's units
-  ThreadSource S{L.Kind, {}, {}, {}};
+  // Every busy thread's state, then the units in output order: consecutive
+  // units belong to consecutive threads, so the writes are sequential (a
+  // thread-by-thread walk would write with a stride of T results).
+  std::vector<ThreadSource> States(Busy, ThreadSource{L.Kind, {}, {}, {}});
   for (uint64_t K = 0; K < Busy; ++K) {
     uint64_t U0 = UBegin + K;
-    uint64_t Thread = U0 % Threads;
-    S.start(L, *Cache, Thread, (U0 / Threads) * Advance);
-    for (uint64_t U = U0; U < UEnd; U += Threads) {
-      uint32_t Bits[8];
-      float F[8];
-      double D[8];
-      if (Advance == Sh.K) {
-        makeUnit(L.Kind, What, S, Sh.K, Mean, Stddev, Bits, F, D);
-      } else {
-        ThreadSource Copy = S;
-        makeUnit(L.Kind, What, Copy, Sh.K, Mean, Stddev, Bits, F, D);
-        for (unsigned I = 0; I < Advance; ++I)
-          S.next();
-      }
-      for (unsigned Lane = 0; Lane < Sh.U; ++Lane) {
-        uint64_t G = U * Sh.U + Lane;
-        if (G < GBegin || G >= GEnd)
-          continue;
-        unsigned char *P = Dst + (G - GBegin) * Elem;
-        if (What == Output::Bits)
-          std::memcpy(P, &Bits[Lane], 4);
-        else if (Elem == 4)
-          std::memcpy(P, &F[Lane], 4);
-        else
-          std::memcpy(P, &D[Lane], 8);
-      }
-      // This thread's next unit is its next K draws: its sequence (Philox:
-      // its next counter) continues directly.
+    States[K].start(L, *Cache, U0 % Threads, (U0 / Threads) * Advance);
+  }
+  for (uint64_t U = UBegin, K = 0; U < UEnd; ++U, K = K + 1 == Threads ? 0 : K + 1) {
+    ThreadSource &S = States[K];
+    uint32_t Bits[8];
+    float F[8];
+    double D[8];
+    if (Advance == Sh.K) {
+      makeUnit(L.Kind, What, S, Sh.K, Mean, Stddev, Bits, F, D);
+    } else {
+      ThreadSource Copy = S;
+      makeUnit(L.Kind, What, Copy, Sh.K, Mean, Stddev, Bits, F, D);
+      for (unsigned I = 0; I < Advance; ++I)
+        S.next();
+    }
+    for (unsigned Lane = 0; Lane < Sh.U; ++Lane) {
+      uint64_t G = U * Sh.U + Lane;
+      if (G < GBegin || G >= GEnd)
+        continue;
+      unsigned char *P = Dst + (G - GBegin) * Elem;
+      if (What == Output::Bits)
+        std::memcpy(P, &Bits[Lane], 4);
+      else if (Elem == 4)
+        std::memcpy(P, &F[Lane], 4);
+      else
+        std::memcpy(P, &D[Lane], 8);
     }
   }
   return Sh.ResultIndexed ? Position + N : UEnd;
