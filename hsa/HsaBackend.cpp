@@ -50,9 +50,10 @@ using namespace api;
 // Compiler seam.
 //===----------------------------------------------------------------------===//
 
-// Version 3 carries the kernels' facts from the SIMT IR (KernelFacts); an
-// older entry is refused (bad magic) and compiled again.
-static const char SerialMagic[8] = {'F', 'H', 'S', 'A', 'C', 'O', '3', 0};
+// Version 4 carries a code object per target and the kernels' facts from
+// the SIMT IR (KernelFacts); an older entry is refused (bad magic) and
+// compiled again.
+static const char SerialMagic[8] = {'F', 'H', 'S', 'A', 'C', 'O', '4', 0};
 
 /// The addrspace(3) globals each function uses directly (through constant
 /// expressions too), and the functions it calls.
@@ -130,8 +131,23 @@ KernelFactsMap readKernelFacts(const llvm::Module &M) {
 }
 
 HsaCodeObject::HsaCodeObject(hsa::CodeObject CO, const KernelFactsMap &Facts)
-    : Code(std::move(CO)) {
-  for (const hsa::KernelInfo &K : Code.Kernels) {
+    : HsaCodeObject(std::vector<hsa::CodeObject>{std::move(CO)}, Facts) {}
+
+HsaCodeObject::HsaCodeObject(std::vector<hsa::CodeObject> Cs, KernelFactsMap F)
+    : Codes(std::move(Cs)), Facts(std::move(F)) {
+  Kernels = kernelsOf(Codes.front());
+}
+
+const hsa::CodeObject *HsaCodeObject::amdgpu(const std::string &Target) const {
+  for (const hsa::CodeObject &C : Codes)
+    if (C.Target == Target)
+      return &C;
+  return nullptr;
+}
+
+std::vector<ferry::KernelInfo> HsaCodeObject::kernelsOf(const hsa::CodeObject &CO) const {
+  std::vector<ferry::KernelInfo> Out;
+  for (const hsa::KernelInfo &K : CO.Kernels) {
     ferry::KernelInfo I;
     I.Name = K.Name;
     // The parameter buffer is one byref argument of the AMDGPU kernel; the
@@ -149,8 +165,9 @@ HsaCodeObject::HsaCodeObject(hsa::CodeObject CO, const KernelFactsMap &Facts)
     I.LocalBytes = K.PrivateSegmentSize;
     I.Registers = K.VgprCount;
     I.MaxThreadsPerBlock = K.MaxFlatWorkgroupSize ? K.MaxFlatWorkgroupSize : 1024;
-    Kernels.push_back(std::move(I));
+    Out.push_back(std::move(I));
   }
+  return Out;
 }
 
 namespace {
@@ -160,9 +177,9 @@ void put32(std::vector<std::byte> &Out, uint32_t V) {
 }
 } // namespace
 
-// Layout: magic, target\0, kernel count, per kernel (name\0, shared
-// bytes, parameter bytes, parameter count, offset/size/align each), then
-// the ELF.
+// Layout: magic, code object count, per code object (target\0, u64 size,
+// ELF), kernel count, per kernel (name\0, shared bytes, parameter bytes,
+// parameter count, offset/size/align each).
 ferry::Expected<std::vector<std::byte>> HsaCodeObject::serialize() const {
   std::vector<std::byte> Out(reinterpret_cast<const std::byte *>(SerialMagic),
                              reinterpret_cast<const std::byte *>(SerialMagic) + sizeof SerialMagic);
@@ -170,11 +187,18 @@ ferry::Expected<std::vector<std::byte>> HsaCodeObject::serialize() const {
     const auto *B = reinterpret_cast<const std::byte *>(S.c_str());
     Out.insert(Out.end(), B, B + S.size() + 1);
   };
-  PutString(Code.Target);
-  put32(Out, uint32_t(Kernels.size()));
-  for (const ferry::KernelInfo &K : Kernels) {
-    PutString(K.Name);
-    put32(Out, K.StaticSharedBytes);
+  put32(Out, uint32_t(Codes.size()));
+  for (const hsa::CodeObject &C : Codes) {
+    PutString(C.Target);
+    put32(Out, uint32_t(C.Bytes.size()));
+    put32(Out, uint32_t(uint64_t(C.Bytes.size()) >> 32));
+    const auto *Elf = reinterpret_cast<const std::byte *>(C.Bytes.data());
+    Out.insert(Out.end(), Elf, Elf + C.Bytes.size());
+  }
+  put32(Out, uint32_t(Facts.size()));
+  for (const auto &[Name, K] : Facts) {
+    PutString(Name);
+    put32(Out, K.SharedBytes);
     put32(Out, K.ParamBytes);
     put32(Out, uint32_t(K.Params.size()));
     for (const ferry::KernelParam &P : K.Params) {
@@ -183,13 +207,18 @@ ferry::Expected<std::vector<std::byte>> HsaCodeObject::serialize() const {
       put32(Out, P.Align);
     }
   }
-  const auto *Elf = reinterpret_cast<const std::byte *>(Code.Bytes.data());
-  Out.insert(Out.end(), Elf, Elf + Code.Bytes.size());
   return Out;
 }
 
-ferry::Expected<std::unique_ptr<ferry::CodeObject>>
-HsaCompilerBackend::deserialize(std::span<const std::byte> Bytes) {
+namespace {
+struct Decoded {
+  std::vector<hsa::CodeObject> Codes;
+  KernelFactsMap Facts;
+};
+} // namespace
+
+/// Parses HsaCodeObject::serialize's bytes, checking every length.
+static ferry::Expected<Decoded> decode(std::span<const std::byte> Bytes) {
   auto Bad = [](std::string Why) {
     return ferry::makeError(CUDA_ERROR_INVALID_IMAGE, "cached AMD code object: " + Why);
   };
@@ -212,11 +241,25 @@ HsaCompilerBackend::deserialize(std::span<const std::byte> Bytes) {
     At += 4;
     return true;
   };
-  hsa::CodeObject CO;
-  if (!GetString(CO.Target))
+  uint32_t NumCodes = 0;
+  if (!Get32(NumCodes) || NumCodes == 0 || NumCodes > 64)
     return Bad("truncated");
-  if (CO.Target != Target.Name)
-    return Bad("built for " + CO.Target + ", not " + Target.Name);
+  std::vector<hsa::CodeObject> Codes(NumCodes);
+  for (hsa::CodeObject &CO : Codes) {
+    uint32_t Lo = 0, Hi = 0;
+    if (!GetString(CO.Target) || !Get32(Lo) || !Get32(Hi))
+      return Bad("truncated");
+    uint64_t Size = uint64_t(Hi) << 32 | Lo;
+    if (Size > Bytes.size() - At)
+      return Bad("truncated");
+    const auto *Elf = reinterpret_cast<const uint8_t *>(Bytes.data() + At);
+    CO.Bytes.assign(Elf, Elf + Size);
+    At += Size;
+    auto Kernels = readKernelInfo(CO.Bytes);
+    if (!Kernels)
+      return Bad(llvm::toString(Kernels.takeError()));
+    CO.Kernels = std::move(*Kernels);
+  }
   KernelFactsMap Facts;
   uint32_t Count = 0;
   if (!Get32(Count) || Count > Bytes.size())
@@ -237,13 +280,34 @@ HsaCompilerBackend::deserialize(std::span<const std::byte> Bytes) {
     }
     Facts[Name] = std::move(L);
   }
-  const auto *Elf = reinterpret_cast<const uint8_t *>(Bytes.data() + At);
-  CO.Bytes.assign(Elf, reinterpret_cast<const uint8_t *>(Bytes.data() + Bytes.size()));
-  auto Kernels = readKernelInfo(CO.Bytes);
-  if (!Kernels)
-    return Bad(llvm::toString(Kernels.takeError()));
-  CO.Kernels = std::move(*Kernels);
-  return std::unique_ptr<ferry::CodeObject>(std::make_unique<HsaCodeObject>(std::move(CO), Facts));
+  return Decoded{std::move(Codes), std::move(Facts)};
+}
+
+std::string HsaCompilerBackend::target() const {
+  std::string Out = "amdgcn-";
+  for (size_t I = 0; I < Targets.size(); ++I)
+    Out += (I ? "+" : "") + Targets[I].Name;
+  return Out;
+}
+
+ferry::Expected<std::unique_ptr<ferry::CodeObject>>
+HsaCompilerBackend::deserialize(std::span<const std::byte> Bytes) {
+  auto D = decode(Bytes);
+  if (!D)
+    return D.takeError();
+  // An entry for another set of targets is not this backend's.
+  bool Same = D->Codes.size() == Targets.size();
+  for (size_t I = 0; Same && I < D->Codes.size(); ++I)
+    Same = D->Codes[I].Target == Targets[I].Name;
+  if (!Same) {
+    std::string Had;
+    for (const hsa::CodeObject &C : D->Codes)
+      Had += (Had.empty() ? "" : "+") + C.Target;
+    return ferry::makeError(CUDA_ERROR_INVALID_IMAGE,
+                            "cached AMD code object: built for " + Had + ", not " + target());
+  }
+  return std::unique_ptr<ferry::CodeObject>(
+      std::make_unique<HsaCodeObject>(std::move(D->Codes), std::move(D->Facts)));
 }
 
 /// The code cache key of one compile. The build part is this ferry's git
@@ -260,6 +324,45 @@ static std::string cacheKey(const std::string &Target, const std::string &Bits,
   return K.add(Bits).finish();
 }
 
+ferry::Expected<hsa::CodeObject> HsaCompilerBackend::compileFor(const TargetInfo &T,
+                                                                const std::string &Bits,
+                                                                const hsa::CompileOptions &Opts,
+                                                                const KernelFactsMap &Facts) {
+  // The code cache (`ferry compile --offload-arch` fills it ahead of time):
+  // the key is the exact SIMT IR, the target, this build and the options.
+  ferry::CodeCache &Cache = ferry::CodeCache::fromSettings();
+  std::string Key;
+  if (Cache.enabled()) {
+    Key = cacheKey(T.Name, Bits, Opts);
+    if (auto Hit = Cache.load(Key)) {
+      auto D = decode(std::span(reinterpret_cast<const std::byte *>(Hit->data()), Hit->size()));
+      if (D && D->Codes.size() == 1 && D->Codes[0].Target == T.Name) {
+        log::cache().debug("AMD code object for {} loaded from the code cache", T.Name);
+        return std::move(D->Codes[0]);
+      }
+      log::cache().warn("cached AMD code object unusable ({}); compiling again",
+                        D ? "another target" : D.error().message());
+    }
+  }
+  std::vector<KernelCompileError> Failed;
+  auto CO = compileEachKernel(Bits, T.Name, Opts, Failed);
+  // A kernel the AMD backend cannot compile is left out of the image; its
+  // launch finds no kernel, and this line says why.
+  for (const KernelCompileError &F : Failed)
+    log::hsa().warn("kernel '{}' not compiled for {}: {}", F.Kernel, T.Name, F.Message);
+  if (!CO) {
+    std::string Msg = llvm::toString(CO.takeError());
+    CUresult Code = Msg.find("NOT_SUPPORTED") != std::string::npos ? CUDA_ERROR_NO_BINARY_FOR_GPU
+                                                                   : CUDA_ERROR_INVALID_PTX;
+    return ferry::makeError(Code, "AMD compile for " + T.Name + ": " + Msg);
+  }
+  if (Cache.enabled()) {
+    if (auto Bytes = HsaCodeObject(*CO, Facts).serialize())
+      Cache.store(Key, std::string_view(reinterpret_cast<const char *>(Bytes->data()), Bytes->size()));
+  }
+  return std::move(*CO);
+}
+
 ferry::Expected<std::unique_ptr<ferry::CodeObject>>
 HsaCompilerBackend::compile(llvm::Module &M, const ferry::CompileOptions &Options) {
   hsa::CompileOptions Opts;
@@ -271,40 +374,17 @@ HsaCompilerBackend::compile(llvm::Module &M, const ferry::CompileOptions &Option
     llvm::raw_string_ostream OS(Bits);
     llvm::WriteBitcodeToFile(M, OS);
   }
-  // The code cache (`ferry compile --offload-arch` fills it ahead of time):
-  // the key is the exact SIMT IR, the target, this build and the options.
-  ferry::CodeCache &Cache = ferry::CodeCache::fromSettings();
-  std::string Key;
-  if (Cache.enabled()) {
-    Key = cacheKey(Target.Name, Bits, Opts);
-    if (auto Hit = Cache.load(Key)) {
-      auto CO = deserialize(std::span(reinterpret_cast<const std::byte *>(Hit->data()), Hit->size()));
-      if (CO) {
-        log::cache().debug("AMD code object for {} loaded from the code cache", Target.Name);
-        return CO;
-      }
-      log::cache().warn("cached AMD code object unusable ({}); compiling again",
-                        CO.error().message());
-    }
+  KernelFactsMap Facts = readKernelFacts(M);
+  // Every target of the process's GPUs, so each device finds its own.
+  std::vector<hsa::CodeObject> Codes;
+  for (const TargetInfo &T : Targets) {
+    auto CO = compileFor(T, Bits, Opts, Facts);
+    if (!CO)
+      return CO.takeError();
+    Codes.push_back(std::move(*CO));
   }
-  std::vector<KernelCompileError> Failed;
-  auto CO = compileEachKernel(Bits, Target.Name, Opts, Failed);
-  // A kernel the AMD backend cannot compile is left out of the image; its
-  // launch finds no kernel, and this line says why.
-  for (const KernelCompileError &F : Failed)
-    log::hsa().warn("kernel '{}' not compiled for {}: {}", F.Kernel, Target.Name, F.Message);
-  if (!CO) {
-    std::string Msg = llvm::toString(CO.takeError());
-    CUresult Code = Msg.find("NOT_SUPPORTED") != std::string::npos ? CUDA_ERROR_NO_BINARY_FOR_GPU
-                                                                   : CUDA_ERROR_INVALID_PTX;
-    return ferry::makeError(Code, "AMD compile for " + Target.Name + ": " + Msg);
-  }
-  auto Out = std::make_unique<HsaCodeObject>(std::move(*CO), readKernelFacts(M));
-  if (Cache.enabled()) {
-    if (auto Bytes = Out->serialize())
-      Cache.store(Key, std::string_view(reinterpret_cast<const char *>(Bytes->data()), Bytes->size()));
-  }
-  return std::unique_ptr<ferry::CodeObject>(std::move(Out));
+  return std::unique_ptr<ferry::CodeObject>(
+      std::make_unique<HsaCodeObject>(std::move(Codes), std::move(Facts)));
 }
 
 //===----------------------------------------------------------------------===//
@@ -522,8 +602,9 @@ struct LoadedKernel {
 
 class HsaLoadedCode : public ferry::LoadedCode {
 public:
-  HsaLoadedCode(const HsaRuntime &Rt, const HsaCodeObject &CO) : Rt(Rt), Code(CO.amdgpu()),
-                                                                  Info(CO.kernels().begin(), CO.kernels().end()) {}
+  /// Code: CO's code object for the device's target.
+  HsaLoadedCode(const HsaRuntime &Rt, const HsaCodeObject &CO, const hsa::CodeObject &Code)
+      : Rt(Rt), Code(Code), Info(CO.kernelsOf(Code)) {}
   ~HsaLoadedCode() override {
     if (Exec.handle)
       Rt.fn().hsa_executable_destroy(Exec);
@@ -673,10 +754,11 @@ ferry::Expected<std::unique_ptr<ferry::LoadedCode>> HsaDevice::load(const ferry:
   const auto *CO = dynamic_cast<const HsaCodeObject *>(&Code);
   if (!CO)
     return ferry::makeError(CUDA_ERROR_INVALID_IMAGE, "not an AMD code object");
-  if (CO->amdgpu().Target != Target.Name)
+  const hsa::CodeObject *Mine = CO->amdgpu(Target.Name);
+  if (!Mine)
     return ferry::makeError(CUDA_ERROR_NO_BINARY_FOR_GPU,
                             "code for " + CO->amdgpu().Target + " on a " + Target.Name);
-  auto L = std::make_unique<HsaLoadedCode>(Rt, *CO);
+  auto L = std::make_unique<HsaLoadedCode>(Rt, *CO, *Mine);
   L->Agent = A.Agent;
   const Functions &F = Rt.fn();
   auto Fail = [&](const char *What, hsa_status_t E) {
@@ -1124,19 +1206,24 @@ ferry::Expected<std::unique_ptr<ferry::Queue>> HsaDevice::createQueue(int) {
 class HsaDeviceBackend : public ferry::DeviceBackend {
 public:
   explicit HsaDeviceBackend(const HsaRuntime &Rt) {
+    // One compiler for every distinct target of the GPUs (a machine may mix
+    // them): each device loads the code object of its own.
+    std::vector<TargetInfo> Targets;
     for (const AgentDescription &A : Rt.agents()) {
       auto T = resolveTarget(A.Isa);
       if (!T) {
         llvm::consumeError(T.takeError());
         continue;
       }
-      if (!Compiler)
-        Compiler = std::make_unique<HsaCompilerBackend>(*T);
+      if (std::none_of(Targets.begin(), Targets.end(),
+                       [&](const TargetInfo &U) { return U.Name == T->Name; }))
+        Targets.push_back(*T);
       Owned.push_back(std::make_unique<HsaDevice>(Rt, A, *T));
       Devices.push_back(Owned.back().get());
     }
-    if (!Compiler) // No GPU: still compile (offline use), for a default ISA.
-      Compiler = std::make_unique<HsaCompilerBackend>(checkedTargets()[1]);
+    if (Targets.empty()) // No GPU: still compile (offline use), for a default ISA.
+      Targets.push_back(checkedTargets()[1]);
+    Compiler = std::make_unique<HsaCompilerBackend>(std::move(Targets));
   }
   std::string_view name() const override { return "hsa"; }
   std::span<ferry::Device *const> devices() const override { return Devices; }

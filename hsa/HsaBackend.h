@@ -15,20 +15,6 @@
 
 namespace ferry::hsa {
 
-/// Compiles for one AMD target (e.g. "gfx1100").
-class HsaCompilerBackend : public ferry::CompilerBackend {
-public:
-  explicit HsaCompilerBackend(TargetInfo T) : Target(std::move(T)) {}
-  std::string target() const override { return "amdgcn-" + Target.Name; }
-  ferry::Expected<std::unique_ptr<ferry::CodeObject>>
-  compile(llvm::Module &SimtIr, const ferry::CompileOptions &Options) override;
-  ferry::Expected<std::unique_ptr<ferry::CodeObject>>
-  deserialize(std::span<const std::byte> Bytes) override;
-
-private:
-  TargetInfo Target;
-};
-
 /// What the core must know of a kernel that only its PTX (the SIMT IR) says,
 /// not the AMDGPU code object: the CUDA parameter buffer (total bytes and
 /// each parameter's offset, size and alignment, from !ferry.params; the core
@@ -46,19 +32,48 @@ using KernelFactsMap = std::map<std::string, KernelFacts>;
 /// The facts of a SIMT IR module's kernels, by kernel name.
 KernelFactsMap readKernelFacts(const llvm::Module &SimtIr);
 
+/// Compiles for the AMD targets of a process's GPUs (e.g. "gfx1100", or
+/// gfx942 and gfx1100 on a machine with both): one CodeObject carries a code
+/// object per target, and each device loads its own.
+class HsaCompilerBackend : public ferry::CompilerBackend {
+public:
+  explicit HsaCompilerBackend(TargetInfo T) { Targets.push_back(std::move(T)); }
+  /// Targets: distinct, at least one; the first is the primary (amdgpu()).
+  explicit HsaCompilerBackend(std::vector<TargetInfo> Ts) : Targets(std::move(Ts)) {}
+  std::string target() const override;
+  ferry::Expected<std::unique_ptr<ferry::CodeObject>>
+  compile(llvm::Module &SimtIr, const ferry::CompileOptions &Options) override;
+  ferry::Expected<std::unique_ptr<ferry::CodeObject>>
+  deserialize(std::span<const std::byte> Bytes) override;
+
+private:
+  /// One target's code object, through the code cache.
+  ferry::Expected<hsa::CodeObject> compileFor(const TargetInfo &T, const std::string &Bits,
+                                              const hsa::CompileOptions &Opts,
+                                              const KernelFactsMap &Facts);
+  std::vector<TargetInfo> Targets;
+};
+
 /// A code object as libcuda sees it: the ELF bytes and both views of the
 /// kernels (ferry's KernelInfo for the core, with the KernelFacts of the
 /// module it was compiled from; the AMDGPU metadata for launch).
 class HsaCodeObject : public ferry::CodeObject {
 public:
   HsaCodeObject(hsa::CodeObject CO, const KernelFactsMap &Facts);
+  /// One code object per target (at least one; the first is the primary).
+  HsaCodeObject(std::vector<hsa::CodeObject> Codes, KernelFactsMap Facts);
+  /// The code object for Target ("gfx1100"), or null.
+  const hsa::CodeObject *amdgpu(const std::string &Target) const;
+  /// The core's view of CO's kernels, completed with the SIMT IR's facts.
+  std::vector<ferry::KernelInfo> kernelsOf(const hsa::CodeObject &CO) const;
   std::span<const ferry::KernelInfo> kernels() const override { return Kernels; }
   ferry::Expected<std::vector<std::byte>> serialize() const override;
-  const hsa::CodeObject &amdgpu() const { return Code; }
+  const hsa::CodeObject &amdgpu() const { return Codes.front(); }
 
 private:
-  hsa::CodeObject Code;
-  std::vector<ferry::KernelInfo> Kernels;
+  std::vector<hsa::CodeObject> Codes;
+  KernelFactsMap Facts;
+  std::vector<ferry::KernelInfo> Kernels; ///< Of the primary code object.
 };
 
 /// Creates the HSA device backend: an error when ROCr is absent (logged by

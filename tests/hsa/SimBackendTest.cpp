@@ -12,7 +12,9 @@
 ///  - after a kernel fault, waits blocked forever (ROCr never completes the
 ///    signals of a stopped queue), and every fault read LAUNCH_FAILED;
 ///  - a kernel's static shared size included ferry's own LDS, so a kernel
-///    declaring exactly 48 KiB (thrust's radix sort) was refused.
+///    declaring exactly 48 KiB (thrust's radix sort) was refused;
+///  - with GPUs of two targets, code was compiled for the first only and the
+///    other device could load nothing.
 #include "hsa/HsaBackend.h"
 #include "hsa/HsaRuntime.h"
 #include "ptx/lower/Lower.h"
@@ -104,19 +106,23 @@ DONE:
 }
 )";
 
+/// Before anything reads the settings or opens the runtime (once per
+/// process: ctest runs each test in a process of its own).
+void useSimulator(const char *Targets) {
+  setenv("FERRY_HSA_LIBRARY", SIM_LIBRARY, 1);
+  setenv("FERRY_SIM", Targets, 1);
+  setenv("CUDA_CACHE_DISABLE", "1", 1);
+}
+
 class HsaOnSim : public ::testing::Test {
 protected:
-  static void SetUpTestSuite() {
-    // Before anything reads the settings or opens the runtime.
-    setenv("FERRY_HSA_LIBRARY", SIM_LIBRARY, 1);
-    setenv("FERRY_SIM", "gfx942", 1);
-    setenv("CUDA_CACHE_DISABLE", "1", 1);
-  }
+  static void SetUpTestSuite() { useSimulator("gfx942"); }
   void SetUp() override {
     auto B = createHsaDeviceBackend();
     ASSERT_TRUE(bool(B)) << B.error().message();
     Backend = std::move(*B);
-    ASSERT_EQ(Backend->devices().size(), 1u) << HsaRuntime::get().whyUnavailable();
+    // gfx942 first (a process that ran HsaOnTwoSims first has gfx1100 too).
+    ASSERT_GE(Backend->devices().size(), 1u) << HsaRuntime::get().whyUnavailable();
     Dev = Backend->devices()[0];
     auto R = ferry::ptx::lowerText(AxpyPtx, "axpy.ptx", Ctx);
     ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
@@ -277,6 +283,59 @@ TEST_F(HsaOnSim, KernelFaultIsStickyAndEndsWaits) {
   // The stopped queue refuses more work instead of queueing it forever.
   EXPECT_FALSE(bool(Queue->enqueueLaunch(launch("wild", {&*P}, 1, 1))));
   (void)Dev->release(ferry::MemoryKind::Device, *P, 64);
+}
+
+TEST(HsaOnTwoSims, EachDeviceRunsItsOwnTarget) {
+  useSimulator("gfx942,gfx1100");
+  auto B = createHsaDeviceBackend();
+  ASSERT_TRUE(bool(B)) << B.error().message();
+  if ((*B)->devices().size() < 2)
+    GTEST_SKIP() << "this process opened the runtime with one GPU already";
+  EXPECT_EQ((*B)->compiler()->target(), "amdgcn-gfx942+gfx1100");
+  llvm::LLVMContext Ctx;
+  auto R = ferry::ptx::lowerText(AxpyPtx, "axpy.ptx", Ctx);
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  auto CO = (*B)->compiler()->compile(*R->M, {});
+  ASSERT_TRUE(bool(CO)) << CO.error().message();
+  auto Back = (*B)->compiler()->deserialize(*(*CO)->serialize());
+  ASSERT_TRUE(bool(Back)) << Back.error().message();
+  const uint32_t N = 100;
+  const float A = 3.0f;
+  for (ferry::CodeObject *Code : {CO->get(), Back->get()})
+    for (ferry::Device *Dev : (*B)->devices()) {
+      auto L = Dev->load(*Code);
+      ASSERT_TRUE(bool(L)) << Dev->properties().Name << ": " << L.error().message();
+      auto Q = Dev->createQueue(0);
+      ASSERT_TRUE(bool(Q));
+      std::vector<float> X(N, 2.0f), Y(N, 1.0f);
+      void *DX = *Dev->allocate(ferry::MemoryKind::Device, N * 4);
+      void *DY = *Dev->allocate(ferry::MemoryKind::Device, N * 4);
+      ferry::CopyRect C;
+      C.WidthBytes = N * 4;
+      C.Dst = DX, C.Src = X.data();
+      ASSERT_TRUE((*Q)->enqueueCopy(C));
+      C.Dst = DY, C.Src = Y.data();
+      ASSERT_TRUE((*Q)->enqueueCopy(C));
+      ferry::LaunchRequest Launch;
+      Launch.Code = L->get();
+      Launch.Grid = {1, 1, 1};
+      Launch.Block = {128, 1, 1};
+      const ferry::KernelInfo &K = (*L)->info()[0];
+      ASSERT_EQ(K.Name, "axpy");
+      Launch.Args.assign(K.ParamBytes, std::byte{0});
+      const void *Values[] = {&DX, &A, &DY, &N};
+      for (size_t I = 0; I < 4; ++I)
+        std::memcpy(Launch.Args.data() + K.Params[I].Offset, Values[I], K.Params[I].Bytes);
+      ASSERT_TRUE((*Q)->enqueueLaunch(Launch));
+      C.Dst = Y.data(), C.Src = DY;
+      ASSERT_TRUE((*Q)->enqueueCopy(C));
+      (*Q)->drain();
+      EXPECT_TRUE(bool(Dev->fault()));
+      EXPECT_EQ(Y[N - 1], 7.0f) << Dev->properties().Name;
+      Q->reset();
+      (void)Dev->release(ferry::MemoryKind::Device, DX, N * 4);
+      (void)Dev->release(ferry::MemoryKind::Device, DY, N * 4);
+    }
 }
 
 } // namespace
