@@ -11,8 +11,10 @@
 /// FFTW needs no scratch memory of ours, so every work-area size is 0, which
 /// is also what NVIDIA's cuFFT reported for the sizes recorded on the H100
 /// (tests/cufft/goldens). Statuses for bad arguments follow those goldens.
-/// cufftXt (multi-GPU, callbacks, descriptors) is not implemented: the
-/// generated stubs return CUFFT_NOT_SUPPORTED with a log line.
+/// Of cufftXt, the single-GPU plan and exec calls over cudaDataType
+/// (cufftXtMakePlanMany, cufftXtGetSizeMany, cufftXtExec) are implemented
+/// for single and double precision; half precision, multi-GPU descriptors
+/// and callbacks are not: CUFFT_NOT_SUPPORTED with a log line.
 #include "ferry/generated/CufftApi.h"
 #include "libs/common/Driver.h"
 #include "libs/common/HostTask.h"
@@ -549,6 +551,60 @@ cufftResult cufftExecC2R(cufftHandle plan, cufftComplex *idata, cufftReal *odata
 }
 cufftResult cufftExecZ2D(cufftHandle plan, cufftDoubleComplex *idata, cufftDoubleReal *odata) {
   return exec(plan, CUFFT_Z2D, idata, odata, CUFFT_INVERSE);
+}
+
+/// cufftXt's types: input, output and execution types name one of the six
+/// transforms (half precision: not supported).
+static cufftResult xtType(cudaDataType In, cudaDataType Out, cudaDataType Exec, cufftType &Type) {
+  if (In == CUDA_C_32F && Out == CUDA_C_32F && Exec == CUDA_C_32F)
+    Type = CUFFT_C2C;
+  else if (In == CUDA_R_32F && Out == CUDA_C_32F && Exec == CUDA_C_32F)
+    Type = CUFFT_R2C;
+  else if (In == CUDA_C_32F && Out == CUDA_R_32F && Exec == CUDA_C_32F)
+    Type = CUFFT_C2R;
+  else if (In == CUDA_C_64F && Out == CUDA_C_64F && Exec == CUDA_C_64F)
+    Type = CUFFT_Z2Z;
+  else if (In == CUDA_R_64F && Out == CUDA_C_64F && Exec == CUDA_C_64F)
+    Type = CUFFT_D2Z;
+  else if (In == CUDA_C_64F && Out == CUDA_R_64F && Exec == CUDA_C_64F)
+    Type = CUFFT_Z2D;
+  else if (In == CUDA_R_16F || In == CUDA_C_16F || In == CUDA_R_16BF || In == CUDA_C_16BF) {
+    logMessage("half-precision transforms are not implemented (CUFFT_NOT_SUPPORTED)");
+    return CUFFT_NOT_SUPPORTED;
+  } else
+    return CUFFT_INVALID_TYPE;
+  return CUFFT_SUCCESS;
+}
+
+cufftResult cufftXtMakePlanMany(cufftHandle plan, int rank, long long int *n, long long int *inembed,
+                                long long int istride, long long int idist, cudaDataType inputtype,
+                                long long int *onembed, long long int ostride, long long int odist,
+                                cudaDataType outputtype, long long int batch, size_t *workSize,
+                                cudaDataType executiontype) {
+  cufftType Type;
+  if (cufftResult R = xtType(inputtype, outputtype, executiontype, Type); R != CUFFT_SUCCESS)
+    return R;
+  return cufftMakePlanMany64(plan, rank, n, inembed, istride, idist, onembed, ostride, odist, Type, batch,
+                             workSize);
+}
+
+cufftResult cufftXtGetSizeMany(cufftHandle plan, int rank, long long int *n, long long int *inembed,
+                               long long int istride, long long int idist, cudaDataType inputtype,
+                               long long int *onembed, long long int ostride, long long int odist,
+                               cudaDataType outputtype, long long int batch, size_t *workSize,
+                               cudaDataType executiontype) {
+  cufftType Type;
+  if (cufftResult R = xtType(inputtype, outputtype, executiontype, Type); R != CUFFT_SUCCESS)
+    return R;
+  return cufftGetSizeMany64(plan, rank, n, inembed, istride, idist, onembed, ostride, odist, Type, batch, workSize);
+}
+
+cufftResult cufftXtExec(cufftHandle plan, void *input, void *output, int direction) {
+  Plan *P = lookup(plan);
+  if (!P || !P->Made)
+    return CUFFT_INVALID_PLAN;
+  return exec(plan, P->Type, input, output, P->isReal() ? (P->isForwardReal() ? CUFFT_FORWARD : CUFFT_INVERSE)
+                                                        : direction);
 }
 
 } // extern "C"

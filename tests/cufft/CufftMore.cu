@@ -8,6 +8,7 @@
 /// (double) relative, cuFFT's own accuracy class. Prints `CufftMore: PASS`.
 #include <cuda_runtime.h>
 #include <cufft.h>
+#include <cufftXt.h>
 
 #include <cmath>
 #include <complex>
@@ -305,6 +306,48 @@ static void workAreaAndStream() {
   cudaFree(Work);
 }
 
+/// cufftXtMakePlanMany over cudaDataType, executed with cufftXtExec.
+static void xtPlan() {
+  const int N = 20, Batch = 2;
+  std::vector<cufftDoubleComplex> Host(N * Batch);
+  for (int I = 0; I < N * Batch; ++I)
+    Host[I] = {inputValue(I, 7), inputValue(I, 8)};
+  cufftDoubleComplex *D;
+  cudaMalloc(&D, Host.size() * sizeof(Host[0]));
+  cudaMemcpy(D, Host.data(), Host.size() * sizeof(Host[0]), cudaMemcpyHostToDevice);
+  cufftHandle P;
+  cufftCreate(&P);
+  long long Nn[1] = {N};
+  size_t Ws = 1;
+  cufftResult R = cufftXtMakePlanMany(P, 1, Nn, nullptr, 1, N, CUDA_C_64F, nullptr, 1, N, CUDA_C_64F, Batch, &Ws,
+                                      CUDA_C_64F);
+  if (R == CUFFT_SUCCESS)
+    R = cufftXtExec(P, D, D, CUFFT_INVERSE);
+  std::vector<cufftDoubleComplex> Got(Host.size());
+  cudaDeviceSynchronize();
+  cudaMemcpy(Got.data(), D, Got.size() * sizeof(Got[0]), cudaMemcpyDeviceToHost);
+  double Err = R == CUFFT_SUCCESS ? 0 : 1e30, Scale = 1e-30;
+  for (int B = 0; B < Batch; ++B) {
+    std::vector<LC> X;
+    for (int I = 0; I < N; ++I)
+      X.push_back(LC(Host[B * N + I].x, Host[B * N + I].y));
+    auto Y = dft(X, {N}, +1);
+    for (int K = 0; K < N; ++K) {
+      Err = std::max(Err, (double)std::abs(LC(Got[B * N + K].x, Got[B * N + K].y) - Y[K]));
+      Scale = std::max(Scale, (double)std::abs(Y[K]));
+    }
+  }
+  report("xt_z2z_20x2_inverse", Err / Scale, 1e-12);
+  cufftHandle H;
+  cufftCreate(&H);
+  cufftResult Half = cufftXtMakePlanMany(H, 1, Nn, nullptr, 1, N, CUDA_C_16F, nullptr, 1, N, CUDA_C_16F, 1, &Ws,
+                                         CUDA_C_16F);
+  std::printf("xt_half_plan status %d\n", (int)Half);
+  cufftDestroy(H);
+  cufftDestroy(P);
+  cudaFree(D);
+}
+
 int main() {
   c2c<float>("c2c_1d_16_out", {{16}}, CUFFT_FORWARD, false);
   c2c<float>("c2c_1d_12_inv_in", {{12}}, CUFFT_INVERSE, true);
@@ -324,6 +367,7 @@ int main() {
   realPair<float>("r2c_3d_4x4x6", {4, 4, 6}, 1, false);
   realPair<double>("d2z_3d_3x5x7_in", {3, 5, 7}, 1, true);
   workAreaAndStream();
+  xtPlan();
   std::printf("CufftMore: %s (%d failures)\n", Failures ? "FAIL" : "PASS", Failures);
   return Failures ? 1 : 0;
 }
