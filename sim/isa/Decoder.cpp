@@ -307,6 +307,7 @@ bool parseAtomic(std::string S, uint8_t &Kind, bool &Wide) {
       {"swap", AkSwap}, {"cmpswap", AkCmpSwap}, {"add_f32", AkAddF}, {"add_f64", AkAddF},
       {"min_f32", AkMinF}, {"max_f32", AkMaxF}, {"min_f64", AkMinF}, {"max_f64", AkMaxF},
       {"fmin", AkMinF}, {"fmax", AkMaxF}, {"csub", AkCsub}, {"pk_add_f16", AkPkAddF16},
+      {"pk_add_bf16", AkPkAddBF16},
       {"cmpswap_f32", AkCmpSwap}};
   for (auto &[N, V] : Table)
     if (S == N) {

@@ -143,12 +143,16 @@ struct Ctx {
   // Output: omod, clamp, NaN canonicalisation, output flushing.
   uint32_t out32(float R, unsigned NIn) const {
     if (std::isnan(R)) {
+      // MODE.DX10_CLAMP: clamp makes every NaN result 0, an input's
+      // quieted NaN included (CDNA3/RDNA3 ISA, "MODE register").
+      if (In.I.Clamp && Dx10)
+        return 0;
       for (unsigned K = 0; K < NIn; ++K) {
         float S = f32(K);
         if (std::isnan(S))
           return bitCast<uint32_t>(S) | 0x00400000u;
       }
-      return In.I.Clamp && Dx10 ? 0 : QNaN32;
+      return QNaN32;
     }
     R = omod(R);
     if (In.I.Clamp)
@@ -159,12 +163,14 @@ struct Ctx {
   }
   uint64_t out64(double R, unsigned NIn) const {
     if (std::isnan(R)) {
+      if (In.I.Clamp && Dx10)
+        return 0;
       for (unsigned K = 0; K < NIn; ++K) {
         double S = f64(K);
         if (std::isnan(S))
           return bitCast<uint64_t>(S) | (1ull << 51);
       }
-      return In.I.Clamp && Dx10 ? 0 : QNaN64;
+      return QNaN64;
     }
     if (In.I.Omod == 1) R *= 2; else if (In.I.Omod == 2) R *= 4; else if (In.I.Omod == 3) R *= 0.5;
     if (In.I.Clamp)
@@ -246,11 +252,18 @@ template <typename T> T divScale(T S0, T S1, T S2, bool &Vcc) {
   }
   if (Denorm(S1))
     return std::ldexp(S0, Scale);
-  if (Denorm(T(1) / S1) && Denorm(S2 / S1)) {
+  // The manuals take the f32 form's reciprocal test in double precision
+  // ("1.0 / 64'F(S1.f32) == DENORM.f64"), where no f32 has a denormal
+  // reciprocal: a denominator near FLT_MAX is left alone and the quotient's
+  // denormal range is handled by scaling the numerator (next cases).
+  auto RcpDenorm = [&] {
+    return F32 ? std::fpclassify(1.0 / double(S1)) == FP_SUBNORMAL : Denorm(T(1) / S1);
+  };
+  if (RcpDenorm() && Denorm(S2 / S1)) {
     Vcc = true;
     return S0 == S1 ? std::ldexp(S0, Scale) : S0;
   }
-  if (Denorm(T(1) / S1))
+  if (RcpDenorm())
     return std::ldexp(S0, -Scale);
   if (Denorm(S2 / S1)) {
     Vcc = true;

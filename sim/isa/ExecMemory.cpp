@@ -135,6 +135,20 @@ template <typename T> T atomicOp(uint8_t Kind, T Old, T Src, T Cmp, bool &Store)
     uint32_t Hi = floatToHalf(halfToFloat(uint16_t(O >> 16)) + halfToFloat(uint16_t(Sv >> 16)));
     return T(Lo | Hi << 16);
   }
+  case AkPkAddBF16: {
+    // gfx942's global/flat/ds pk_add_bf16 (CDNA3 ISA, "GLOBAL_ATOMIC_PK_ADD_BF16",
+    // "DS_PK_ADD_BF16"): two bf16 sums, round to nearest even. An f32 sum
+    // rounded again to bf16 is correctly rounded (24 >= 2*8+2 bits).
+    auto Add = [](uint16_t A, uint16_t B) -> uint32_t {
+      float S = bitCast<float>(uint32_t(A) << 16) + bitCast<float>(uint32_t(B) << 16);
+      uint32_t X = bitCast<uint32_t>(S);
+      if (std::isnan(S))
+        return 0x7fc0;
+      return (X + 0x7fff + ((X >> 16) & 1)) >> 16;
+    };
+    uint32_t O = uint32_t(Old), Sv = uint32_t(Src);
+    return T(Add(uint16_t(O), uint16_t(Sv)) | Add(uint16_t(O >> 16), uint16_t(Sv >> 16)) << 16);
+  }
   }
   Store = false;
   return Old;

@@ -95,7 +95,7 @@ enum MemWidth : uint8_t {
 enum AtomKind : uint8_t {
   AkAdd, AkSub, AkRsub, AkInc, AkDec, AkMinI, AkMaxI, AkMinU, AkMaxU, AkAnd,
   AkOr, AkXor, AkSwap, AkCmpSwap /* data = {src, cmp} */, AkCmpSwapDs9 /* data0 cmp, data1 src */,
-  AkAddF, AkMinF, AkMaxF, AkMskor, AkCsub, AkPkAddF16
+  AkAddF, AkMinF, AkMaxF, AkMskor, AkCsub, AkPkAddF16, AkPkAddBF16
 };
 enum SaveExecKind : uint8_t { SeAnd, SeOr, SeXor, SeAndN2, SeOrN2, SeNand, SeNor, SeXnor,
   SeAndN1, SeOrN1, SeAndN1Wr, SeAndN2Wr };

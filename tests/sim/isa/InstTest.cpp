@@ -173,6 +173,17 @@ TEST_P(Inst, MinMaxNaN) {
         {{f2u(1.0f), f2u(1.0f)}, {0x80000000u, 0}, {f2u(-3.0f), f2u(2.0f)}});
 }
 
+TEST_P(Inst, ClampOfNaNInputWithDx10) {
+  // MODE.DX10_CLAMP (the default): clamp turns every NaN result into 0,
+  // also a NaN that came in as an operand; without it the quieted NaN
+  // passes. (PTX's add.sat.f32 of a NaN is 0: LLVM relies on this.)
+  check("v_add_f32_e64 v5, v1, v2 clamp\n v_mul_f32_e64 v6, v1, v2 clamp",
+        {{0x7fa00001u, f2u(1.0f)}, {f2u(0.5f), 0xffc00123u}, {f2u(0.25f), f2u(2.0f)}},
+        {{0, 0}, {0, 0}, {f2u(1.0f), f2u(0.5f)}});
+  check("v_add_f32_e64 v5, v1, v2 clamp", {{0x7fa00001u, f2u(1.0f)}}, {{0x7fe00001u, 0}},
+        "  .amdhsa_dx10_clamp 0\n", false);
+}
+
 TEST_P(Inst, CvtFloatToIntSaturates) {
   check("v_cvt_i32_f32 v5, v1\n v_cvt_u32_f32 v6, v1",
         {{0x7fc00000u}, {f2u(3e9f)}, {f2u(-3e9f)}, {f2u(-1.7f)}, {f2u(INFINITY)}},
@@ -238,6 +249,15 @@ TEST_P(Inst, DivFixupSpecials) {
         {{f2u(1.0f), 0, 0}, {f2u(1.0f), 0, f2u(-2.0f)}, {f2u(1.0f), f2u(INFINITY), f2u(3.0f)},
          {f2u(2.5f), f2u(-2.0f), f2u(5.0f)}},
         {{0x7fc00000u, 0}, {f2u(-INFINITY), 0}, {0, 0}, {f2u(-2.5f), 0}}, "", false);
+}
+
+TEST_P(Inst, DivScaleF32NearMax) {
+  // 1 / FLT_MAX (a denormal quotient): the denominator is not scaled (its
+  // reciprocal is no denormal in the manual's double-precision test); the
+  // numerator is scaled by 2^64 and VCC set, so that v_div_fmas scales back.
+  std::string Vcc = g11() ? "vcc_lo" : "vcc";
+  check("v_div_scale_f32 v5, " + Vcc + ", v1, v1, v2\n v_div_scale_f32 v6, " + Vcc + ", v2, v1, v2",
+        {{0x7f7fffffu, f2u(1.0f)}}, {{0x7f7fffffu, f2u(0x1p64f)}});
 }
 
 TEST_P(Inst, RcpRsqSqrt) {
@@ -605,6 +625,32 @@ TEST_P(Inst, GlobalCmpswap64Returns) {
                               std::string(G == Gfx::Gfx942 ? "sc0" : "glc") +
                               "\n s_waitcnt vmcnt(0)\n v_add_u32 v5, v20, v22\n v_add_u32 v6, v21, v23";
   check(B, {{0x11, 0x22}, {0x33, 0x44}}, {{0x11, 0x22}, {0x33, 0x44}});
+}
+
+TEST_P(Inst, PackedBf16Atomics) {
+  if (G != Gfx::Gfx942)
+    GTEST_SKIP() << "global/ds pk_add_bf16 are CDNA3 instructions";
+  // LDS word = v1; ds_pk_add_rtn_bf16 adds v2 and returns the old word;
+  // ds_pk_add_bf16 adds v2 again. Lanes: (1.0, 2.0) + (1.0, -0.5) twice;
+  // (bf16 max, 1.0) + (bf16 max, 2^-8): overflow to inf, and 1 + 2^-8 is
+  // a tie that stays 1.0 (even); a NaN sum is the canonical 0x7fc0.
+  Kernel K;
+  K.Lds = 1024;
+  K.Body = "v_lshlrev_b32 v7, 2, v0\n ds_write_b32 v7, v1\n s_waitcnt lgkmcnt(0)\n"
+           "ds_pk_add_rtn_bf16 v5, v7, v2\n s_waitcnt lgkmcnt(0)\n ds_pk_add_bf16 v7, v2\n"
+           "s_waitcnt lgkmcnt(0)\n ds_read_b32 v6, v7\n s_waitcnt lgkmcnt(0)";
+  std::vector<Out> Got;
+  auto R = exec(K, {{0x40003f80u, 0xbf003f80u}, {0x3f807f7fu, 0x3b807f7fu}, {0x7fa13f80u, 0x3f803f80u}}, Got);
+  ASSERT_EQ(R.Status, DispatchResult::Ok) << R.Message;
+  EXPECT_EQ(Got[0][0], 0x40003f80u);
+  EXPECT_EQ(Got[0][1], 0x3f804040u); // (1+1+1, 2-0.5-0.5)
+  EXPECT_EQ(Got[1][0], 0x3f807f7fu);
+  EXPECT_EQ(Got[1][1], 0x3f807f80u);
+  EXPECT_EQ(Got[2][1], 0x7fc04040u);
+  // The global form: out[lane] starts 0, gets v1 added, returns the old 0.
+  check("v_lshlrev_b32 v7, 3, v0\n global_atomic_pk_add_bf16 v5, v7, v1, s[6:7] sc0\n s_waitcnt vmcnt(0)\n"
+        "global_load_dword v6, v7, s[6:7]\n s_waitcnt vmcnt(0)",
+        {{0x40003f80u}, {0xc0803f00u}}, {{0, 0x40003f80u}, {0, 0xc0803f00u}});
 }
 
 TEST_P(Inst, Vopd) {
