@@ -494,7 +494,11 @@ private:
   std::set<std::string> RefusedWarned; ///< Kernels whose refusal was logged (guarded by M).
   Error refusedKernel(const std::string &Name, std::string Why);
   unsigned PtxTarget = 0;
-  std::mutex CodeM;                  ///< Guards Code; held while compiling.
+  std::mutex CodeM; ///< Guards Code; held while compiling.
+  /// Also held to change Code's map or a DeviceCode's Kernels, so that
+  /// kernelCode finds a compiled kernel under it alone.
+  std::mutex LookupM;
+  DeviceCode &deviceCode(const DeviceEntry &D);
   std::map<const ferry::Device *, DeviceCode> Code;
   std::vector<std::string> Entries;
   std::vector<std::string> Globals;

@@ -300,6 +300,7 @@ void Library::forgetCode() {
   // code can be dropped here without draining; its variables leave the
   // allocation table first.
   std::lock_guard<std::mutex> L(CodeM);
+  std::lock_guard<std::mutex> LL(LookupM);
   for (auto &[Dev, DC] : Code)
     for (uintptr_t B : DC.GlobalBases)
       alloctable::erase(B);
@@ -431,8 +432,11 @@ Status Library::finishLoad(DeviceEntry &D, DeviceCode &DC, std::unique_ptr<CodeO
     return Made.takeError();
   std::shared_ptr<const LoadedCode> Loaded(std::move(*Made));
   auto Infos = Loaded->info();
-  for (unsigned I = 0; I < Infos.size(); ++I)
-    DC.Kernels.emplace(Infos[I].Name, KernelCode{Loaded, I, &Infos[I]});
+  {
+    std::lock_guard<std::mutex> LL(LookupM);
+    for (unsigned I = 0; I < Infos.size(); ++I)
+      DC.Kernels.emplace(Infos[I].Name, KernelCode{Loaded, I, &Infos[I]});
+  }
   DC.Objects.push_back(std::move(Obj));
   if (!DefinesVariables)
     return Status::ok();
@@ -645,9 +649,21 @@ Error Library::missingKernel(DeviceCode &DC, const std::string &Name) {
   return makeError(CUDA_ERROR_NOT_FOUND, "kernel '" + Name + "' is not in the compiled image");
 }
 
+Library::DeviceCode &Library::deviceCode(const DeviceEntry &D) {
+  std::lock_guard<std::mutex> LL(LookupM);
+  return Code[D.Backend]; // std::map: the reference stays valid.
+}
+
 Expected<Library::KernelCode> Library::kernelCode(DeviceEntry &D, const std::string &Name, const char *Why) {
+  // Launches of compiled kernels never wait for another kernel's compile.
+  {
+    std::lock_guard<std::mutex> LL(LookupM);
+    if (auto It = Code.find(D.Backend); It != Code.end())
+      if (auto K = It->second.Kernels.find(Name); K != It->second.Kernels.end())
+        return K->second;
+  }
   std::lock_guard<std::mutex> L(CodeM);
-  DeviceCode &DC = Code[D.Backend];
+  DeviceCode &DC = deviceCode(D);
   if (auto It = DC.Kernels.find(Name); It != DC.Kernels.end())
     return It->second;
   if (DC.Failure)
@@ -686,7 +702,7 @@ Expected<Library::KernelCode> Library::kernelCode(DeviceEntry &D, const std::str
 
 Status Library::compileAll(DeviceEntry &D) {
   std::lock_guard<std::mutex> L(CodeM);
-  DeviceCode &DC = Code[D.Backend];
+  DeviceCode &DC = deviceCode(D);
   if (DC.Failure)
     return *DC.Failure;
   if (DC.WholeTried)
@@ -750,7 +766,7 @@ bool Library::isLoaded(const DeviceEntry &D, const std::string &Name) {
 
 Expected<LoadedCode::Global> Library::global(DeviceEntry &D, const std::string &Name) {
   std::lock_guard<std::mutex> L(CodeM);
-  DeviceCode &DC = Code[D.Backend];
+  DeviceCode &DC = deviceCode(D);
   if (DC.Failure)
     return *DC.Failure;
   bool Fresh = DC.Kernels.empty() && !DC.VariablesTried && !DC.WholeTried;

@@ -104,11 +104,18 @@ std::vector<const Function *> kernelsOf(const Module &M) {
 } // namespace
 
 bool isModuleVariable(const GlobalVariable &G) {
-  // A name with a '.' is the lowering's own, never a PTX identifier: a
-  // launch handle, or a function-scope variable hoisted to module scope
-  // (only its function, so only pieces with that function, uses it).
   unsigned AS = G.getAddressSpace();
-  return (AS == 1 || AS == 4) && G.hasName() && !G.isDeclaration() && !G.getName().contains('.');
+  if ((AS != 1 && AS != 4) || !G.hasName() || G.isDeclaration())
+    return false;
+  // Names with a '.' (never a PTX identifier) are the lowering's own: launch
+  // handles, and function-scope variables hoisted to module scope as
+  // "<function>.<variable>" (only pieces with that function use them), but
+  // also a module variable renamed when an -rdc image's modules were linked.
+  StringRef Name = G.getName();
+  if (Name.starts_with(EntryHandlePrefix))
+    return false;
+  size_t Dot = Name.find('.');
+  return Dot == StringRef::npos || !G.getParent() || !G.getParent()->getFunction(Name.take_front(Dot));
 }
 
 std::vector<std::string> kernelNames(const Module &M) {
