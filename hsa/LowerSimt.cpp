@@ -745,6 +745,40 @@ static void mapMathToOcml(Module &M) {
 }
 
 //===----------------------------------------------------------------------===//
+// bf16 min/max: PTX's min.bf16 of a signalling NaN and a number is the
+// number (as for f32). The AMDGPU backend promotes bf16 minnum to f32 with a
+// shift and takes that extension as quieting (an fpext is canonical), so it
+// leaves out the quieting it does before an f32 v_min in IEEE mode, and
+// v_min_f32 returns the signalling operand quieted. Widening by hand, as
+// bits, makes the operands unknown f32 values that the backend quiets; the
+// result (one of the operands, or a NaN) narrows back exactly.
+//===----------------------------------------------------------------------===//
+
+static void widenBf16MinMax(Module &M) {
+  SmallVector<IntrinsicInst *, 8> Calls;
+  for (Function &F : M)
+    for (Instruction &I : instructions(F))
+      if (auto *II = dyn_cast<IntrinsicInst>(&I))
+        if ((II->getIntrinsicID() == Intrinsic::minnum || II->getIntrinsicID() == Intrinsic::maxnum) &&
+            II->getType()->getScalarType()->isBFloatTy())
+          Calls.push_back(II);
+  for (IntrinsicInst *II : Calls) {
+    IRBuilder<> B(II);
+    Type *Ty = II->getType();
+    Type *I16 = Ty->getWithNewType(B.getInt16Ty()), *I32 = Ty->getWithNewType(B.getInt32Ty());
+    Type *F32 = Ty->getWithNewType(B.getFloatTy());
+    auto Widen = [&](Value *V) {
+      Value *Bits = B.CreateShl(B.CreateZExt(B.CreateBitCast(V, I16), I32), 16);
+      return B.CreateBitCast(Bits, F32);
+    };
+    Value *R = B.CreateBinaryIntrinsic(II->getIntrinsicID(), Widen(II->getArgOperand(0)),
+                                       Widen(II->getArgOperand(1)));
+    II->replaceAllUsesWith(B.CreateFPTrunc(R, Ty));
+    II->eraseFromParent();
+  }
+}
+
+//===----------------------------------------------------------------------===//
 // Driver.
 //===----------------------------------------------------------------------===//
 
@@ -793,6 +827,7 @@ Error lowerSimtModule(Module &M, const TargetInfo &T, TargetMachine &TM,
   if (Error E = linkTextureSampler(M))
     return E;
   mapMathToOcml(M);
+  widenBf16MinMax(M);
   if (Error E = linkDeviceLibs(M, T, Opts))
     return E;
   setTargetAttributes(M, T, Opts);
