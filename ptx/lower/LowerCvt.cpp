@@ -316,11 +316,18 @@ Error FunctionLowering::lowerCvt(const Instruction &I) {
     R = SS ? B.CreateSIToFP(A, DVT) : B.CreateUIToFP(A, DVT);
     if (Rnd && *Rnd != Modifier::Rn) {
       // The exact error: source minus the result converted back, in i128.
+      // An f16 result can be infinite (65520 and up), where fptosi is
+      // poison (AMD's v_cvt_i32_f32 gives INT_MAX, and rounding "up" from
+      // there made 0x7c01, a NaN): an infinity counts as exact, the
+      // rounding already went the right way.
       Type *Wide = B.getInt128Ty();
       Value *X = SS ? B.CreateSExt(A, Wide) : B.CreateZExt(A, Wide);
       bool Narrow = DVT->isHalfTy() || DVT->isBFloatTy();
-      Value *Back = B.CreateFPToSI(Narrow ? B.CreateFPExt(R, B.getFloatTy()) : R, Wide);
-      Value *Diff = B.CreateSub(X, Back);
+      Value *RF = Narrow ? B.CreateFPExt(R, B.getFloatTy()) : R;
+      Value *Back = B.CreateFPToSI(RF, Wide);
+      Value *Inf = B.CreateFCmpOEQ(callLLVM(Intrinsic::fabs, {RF->getType()}, {RF}),
+                                   ConstantFP::getInfinity(RF->getType()));
+      Value *Diff = B.CreateSelect(Inf, ConstantInt::get(Wide, 0), B.CreateSub(X, Back));
       Value *Err = B.CreateSelect(B.CreateICmpSGT(Diff, ConstantInt::get(Wide, 0)), ConstantFP::get(DVT, 1.0),
                                   B.CreateSelect(B.CreateICmpSLT(Diff, ConstantInt::get(Wide, 0)), ConstantFP::get(DVT, -1.0), ConstantFP::get(DVT, 0.0)));
       R = directedRound(R, Err, *Rnd, B.getTrue());
