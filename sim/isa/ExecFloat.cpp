@@ -260,8 +260,13 @@ template <typename T> T divScale(T S0, T S1, T S2, bool &Vcc) {
     return F32 ? std::fpclassify(1.0 / double(S1)) == FP_SUBNORMAL : Denorm(T(1) / S1);
   };
   if (RcpDenorm() && Denorm(S2 / S1)) {
+    // A huge denominator and a denormal quotient (f64: 1 / DBL_MAX): the
+    // denominator goes down by 2^Scale, so its reciprocal and the quotient
+    // are normal, and v_div_fmas (VCC, quotient exponent below the bias)
+    // scales the result back down. Scaling it up, as the manual's text
+    // reads, makes it infinite and every such quotient inf.
     Vcc = true;
-    return S0 == S1 ? std::ldexp(S0, Scale) : S0;
+    return S0 == S1 ? std::ldexp(S0, -Scale) : S0;
   }
   if (RcpDenorm())
     return std::ldexp(S0, -Scale);
@@ -558,7 +563,12 @@ int valuFloatLane(LaneIn &In, uint64_t &Res, bool &Carry) {
   case Op::v_cvt_f32_f16: return R32(X.f16(0), 0);
   case Op::v_cvt_f16_f32: {
     float F = X.f32(0);
-    if (std::isnan(F)) { Res = QNaN16 | ((bitCast<uint32_t>(F) >> 16) & 0x8000); return 1; }
+    if (std::isnan(F)) {
+      // A NaN keeps its sign, but clamp under DX10_CLAMP makes it 0, as in
+      // every other clamped op (PTX's cvt.rn.sat.f16.f32 of a NaN is 0).
+      Res = I.Clamp && X.Dx10 ? 0 : QNaN16 | ((bitCast<uint32_t>(F) >> 16) & 0x8000);
+      return 1;
+    }
     return R16(F);
   }
   case Op::v_cvt_f32_bf16: return R32(bitCast<float>(uint32_t(uint16_t(In.Src[0])) << 16), 0);

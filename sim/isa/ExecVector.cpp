@@ -451,6 +451,13 @@ bool intCompare(uint8_t Cond, uint8_t Type, uint64_t A, uint64_t B) {
 } // namespace
 
 /// Reads source operand index OpIdx for lane SrcLane as seen by Lane.
+/// The packed-f32 ops (gfx90a+) read 64-bit register pairs, but an inline
+/// constant is the 32-bit float in the low dword (LLVM emits `1.0
+/// op_sel_hi:[1,0]` so that both halves read it), not the f64 encoding.
+static bool packedF32(Op O) {
+  return O == Op::v_pk_fma_f32 || O == Op::v_pk_mul_f32 || O == Op::v_pk_add_f32 || O == Op::v_pk_mov_b32;
+}
+
 static uint64_t readSource(const WaveState &W, const Inst &I, unsigned OpIdx, unsigned SrcK,
                            unsigned Lane, bool Wide, bool MaskSrc) {
   const Operand &O = I.Ops[OpIdx];
@@ -663,6 +670,8 @@ static bool execValuOne(WaveState &W, const Inst &I, ExecCtx &C, bool Defer,
       continue;
     bool Wide = (Sh.Src64 >> K) & 1;
     uint64_t V = readSource(W, I, FirstSrc + K, K, 0, Wide, false);
+    if (SO.Kind == OpndKind::Const && Wide && packedF32(I.Opcode))
+      V = SO.C32;
     if (SO.Kind == OpndKind::Const && !Wide) {
       if ((Sh.Src16 >> K) & 1)
         V = SO.C16;
@@ -705,6 +714,8 @@ static bool execValuOne(WaveState &W, const Inst &I, ExecCtx &C, bool Defer,
       if (Mask)
         In.Src[K] = (readMask(W, O[FirstSrc + K]) >> L) & 1;
       const Operand &SO = O[FirstSrc + K];
+      if (SO.Kind == OpndKind::Const && Wide && packedF32(I.Opcode))
+        In.Src[K] = SO.C32;
       if (SO.Kind == OpndKind::Const && !Wide && !Mask) {
         // Inline constants have a per-width encoding: 16-bit sources read
         // the half-precision pattern (packed ops: in both halves).

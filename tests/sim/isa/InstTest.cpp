@@ -182,6 +182,8 @@ TEST_P(Inst, ClampOfNaNInputWithDx10) {
         {{0, 0}, {0, 0}, {f2u(1.0f), f2u(0.5f)}});
   check("v_add_f32_e64 v5, v1, v2 clamp", {{0x7fa00001u, f2u(1.0f)}}, {{0x7fe00001u, 0}},
         "  .amdhsa_dx10_clamp 0\n", false);
+  // The f32 -> f16 conversion too (its NaN otherwise keeps the sign).
+  check("v_cvt_f16_f32_e64 v5, v1 clamp\n v_cvt_f16_f32_e64 v6, v1", {{0xffc00000u}}, {{0, 0xfe00u}});
 }
 
 TEST_P(Inst, CvtFloatToIntSaturates) {
@@ -258,6 +260,15 @@ TEST_P(Inst, DivScaleF32NearMax) {
   std::string Vcc = g11() ? "vcc_lo" : "vcc";
   check("v_div_scale_f32 v5, " + Vcc + ", v1, v1, v2\n v_div_scale_f32 v6, " + Vcc + ", v2, v1, v2",
         {{0x7f7fffffu, f2u(1.0f)}}, {{0x7f7fffffu, f2u(0x1p64f)}});
+}
+
+TEST_P(Inst, DivScaleF64NearMax) {
+  // 1 / DBL_MAX: the reciprocal of the denominator and the quotient are
+  // both denormal; the denominator is scaled down by 2^128 (VCC set, for
+  // v_div_fmas to scale the quotient back), not up to infinity.
+  std::string Vcc = g11() ? "vcc_lo" : "vcc";
+  check("v_div_scale_f64 v[16:17], " + Vcc + ", v[12:13], v[12:13], v[14:15]\n v_mov_b32 v5, v16\n v_mov_b32 v6, v17",
+        {{0xffffffffu, 0x7fefffffu, 0, 0x3ff00000u}}, {{0xffffffffu, 0x77efffffu}});
 }
 
 TEST_P(Inst, RcpRsqSqrt) {
@@ -480,6 +491,17 @@ TEST_P(Inst, PackedF32AndAgprs) {
   ASSERT_EQ(R.Status, DispatchResult::Ok) << R.Message;
   EXPECT_EQ(Got[0][0], f2u(3.0f));  // 2 * 0.5 + 2
   EXPECT_EQ(Got[0][1], f2u(0.0f));  // 3 * -1 + 3
+}
+
+TEST_P(Inst, PackedF32InlineConstant) {
+  if (g11())
+    GTEST_SKIP() << "v_pk_add_f32 is CDNA only";
+  // An inline constant of a packed-f32 op is the f32 value in the low dword
+  // (op_sel_hi:[1,0] makes both halves read it; LLVM emits this form), not
+  // the f64 encoding, whose low dword is 0.
+  check("v_mov_b32 v8, v1\n v_mov_b32 v9, v2\n v_pk_add_f32 v[8:9], v[8:9], 1.0 op_sel_hi:[1,0]\n"
+        "v_pk_mul_f32 v[8:9], v[8:9], -2.0 op_sel_hi:[1,0]\n v_mov_b32 v5, v8\n v_mov_b32 v6, v9",
+        {{f2u(2.0f), f2u(-0.5f)}}, {{f2u(-6.0f), f2u(-1.0f)}});
 }
 
 TEST_P(Inst, BufferIndexedOutOfRange) {
