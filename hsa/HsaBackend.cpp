@@ -1041,20 +1041,21 @@ ferry::Status HsaQueue::enqueueLaunch(const ferry::LaunchRequest &R) {
   return ferry::Status::ok();
 }
 
-/// Whether ROCr knows the memory at P (an HSA allocation or locked host
-/// memory). Pageable host memory (malloc, the stack) is out of reach of the
-/// DMA engines hsa_amd_memory_async_copy drives: a copy from it would fault.
-static bool knownToRocr(const HsaRuntime &Rt, const void *P) {
+/// What ROCr knows of the memory at P: an HSA allocation, locked host
+/// memory (with the locked range), or nothing (pageable host memory, which
+/// the DMA engines hsa_amd_memory_async_copy drives cannot reach).
+static hsa_amd_pointer_info_t pointerInfo(const HsaRuntime &Rt, const void *P) {
   hsa_amd_pointer_info_t Info{};
   Info.size = sizeof Info;
   if (Rt.fn().hsa_amd_pointer_info(P, &Info, nullptr, nullptr, nullptr) != HSA_STATUS_SUCCESS)
-    return true; // Cannot tell; the copy reports its own error.
-  return Info.type != HSA_EXT_POINTER_TYPE_UNKNOWN;
+    Info.type = HSA_EXT_POINTER_TYPE_HSA; // Cannot tell; the copy reports its own error.
+  return Info;
 }
 
 ferry::Status HsaQueue::enqueueCopy(const ferry::CopyRect &R) {
   if (ferry::Status St = refuseIfDead(); !St)
     return St;
+  reclaim();
   // The bytes each side spans, first row to the end of the last.
   size_t SrcSpan = (R.Depth - 1) * R.SrcSlicePitch + (R.Height - 1) * R.SrcPitch + R.WidthBytes;
   size_t DstSpan = (R.Depth - 1) * R.DstSlicePitch + (R.Height - 1) * R.DstPitch + R.WidthBytes;
@@ -1064,15 +1065,27 @@ ferry::Status HsaQueue::enqueueCopy(const ferry::CopyRect &R) {
   // path in stream order instead.
   std::vector<void *> LockedHere;
   auto Pin = [&](const void *P, size_t Bytes, void *&AgentPtr) {
-    if (knownToRocr(Rt, P)) {
+    hsa_amd_pointer_info_t Info = pointerInfo(Rt, P);
+    if (Info.type != HSA_EXT_POINTER_TYPE_UNKNOWN && Info.type != HSA_EXT_POINTER_TYPE_LOCKED) {
       AgentPtr = const_cast<void *>(P);
       return true;
     }
+    // Locked memory is locked again (the same range: ROCr counts), so an
+    // earlier copy's unlock cannot pull it away from this one.
+    auto *Base = static_cast<uint8_t *>(const_cast<void *>(P));
+    size_t Size = Bytes;
+    auto *Host = static_cast<uint8_t *>(Info.hostBaseAddress);
+    if (Info.type == HSA_EXT_POINTER_TYPE_LOCKED && Host && Base >= Host &&
+        size_t(Base - Host) + Bytes <= Info.sizeInBytes) {
+      Size = Info.sizeInBytes;
+      Base = Host;
+    }
     hsa_agent_t Ag = D.A.Agent;
-    if (Rt.fn().hsa_amd_memory_lock(const_cast<void *>(P), Bytes, &Ag, 1, &AgentPtr) !=
-        HSA_STATUS_SUCCESS)
+    void *Agent = nullptr;
+    if (Rt.fn().hsa_amd_memory_lock(Base, Size, &Ag, 1, &Agent) != HSA_STATUS_SUCCESS)
       return false;
-    LockedHere.push_back(const_cast<void *>(P));
+    LockedHere.push_back(Base);
+    AgentPtr = static_cast<uint8_t *>(Agent) + (static_cast<const uint8_t *>(P) - Base);
     return true;
   };
   void *SrcAgent = nullptr, *DstAgent = nullptr;
@@ -1089,7 +1102,6 @@ ferry::Status HsaQueue::enqueueCopy(const ferry::CopyRect &R) {
                        Copy.WidthBytes);
     });
   }
-  reclaim();
   std::lock_guard<std::mutex> L(Lock);
   ferry::Status Result = ferry::Status::ok();
   // Rows become separate DMA copies chained on signals.

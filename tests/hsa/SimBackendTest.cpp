@@ -6,7 +6,8 @@
 ///  - kernels got a zeroed parameter buffer: HsaCodeObject gave the core no
 ///    per-parameter layout, so kernelParams were never packed;
 ///  - copies from pageable host memory went to the DMA engine, which cannot
-///    reach it (ROCr: a fault);
+///    reach it (ROCr: a fault); then a copy relied on another copy's
+///    temporary lock, which that copy's completion released;
 ///  - signals still named by a queued barrier packet or copy were destroyed
 ///    when the queue's latest signal moved on (use after free in ROCr);
 ///  - after a kernel fault, waits blocked forever (ROCr never completes the
@@ -24,7 +25,9 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
+#include <thread>
 #include <cstdlib>
 #include <cstring>
 
@@ -239,6 +242,41 @@ TEST_F(HsaOnSim, PageableCopiesAndLaunchesInStreamOrder) {
   Queue->drain();
   EXPECT_EQ(Out[63], 5.0f);
   EXPECT_TRUE(bool(Dev->fault()));
+  (void)Dev->release(ferry::MemoryKind::Device, *DX, N * 4);
+  (void)Dev->release(ferry::MemoryKind::Device, *DY, N * 4);
+}
+
+TEST_F(HsaOnSim, APageableRangeStaysLockedForEveryCopyUsingIt) {
+  // Copy A (from Y) locks Y; copy B (into Y) is queued while A still holds
+  // that lock; A completes and a later enqueue reclaims A's lock while B
+  // still waits. B must hold a lock of its own, or the DMA engine finds Y
+  // unlocked (the stand-in then copies nothing).
+  const uint32_t N = 256;
+  std::vector<float> Y(N, 4.0f), Ones(N, 9.0f);
+  auto DX = Dev->allocate(ferry::MemoryKind::Device, N * 4);
+  auto DY = Dev->allocate(ferry::MemoryKind::Device, N * 4);
+  ASSERT_TRUE(DX && DY);
+  ASSERT_TRUE(Queue->enqueueCopy(copy(*DY, Ones.data(), N * 4)));
+  std::atomic<bool> Gate1{false}, Gate2{false};
+  auto Wait = [](std::atomic<bool> &G) {
+    return [&G](CUresult) {
+      while (!G.load())
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    };
+  };
+  ASSERT_TRUE(Queue->enqueueHostFunction(Wait(Gate1)));
+  ASSERT_TRUE(Queue->enqueueCopy(copy(*DX, Y.data(), N * 4))); // A
+  auto AfterA = Queue->enqueueSignal();
+  ASSERT_TRUE(bool(AfterA));
+  ASSERT_TRUE(Queue->enqueueHostFunction(Wait(Gate2)));
+  ASSERT_TRUE(Queue->enqueueCopy(copy(Y.data(), *DY, N * 4))); // B
+  Gate1 = true;
+  (*AfterA)->wait();
+  ASSERT_TRUE(Queue->enqueueCopy(copy(*DX, *DY, 4))); // Reclaims A's lock.
+  Gate2 = true;
+  Queue->drain();
+  EXPECT_TRUE(bool(Dev->fault()));
+  EXPECT_EQ(Y[N - 1], 9.0f);
   (void)Dev->release(ferry::MemoryKind::Device, *DX, N * 4);
   (void)Dev->release(ferry::MemoryKind::Device, *DY, N * 4);
 }
