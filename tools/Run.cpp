@@ -7,6 +7,8 @@
 /// With FERRY_SIM set (simulated AMD GPUs) and FERRY_HSA_LIBRARY not, it
 /// points FERRY_HSA_LIBRARY at the HSA runtime stand-in beside ferry's
 /// libraries (sim/runtime), so the AMD backend loads it as it loads ROCr.
+/// It also adds ferry's libferry-audit.so to LD_AUDIT (tools/audit), so a
+/// program that loads NVIDIA's libcuda.so.1 by absolute path gets ferry's.
 #include "tools/Command.h"
 
 #include <cerrno>
@@ -19,7 +21,11 @@
 
 namespace ferry::tool {
 
-/// The directory holding ferry's libraries: <dir of this executable>/../lib.
+/// The directory holding ferry's libraries, found from this executable's
+/// place so that a build tree and any install prefix both work: an install
+/// puts them in <prefix>/FERRY_INSTALL_LIBDIR (cmake/FerryInstall.cmake),
+/// a build tree in build/lib beside build/bin. The install layout is tried
+/// first: <prefix>/lib may hold another vendor's libcuda.so.1.
 std::string ferryLibDir() {
   char Buf[PATH_MAX];
   ssize_t N = readlink("/proc/self/exe", Buf, sizeof(Buf) - 1);
@@ -28,7 +34,13 @@ std::string ferryLibDir() {
   Buf[N] = 0;
   std::string Exe(Buf);
   std::string Bin = Exe.substr(0, Exe.rfind('/'));
-  return Bin.substr(0, Bin.rfind('/')) + "/lib";
+  std::string Prefix = Bin.substr(0, Bin.rfind('/'));
+#ifdef FERRY_INSTALL_LIBDIR
+  std::string Installed = Prefix + "/" FERRY_INSTALL_LIBDIR;
+  if (access((Installed + "/libcuda.so.1").c_str(), R_OK) == 0)
+    return Installed;
+#endif
+  return Prefix + "/lib";
 }
 
 static int usage(FILE *Out, int Code) {
@@ -112,6 +124,12 @@ static int runRun(const std::vector<std::string> &Args) {
     return usage(stderr, 2);
   if (!prepareEnvironment(Backend))
     return 1;
+  // Only `run`: `ferry trace --native` must reach NVIDIA's driver by path.
+  std::string Audit = ferryLibDir() + "/libferry-audit.so";
+  if (access(Audit.c_str(), R_OK) == 0) {
+    const char *Old = std::getenv("LD_AUDIT");
+    setenv("LD_AUDIT", (Old && *Old ? std::string(Old) + ":" + Audit : Audit).c_str(), 1);
+  }
   std::vector<char *> Argv;
   for (size_t J = I; J < Args.size(); ++J)
     Argv.push_back(const_cast<char *>(Args[J].c_str()));

@@ -15,14 +15,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void ferryPut(unsigned char *B, size_t At, uint64_t V, int Bytes) {
+static inline void ferryPut(unsigned char *B, size_t At, uint64_t V, int Bytes) {
   for (int I = 0; I < Bytes; ++I)
     B[At + I] = (unsigned char)(V >> (8 * I));
 }
 
 /* The ".version X.Y" of a PTX text, 0.0 when there is none (ferry's reader
  * takes the version from the text itself; the header copy is informative). */
-static void ferryPtxVersion(const char *Ptx, size_t Len, unsigned *Major, unsigned *Minor) {
+static inline void ferryPtxVersion(const char *Ptx, size_t Len, unsigned *Major, unsigned *Minor) {
   *Major = *Minor = 0;
   for (size_t I = 0; I + 9 < Len; ++I) {
     if (memcmp(Ptx + I, ".version", 8) != 0)
@@ -39,7 +39,7 @@ static void ferryPtxVersion(const char *Ptx, size_t Len, unsigned *Major, unsign
 
 /* A malloc'ed container for Ptx (Len bytes, a trailing NUL optional) naming
  * architecture Sm; its size in *OutSize. NULL when out of memory. */
-static unsigned char *ferryWrapPtx(const char *Ptx, size_t Len, unsigned Sm, size_t *OutSize) {
+static inline unsigned char *ferryWrapPtx(const char *Ptx, size_t Len, unsigned Sm, size_t *OutSize) {
   while (Len && Ptx[Len - 1] == 0)
     --Len;
   unsigned Major, Minor;
@@ -73,7 +73,7 @@ static unsigned char *ferryWrapPtx(const char *Ptx, size_t Len, unsigned Sm, siz
 }
 
 /* The number in "sm_90", "compute_90a", "sm_100f" (0 when none). */
-static unsigned ferryArchNumber(const char *Arch) {
+static inline unsigned ferryArchNumber(const char *Arch) {
   const char *U = strchr(Arch, '_');
   return U ? (unsigned)strtoul(U + 1, NULL, 10) : 0;
 }

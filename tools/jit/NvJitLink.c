@@ -8,12 +8,12 @@
  * cuda.core's Linker) and any client of nvJitLink get code ferry can run
  * with no change to the client.
  *
- * Link-time optimisation (-lto: LTO-IR inputs, which ferry cannot read) and
- * PTX output (-ptx) go to NVIDIA's nvJitLink (FERRY_NVJITLINK_LIBRARY, else
- * $CUDA_PATH/lib64, else /usr/local/cuda/lib64, opened by its resolved file
- * name so ferry's LD_AUDIT library does not send it back here); a cubin
- * requested from an LTO link is asked of it as PTX (-ptx) and returned
- * wrapped in a fatbin container (FatbinWrap.h).
+ * LTO-IR, which ferry cannot read, goes to NVIDIA's nvJitLink
+ * (FERRY_NVJITLINK_LIBRARY, else $CUDA_PATH/lib64, else /usr/local/cuda/lib64,
+ * opened by its resolved file name so ferry's LD_AUDIT library does not send
+ * it back here): in an -lto link the LTO-IR inputs are linked by it into PTX
+ * (-ptx), which joins the other inputs in the driver's link. A link asking
+ * for PTX output (-ptx) is NVIDIA's alone.
  *
  * Both spellings of each function are exported: the versioned one the header
  * inlines (__nvJitLinkCreate_13_0) and the plain one bindings look up.
@@ -129,11 +129,13 @@ static int loadReal(void) {
 
 enum { LogSize = 1 << 16 };
 
-/* One link. Driver mode owns a CUlinkState; NVIDIA mode a handle of the
- * real library (Forwarded). */
+/* One link: the driver's CUlinkState, and for -lto or -ptx links a handle
+ * of NVIDIA's library (Forwarded), which gets every input of a -ptx link
+ * (PtxOut) and the LTO-IR inputs of an -lto one. */
 struct Link {
   void *Forwarded;
-  int WrapPtxAsCubin; /* NVIDIA mode, cubin asked: -ptx was added for it */
+  int PtxOut;
+  int LtoInputs; /* inputs given to Forwarded in an -lto link */
   unsigned Sm;
   CUlinkState State;
   CUcontext Pushed; /* a primary context made current for the link, if any */
@@ -213,14 +215,17 @@ FERRY_EXPORT nvJitLinkResult __nvJitLinkCreate_13_0(struct Link **Handle, uint32
     memcpy(Opts, Options, NumOptions * sizeof(char *));
     if (!Ptx)
       Opts[NumOptions++] = "-ptx";
-    L->WrapPtxAsCubin = !Ptx;
+    L->PtxOut = Ptx;
     nvJitLinkResult R = Real.Create(&L->Forwarded, NumOptions, Opts);
     free(Opts);
     if (R != Ok) {
       free(L);
       return R;
     }
-  } else if (!loadDriver()) {
+  }
+  if (!L->PtxOut && !loadDriver()) {
+    if (L->Forwarded)
+      Real.Destroy(&L->Forwarded);
     free(L);
     return ErrInternal;
   }
@@ -273,8 +278,16 @@ FERRY_EXPORT nvJitLinkResult __nvJitLinkAddData_13_0(struct Link *L, int Type, c
                                                      size_t Size, const char *Name) {
   if (!L || !Data)
     return ErrNullInput;
-  if (L->Forwarded)
+  if (L->PtxOut)
     return Real.AddData(L->Forwarded, Type, Data, Size, Name);
+  if (Type == InputLtoir) {
+    if (!L->Forwarded) {
+      appendError(L, "ferry nvJitLink: LTO-IR input '%s' needs -lto\n", Name ? Name : "");
+      return ErrIncorrectInputType;
+    }
+    ++L->LtoInputs;
+    return Real.AddData(L->Forwarded, Type, Data, Size, Name);
+  }
   int DriverType = driverInputType(Type, Data, Size);
   if (DriverType < 0)
     return ErrIncorrectInputType;
@@ -304,8 +317,13 @@ FERRY_ALIAS(__nvJitLinkAddData_13_0, nvJitLinkAddData)
 FERRY_EXPORT nvJitLinkResult __nvJitLinkAddFile_13_0(struct Link *L, int Type, const char *Path) {
   if (!L || !Path)
     return ErrNullInput;
-  if (L->Forwarded)
+  size_t PathLen = strlen(Path);
+  if (Type == InputAny && PathLen > 6 && !strcmp(Path + PathLen - 6, ".ltoir"))
+    Type = InputLtoir;
+  if (L->PtxOut || (Type == InputLtoir && L->Forwarded)) {
+    L->LtoInputs += !L->PtxOut;
     return Real.AddFile(L->Forwarded, Type, Path);
+  }
   FILE *F = fopen(Path, "rb");
   if (!F) {
     appendError(L, "ferry nvJitLink: cannot open '%s'\n", Path);
@@ -331,21 +349,34 @@ FERRY_ALIAS(__nvJitLinkAddFile_13_0, nvJitLinkAddFile)
 FERRY_EXPORT nvJitLinkResult __nvJitLinkComplete_13_0(struct Link *L) {
   if (!L)
     return ErrNullInput;
-  if (L->Forwarded) {
+  if (L->PtxOut)
+    return Real.Complete(L->Forwarded);
+  if (L->LtoInputs) {
+    /* The LTO-IR, linked and optimised by NVIDIA's nvJitLink into PTX,
+     * joins the driver's link as one more PTX input. */
     nvJitLinkResult R = Real.Complete(L->Forwarded);
-    if (R != Ok || !L->WrapPtxAsCubin)
-      return R;
     size_t Size = 0;
-    if ((R = Real.PtxSize(L->Forwarded, &Size)) != Ok)
-      return R;
-    char *Ptx = malloc(Size + 1);
-    if (!Ptx)
-      return ErrInternal;
-    if ((R = Real.Ptx(L->Forwarded, Ptx)) == Ok &&
-        !(L->Image = ferryWrapPtx(Ptx, Size, L->Sm, &L->ImageSize)))
+    if (R == Ok)
+      R = Real.PtxSize(L->Forwarded, &Size);
+    char *Ptx = R == Ok ? malloc(Size + 1) : NULL;
+    if (R == Ok && !Ptx)
       R = ErrInternal;
+    if (R == Ok && (R = Real.Ptx(L->Forwarded, Ptx)) == Ok) {
+      Ptx[Size] = 0;
+      R = __nvJitLinkAddData_13_0(L, InputPtx, Ptx, Size + 1, "lto.ptx");
+    }
     free(Ptx);
-    return R;
+    if (R != Ok) {
+      size_t LogLen = 0;
+      if (Real.ErrorLogSize(L->Forwarded, &LogLen) == Ok && LogLen) {
+        char *Log = malloc(LogLen);
+        if (Log && Real.ErrorLog(L->Forwarded, Log) == Ok)
+          appendError(L, "%s", Log);
+        free(Log);
+      }
+      return R;
+    }
+    L->LtoInputs = 0;
   }
   if (!L->State) {
     appendError(L, "ferry nvJitLink: nothing to link\n");
@@ -392,14 +423,14 @@ FERRY_ALIAS(__nvJitLinkGetLinkedCubin_13_0, nvJitLinkGetLinkedCubin)
 FERRY_EXPORT nvJitLinkResult __nvJitLinkGetLinkedPtxSize_13_0(struct Link *L, size_t *Size) {
   if (!L || !Size)
     return ErrNullInput;
-  return L->Forwarded ? Real.PtxSize(L->Forwarded, Size) : ErrInternal;
+  return L->PtxOut ? Real.PtxSize(L->Forwarded, Size) : ErrInternal;
 }
 FERRY_ALIAS(__nvJitLinkGetLinkedPtxSize_13_0, nvJitLinkGetLinkedPtxSize)
 
 FERRY_EXPORT nvJitLinkResult __nvJitLinkGetLinkedPtx_13_0(struct Link *L, char *Ptx) {
   if (!L || !Ptx)
     return ErrNullInput;
-  return L->Forwarded ? Real.Ptx(L->Forwarded, Ptx) : ErrInternal;
+  return L->PtxOut ? Real.Ptx(L->Forwarded, Ptx) : ErrInternal;
 }
 FERRY_ALIAS(__nvJitLinkGetLinkedPtx_13_0, nvJitLinkGetLinkedPtx)
 
@@ -415,7 +446,7 @@ static size_t logText(struct Link *L, int Error, char *Out) {
 FERRY_EXPORT nvJitLinkResult __nvJitLinkGetErrorLogSize_13_0(struct Link *L, size_t *Size) {
   if (!L || !Size)
     return ErrNullInput;
-  if (L->Forwarded)
+  if (L->PtxOut)
     return Real.ErrorLogSize(L->Forwarded, Size);
   *Size = logText(L, 1, NULL);
   return Ok;
@@ -425,7 +456,7 @@ FERRY_ALIAS(__nvJitLinkGetErrorLogSize_13_0, nvJitLinkGetErrorLogSize)
 FERRY_EXPORT nvJitLinkResult __nvJitLinkGetErrorLog_13_0(struct Link *L, char *Log) {
   if (!L || !Log)
     return ErrNullInput;
-  if (L->Forwarded)
+  if (L->PtxOut)
     return Real.ErrorLog(L->Forwarded, Log);
   logText(L, 1, Log);
   return Ok;
@@ -435,7 +466,7 @@ FERRY_ALIAS(__nvJitLinkGetErrorLog_13_0, nvJitLinkGetErrorLog)
 FERRY_EXPORT nvJitLinkResult __nvJitLinkGetInfoLogSize_13_0(struct Link *L, size_t *Size) {
   if (!L || !Size)
     return ErrNullInput;
-  if (L->Forwarded)
+  if (L->PtxOut)
     return Real.InfoLogSize(L->Forwarded, Size);
   *Size = logText(L, 0, NULL);
   return Ok;
@@ -445,7 +476,7 @@ FERRY_ALIAS(__nvJitLinkGetInfoLogSize_13_0, nvJitLinkGetInfoLogSize)
 FERRY_EXPORT nvJitLinkResult __nvJitLinkGetInfoLog_13_0(struct Link *L, char *Log) {
   if (!L || !Log)
     return ErrNullInput;
-  if (L->Forwarded)
+  if (L->PtxOut)
     return Real.InfoLog(L->Forwarded, Log);
   logText(L, 0, Log);
   return Ok;
