@@ -182,9 +182,12 @@ FERRY_EXPORT CUresult cuMemGetAddressRange_v2(CUdeviceptr *pbase, size_t *psize,
   auto C = current(__func__);
   if (!C)
     return C.code();
+  // Page-locked host memory (cuMemHostAlloc, any flags) and registered
+  // memory have a range too: the H100 answers with the host allocation's
+  // base and size (Numba sizes mapped arrays this way).
   auto A = core::alloctable::find(uintptr_t(p));
-  if (!A || A->Kind == AllocKind::Host || A->Kind == AllocKind::Registered)
-    return fail(__func__, CUDA_ERROR_NOT_FOUND, "address is not in a device allocation");
+  if (!A)
+    return fail(__func__, CUDA_ERROR_NOT_FOUND, "address is not in any allocation");
   if (pbase)
     *pbase = CUdeviceptr(A->Base);
   if (psize)

@@ -195,6 +195,31 @@ TEST_F(Api, MemoryRangesAndPointerAttributes) {
   EXPECT_EQ(cuMemGetAddressRange_v2(&Base, &Size, P), CUDA_ERROR_NOT_FOUND);
 }
 
+// As on the H100: page-locked and registered host memory have an address
+// range (Numba's mapped arrays rely on it); a stack address has none.
+TEST_F(Api, HostMemoryAddressRange) {
+  for (unsigned Flags : {0u, unsigned(CU_MEMHOSTALLOC_DEVICEMAP), unsigned(CU_MEMHOSTALLOC_PORTABLE)}) {
+    void *P = nullptr;
+    ASSERT_EQ(cuMemHostAlloc(&P, 4000, Flags), CUDA_SUCCESS);
+    CUdeviceptr Base = 0;
+    size_t Size = 0;
+    ASSERT_EQ(cuMemGetAddressRange_v2(&Base, &Size, CUdeviceptr(P) + 8), CUDA_SUCCESS) << Flags;
+    EXPECT_EQ(Base, CUdeviceptr(P));
+    EXPECT_EQ(Size, 4000u);
+    ASSERT_EQ(cuMemFreeHost(P), CUDA_SUCCESS);
+  }
+  std::vector<char> Buf(8192);
+  ASSERT_EQ(cuMemHostRegister_v2(Buf.data(), Buf.size(), CU_MEMHOSTREGISTER_DEVICEMAP), CUDA_SUCCESS);
+  CUdeviceptr Base = 0;
+  size_t Size = 0;
+  ASSERT_EQ(cuMemGetAddressRange_v2(&Base, &Size, CUdeviceptr(Buf.data()) + 8), CUDA_SUCCESS);
+  EXPECT_EQ(Base, CUdeviceptr(Buf.data()));
+  EXPECT_EQ(Size, 8192u);
+  ASSERT_EQ(cuMemHostUnregister(Buf.data()), CUDA_SUCCESS);
+  int Local = 0;
+  EXPECT_EQ(cuMemGetAddressRange_v2(&Base, &Size, CUdeviceptr(&Local)), CUDA_ERROR_NOT_FOUND);
+}
+
 TEST_F(Api, Memcpy2DUnalignedRectangle) {
   CUdeviceptr D;
   size_t Pitch;
