@@ -244,6 +244,14 @@ template <typename T> T divScale(T S0, T S1, T S2, bool &Vcc) {
   const int Gap = F32 ? 96 : 768, Mant = F32 ? 23 : 53, Scale = F32 ? 64 : 128;
   Vcc = false;
   auto Denorm = [](T X) { return std::fpclassify(X) == FP_SUBNORMAL; };
+  // "S2 / S1 is denormal" read as "below the normal range": a quotient
+  // that underflows to 0 needs the same numerator scaling (1e-33 / 1e31
+  // scaled both operands up as a tiny numerator and made the denominator
+  // infinite). Computed wider, so it does not round to 0 first.
+  auto TinyQuotient = [&] {
+    long double Q = static_cast<long double>(S2) / static_cast<long double>(S1);
+    return Q != 0 && std::fabs(Q) < static_cast<long double>(std::numeric_limits<T>::min());
+  };
   if (S2 == 0 || S1 == 0)
     return std::numeric_limits<T>::quiet_NaN();
   if (expOf(S2) - expOf(S1) >= Gap) {
@@ -252,25 +260,19 @@ template <typename T> T divScale(T S0, T S1, T S2, bool &Vcc) {
   }
   if (Denorm(S1))
     return std::ldexp(S0, Scale);
-  // The manuals take the f32 form's reciprocal test in double precision
-  // ("1.0 / 64'F(S1.f32) == DENORM.f64"), where no f32 has a denormal
-  // reciprocal: a denominator near FLT_MAX is left alone and the quotient's
-  // denormal range is handled by scaling the numerator (next cases).
-  auto RcpDenorm = [&] {
-    return F32 ? std::fpclassify(1.0 / double(S1)) == FP_SUBNORMAL : Denorm(T(1) / S1);
-  };
-  if (RcpDenorm() && Denorm(S2 / S1)) {
-    // A huge denominator and a denormal quotient (f64: 1 / DBL_MAX): the
+  if (Denorm(T(1) / S1) && TinyQuotient()) {
+    // A huge denominator and a tiny quotient (1 / FLT_MAX): the
     // denominator goes down by 2^Scale, so its reciprocal and the quotient
     // are normal, and v_div_fmas (VCC, quotient exponent below the bias)
-    // scales the result back down. Scaling it up, as the manual's text
-    // reads, makes it infinite and every such quotient inf.
+    // scales the result back down. Scaling it up, as the manuals' text
+    // reads, makes it infinite and every such quotient inf; these rules
+    // are the ones under which LLVM's fdiv sequence is correctly rounded.
     Vcc = true;
     return S0 == S1 ? std::ldexp(S0, -Scale) : S0;
   }
-  if (RcpDenorm())
+  if (Denorm(T(1) / S1))
     return std::ldexp(S0, -Scale);
-  if (Denorm(S2 / S1)) {
+  if (TinyQuotient()) {
     Vcc = true;
     return S0 == S2 ? std::ldexp(S0, Scale) : S0;
   }

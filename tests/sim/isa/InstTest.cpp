@@ -254,12 +254,14 @@ TEST_P(Inst, DivFixupSpecials) {
 }
 
 TEST_P(Inst, DivScaleF32NearMax) {
-  // 1 / FLT_MAX (a denormal quotient): the denominator is not scaled (its
-  // reciprocal is no denormal in the manual's double-precision test); the
-  // numerator is scaled by 2^64 and VCC set, so that v_div_fmas scales back.
+  // 1 / FLT_MAX (a denormal quotient, denormal reciprocal): the denominator
+  // is scaled down by 2^64, the numerator kept (VCC set, so that v_div_fmas
+  // scales back). 1e-33 / 1e31 (the quotient underflows): the numerator is
+  // scaled up, the denominator kept finite.
   std::string Vcc = g11() ? "vcc_lo" : "vcc";
   check("v_div_scale_f32 v5, " + Vcc + ", v1, v1, v2\n v_div_scale_f32 v6, " + Vcc + ", v2, v1, v2",
-        {{0x7f7fffffu, f2u(1.0f)}}, {{0x7f7fffffu, f2u(0x1p64f)}});
+        {{0x7f7fffffu, f2u(1.0f)}, {0x69d33826u, 0x08bf510au}},
+        {{0x5f7fffffu, f2u(1.0f)}, {0x69d33826u, 0x28bf510au}});
 }
 
 TEST_P(Inst, DivScaleF64NearMax) {
