@@ -148,6 +148,11 @@ void applyDeviceProfile(const DeviceProfile &Pr, DeviceProperties &P) {
   P.ReservedSharedMemPerBlock = size_t(get(Pr, 111, int(P.ReservedSharedMemPerBlock)));
   P.MaxPersistingL2CacheSize = get(Pr, 108, P.MaxPersistingL2CacheSize);
   P.MaxAccessPolicyWindowSize = get(Pr, 109, P.MaxAccessPolicyWindowSize);
+  // The PCI location is identity too: cudart's integrity check hashes the
+  // values cuDeviceGetAttribute reports, which are the profile's.
+  P.PciBus = get(Pr, 33, P.PciBus);
+  P.PciDevice = get(Pr, 34, P.PciDevice);
+  P.PciDomain = get(Pr, 50, P.PciDomain);
   P.RegisterAllocUnit = Pr.RegisterAllocUnit;
   P.SharedAllocUnit = Pr.SharedAllocUnit;
   P.CarveoutKiB.assign(Pr.CarveoutKiB.begin(), Pr.CarveoutKiB.end());

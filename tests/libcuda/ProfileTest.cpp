@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -102,6 +103,22 @@ TEST_F(Profile, IdentityAndMemory) {
   ASSERT_EQ(cuDeviceComputeCapability(&Major, &Minor, 0), CUDA_SUCCESS);
   EXPECT_EQ(Major, R.Major);
   EXPECT_EQ(Minor, R.Minor);
+}
+
+TEST_F(Profile, PciLocationAgreesEverywhere) {
+  // The bus id string, the attributes and cuDeviceGetByPCIBusId describe one
+  // location (the recorded GPU's), the one cudart's integrity check hashes.
+  int Domain = -1, Bus = -1, Dev = -1;
+  ASSERT_EQ(cuDeviceGetAttribute(&Domain, CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID, 0), CUDA_SUCCESS);
+  ASSERT_EQ(cuDeviceGetAttribute(&Bus, CU_DEVICE_ATTRIBUTE_PCI_BUS_ID, 0), CUDA_SUCCESS);
+  ASSERT_EQ(cuDeviceGetAttribute(&Dev, CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID, 0), CUDA_SUCCESS);
+  char Id[32], Want[32];
+  ASSERT_EQ(cuDeviceGetPCIBusId(Id, sizeof Id, 0), CUDA_SUCCESS);
+  std::snprintf(Want, sizeof Want, "%08X:%02X:%02X.0", unsigned(Domain), unsigned(Bus), unsigned(Dev));
+  EXPECT_STREQ(Id, Want);
+  CUdevice D = -1;
+  ASSERT_EQ(cuDeviceGetByPCIBusId(&D, Id), CUDA_SUCCESS);
+  EXPECT_EQ(D, 0);
 }
 
 TEST_F(Profile, EveryAttributeAsRecorded) {
