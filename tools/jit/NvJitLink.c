@@ -141,6 +141,8 @@ struct Link {
   CUcontext Pushed; /* a primary context made current for the link, if any */
   char InfoLog[LogSize], ErrorLog[LogSize];
   char DriverError[LogSize / 2]; /* the driver's error log buffer */
+  int JitOptions[4];
+  void *JitValues[4];
   unsigned char *Image;
   size_t ImageSize;
 };
@@ -297,10 +299,15 @@ FERRY_EXPORT nvJitLinkResult __nvJitLinkAddData_13_0(struct Link *L, int Type, c
   }
   CUresult R = 0;
   if (!L->State) {
-    int Opts[] = {CuJitInfoLog, CuJitInfoLogSize, CuJitErrorLog, CuJitErrorLogSize};
-    void *Vals[] = {L->InfoLog, (void *)(uintptr_t)LogSize, L->DriverError,
-                    (void *)(uintptr_t)(LogSize / 2)};
-    R = Cu.LinkCreate(4, Opts, Vals, &L->State);
+    /* The driver writes the logs' lengths back into these slots when the
+     * link completes, so they live as long as the link. */
+    static const int Opts[] = {CuJitInfoLog, CuJitInfoLogSize, CuJitErrorLog, CuJitErrorLogSize};
+    memcpy(L->JitOptions, Opts, sizeof(Opts));
+    L->JitValues[0] = L->InfoLog;
+    L->JitValues[1] = (void *)(uintptr_t)LogSize;
+    L->JitValues[2] = L->DriverError;
+    L->JitValues[3] = (void *)(uintptr_t)(LogSize / 2);
+    R = Cu.LinkCreate(4, L->JitOptions, L->JitValues, &L->State);
   }
   if (R == 0)
     R = Cu.LinkAddData(L->State, DriverType, (void *)Data, Size, Name ? Name : "", 0, NULL, NULL);
