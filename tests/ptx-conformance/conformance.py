@@ -11,8 +11,11 @@
   conformance.py record RESULTS...
       turns runner output taken over NVIDIA's driver into goldens/<family>.txt
   conformance.py check --runner BIN [--lib DIR] [--work DIR] [--family F]
+                       [--expected FILE]
       runs the runner over ferry's libcuda (DIR first on LD_LIBRARY_PATH),
-      compares with the goldens and expected-mismatches.txt, prints the first
+      compares with the goldens and the expected mismatches (FILE, by default
+      expected-mismatches.txt: the host backend's; the AMD backend has
+      expected-mismatches-hsa.txt), prints the first
       mismatches per form and a summary; exit 1 on any unlisted mismatch or
       on a listed one that now passes.
 
@@ -464,18 +467,19 @@ def match_value(t, tol, exp_hex, got_hex):
     return close(t, tol, e, g)
 
 
-def load_expected():
+def load_expected(path):
     exp = {}
-    if not os.path.exists(EXPECTED):
+    if not os.path.exists(path):
         return exp
-    with open(EXPECTED) as f:
+    name = os.path.basename(path)
+    with open(path) as f:
         for line in f:
             line = line.strip()
             if not line or line.startswith("#"):
                 continue
             key, kind, reason = (part.strip() for part in (line.split("|", 2) + ["", ""])[:3])
             if kind not in ("nan", "values"):
-                sys.exit(f"expected-mismatches.txt: '{line}': the second field must be 'nan' or 'values'")
+                sys.exit(f"{name}: '{line}': the second field must be 'nan' or 'values'")
             exp[key] = (kind, reason)
     return exp
 
@@ -526,7 +530,7 @@ def cmd_check(args):
         for fam, fs in families(forms).items():
             results += run_family(args.runner, work, fam, fs, env)
     got = parse_results(results)
-    expected = load_expected()
+    expected = load_expected(args.expected)
     bad_forms, listed_ok, unlisted, listed_bad, total_rows, bad_rows = [], [], [], [], 0, 0
     for f in forms:
         g = got.get(f.name)
@@ -578,7 +582,7 @@ def cmd_check(args):
                     print(f"    {p}")
         elif listed:
             listed_ok.append(f.key)
-            print(f"NOW PASSES {f.key} (listed in expected-mismatches.txt: {listed[1]})")
+            print(f"NOW PASSES {f.key} (listed in {os.path.basename(args.expected)}: {listed[1]})")
     fams = {}
     bad_keys = {k for k, _ in bad_forms}
     for f in forms:
@@ -617,6 +621,8 @@ def main():
     c.add_argument("--show", type=int, default=4)
     c.add_argument("--verbose", action="store_true")
     c.add_argument("--write-expected")
+    c.add_argument("--expected", default=EXPECTED,
+                   help="the known mismatches of the backend under test (default: the host backend's)")
     c.add_argument("--reuse", action="store_true", help="compare the results already in --work")
     args = ap.parse_args()
     return {"gen": cmd_gen, "filter": cmd_filter, "record": cmd_record, "check": cmd_check}[args.cmd](args) or 0
