@@ -20,6 +20,7 @@
 #include "support/Cache.h"
 #include "tools/Command.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -274,12 +275,15 @@ void checkBackend(Report &R, const std::string &FerryDir) {
                             ProbeEnv, &Status);
   bool Ok = WIFEXITED(Status) && WEXITSTATUS(Status) == 0;
   size_t Pos = 0;
+  std::vector<std::string> Shown; // the backend may log one reason twice
   while (Pos < Out.size()) {
     size_t End = Out.find('\n', Pos);
     std::string L = Out.substr(Pos, End == std::string::npos ? std::string::npos : End - Pos);
     Pos = End == std::string::npos ? Out.size() : End + 1;
-    if (!L.empty())
-      std::printf("        %s\n", L.c_str());
+    if (L.empty() || std::find(Shown.begin(), Shown.end(), L) != Shown.end())
+      continue;
+    Shown.push_back(L);
+    std::printf("        %s\n", L.c_str());
   }
   if (!Ok)
     R.bad(WIFSIGNALED(Status) ? "probing devices crashed (signal " +
@@ -382,6 +386,9 @@ int runDoctor(const std::vector<std::string> &Args) {
   for (const Wanted &W : Libraries)
     checkLibrary(R, W, neutralProgram(), Dir, false);
   checkAbsolutePaths(R, Dir);
+  if (R.Problems)
+    std::printf("  hint: install ferry's package (scripts/package), or run programs with "
+                "`ferry run --` or LD_LIBRARY_PATH=%s\n", Dir.c_str());
   if (!Args.empty()) {
     std::string Program = Args[0];
     if (Program.find('/') == std::string::npos)
