@@ -32,6 +32,21 @@
 
 namespace ferry::core {
 
+namespace {
+/// Whether PTX text defines __cudaCDP2LaunchDeviceV2, as NVIDIA's device
+/// runtime library does (a program's own PTX only declares it .extern).
+bool definesDeviceRuntime(std::string_view Ptx) {
+  for (size_t At = Ptx.find("__cudaCDP2LaunchDeviceV2("); At != std::string_view::npos;
+       At = Ptx.find("__cudaCDP2LaunchDeviceV2(", At + 1)) {
+    size_t Line = Ptx.rfind('\n', At);
+    std::string_view Head = Ptx.substr(Line == std::string_view::npos ? 0 : Line + 1, At - (Line + 1));
+    if (Head.find(".visible") != std::string_view::npos && Head.find(".func") != std::string_view::npos)
+      return true;
+  }
+  return false;
+}
+} // namespace
+
 static std::string errorText(llvm::Error E) {
   std::string S;
   llvm::handleAllErrors(std::move(E), [&](const llvm::ErrorInfoBase &EI) {
@@ -211,6 +226,14 @@ Expected<Ref<Library>> Library::load(const void *Image, bool AsModule) {
           HasPtx |= E.isPtx();
         if (HasPtx)
           Refuse(Pick.error().code(), Pick.error().message());
+        continue;
+      }
+      // NVIDIA's device runtime (libcudadevrt, linked into -rdc programs)
+      // arrives as a container whose PTX defines the CDP entry points ferry
+      // implements itself (ptx/lower/LowerCdp.cpp); NVIDIA's library code
+      // never runs on ferry, whatever target its PTX names.
+      if (auto Text = fatbin::ptxText(C.Entries[*Pick]); Text && definesDeviceRuntime(*Text)) {
+        log::module().debug("container with NVIDIA's device runtime (libcudadevrt) skipped: ferry provides its own");
         continue;
       }
       if (!fatbin::ptxUsableOn(C.Entries[*Pick], Sm))
