@@ -6,7 +6,9 @@
 # libopenblas0, libfftw3 ...) and follows the build machine's versions.
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME ferry)
-set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
+# The configure time and revision in the version, so a package of a newer
+# build upgrades an installed one.
+set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION}+${FERRY_BUILD_STAMP}.git${FERRY_GIT_REV})
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_PACKAGE_CONTACT "ferry developers <ferry@localhost>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
