@@ -279,7 +279,15 @@ void joinPreparer() {
 void HostExecutor::prepareCompiler() {
   static std::once_flag Once;
   std::call_once(Once, [this] {
-    Preparer = new std::thread([this] { (void)compiler(); });
+    Preparer = new std::thread([this] {
+      (void)compiler();
+      // Exit handlers run in reverse order of registration, and building
+      // the compiler registered destructors of LLVM statics it created on
+      // this thread: registering again here makes the join run before them
+      // (ThreadSanitizer saw them freed by exit() with no join between, in a
+      // program that never launched a kernel).
+      std::atexit(&joinPreparer);
+    });
     // A process that exits at once must not tear LLVM down under it.
     std::atexit(&joinPreparer);
   });

@@ -56,13 +56,16 @@ EnqueueResult enqueueHostTask(const char *Lib, CUstream Stream, TaskKeeper &Keep
   CUstreamCaptureStatus Capture = CU_STREAM_CAPTURE_STATUS_NONE;
   if (D->StreamIsCapturing(Stream, &Capture) != CUDA_SUCCESS)
     Capture = CU_STREAM_CAPTURE_STATUS_NONE;
-  T->Kept = Capture != CU_STREAM_CAPTURE_STATUS_NONE;
+  // Read before the launch: once launched, an uncaptured task may run and
+  // delete itself before this thread looks at it again.
+  const bool Kept = Capture != CU_STREAM_CAPTURE_STATUS_NONE;
+  T->Kept = Kept;
   HostTask *Raw = T.get();
   if (CUresult R = D->LaunchHostFunc(Stream, runHostTask, Raw); R != CUDA_SUCCESS) {
     logMessage(Lib, "cuLaunchHostFunc failed (%d)", static_cast<int>(R));
     return EnqueueResult::LaunchFailed;
   }
-  if (Raw->Kept)
+  if (Kept)
     Keeper.keep(std::move(T));
   else
     T.release(); // runHostTask owns it now.
