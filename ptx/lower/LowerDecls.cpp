@@ -309,10 +309,19 @@ Error runLowerDecls(ModuleLowering &ML) {
     if (auto *PF = dyn_cast<Function>(N)) {
       if (!PF->IsEntry && !PF->Body && ModuleLowering::isRuntimeExtern(PF->Name))
         continue; // Calls become ferry.printf/malloc/free/assertfail/cdp.*.
-      if (ML.Funcs.count(PF->Name)) {
-        // A prototype followed by the definition: keep one, the definition.
-        if (PF->Body)
-          ML.Funcs[PF->Name].Ptx = PF;
+      if (auto It = ML.Funcs.find(PF->Name); It != ML.Funcs.end()) {
+        // A prototype followed by the definition (NVIDIA's device runtime
+        // declares its kernels first): declare again from the definition,
+        // whose parameters the body names and whose linkage counts; nothing
+        // uses the prototype's function yet but metadata, which follows.
+        if (PF->Body && !It->second.Ptx->Body) {
+          llvm::Function *Old = It->second.F;
+          ML.Funcs.erase(It);
+          Old->setName("");
+          declareFunction(ML, *PF);
+          Old->replaceAllUsesWith(ML.Funcs[PF->Name].F);
+          Old->eraseFromParent();
+        }
         continue;
       }
       declareFunction(ML, *PF);
