@@ -92,8 +92,24 @@ foreach(t ${FERRY_INSTALLED_LIBRARIES})
   endif()
   # $ORIGIN: a library that links another of ferry's (libcublasLt ->
   # libcublas) finds it beside itself even where the ld.so.conf.d entry is
-  # not in effect (an install under a home directory).
-  set_target_properties(${t} PROPERTIES INSTALL_RPATH "$ORIGIN")
+  # not in effect (an install under a home directory). Only those: an
+  # INSTALL_RPATH makes CMake pad the build tree's RUNPATH with empty
+  # entries, and any RUNPATH on libcudart hides the executable's DT_RPATH
+  # from its dlopen("libcuda.so.1") (tests/libcudart's fake driver).
+  set(links_ferry OFF)
+  get_target_property(deps ${t} LINK_LIBRARIES)
+  foreach(d IN LISTS deps)
+    if(TARGET ${d})
+      get_target_property(dtype ${d} TYPE)
+      get_target_property(dimported ${d} IMPORTED)
+      if(dtype STREQUAL "SHARED_LIBRARY" AND NOT dimported)
+        set(links_ferry ON)
+      endif()
+    endif()
+  endforeach()
+  if(links_ferry)
+    set_target_properties(${t} PROPERTIES INSTALL_RPATH "$ORIGIN")
+  endif()
   install(TARGETS ${t} LIBRARY DESTINATION ${dest} RUNTIME DESTINATION ${dest})
 endforeach()
 
