@@ -194,15 +194,23 @@ Expected<Ref<Library>> Library::load(const void *Image, bool AsModule) {
         Lib->RefusedWhy = Why;
       }
     };
-    auto AddPart = [&](const fatbin::Entry &E) -> Status {
+    // Adds an entry's PTX; false when it is NVIDIA's device runtime
+    // (libcudadevrt, linked into -rdc programs), whose PTX defines the CDP
+    // entry points ferry implements itself (ptx/lower/LowerCdp.cpp): NVIDIA's
+    // library code never runs on ferry, whatever target its PTX names.
+    auto AddPart = [&](const fatbin::Entry &E) -> Expected<bool> {
       auto Text = fatbin::ptxText(E);
       if (!Text)
         return makeError(CUDA_ERROR_INVALID_IMAGE, Text.error().message());
+      if (definesDeviceRuntime(*Text)) {
+        log::module().debug("NVIDIA's device runtime (libcudadevrt) skipped: ferry provides its own");
+        return false;
+      }
       Lib->Ptx += *Text;
       Lib->Ptx += '\n';
       if (std::find(Lib->PtxParts.begin(), Lib->PtxParts.end(), *Text) == Lib->PtxParts.end())
         Lib->PtxParts.emplace_back(*Text);
-      return Status::ok();
+      return true;
     };
     for (const auto &C : Img->Containers) {
       // cuLinkComplete's image: its PTX entries are the linked inputs, all
@@ -210,8 +218,8 @@ Expected<Ref<Library>> Library::load(const void *Image, bool AsModule) {
       if (link::isLinkImage(C)) {
         for (const fatbin::Entry &E : C.Entries)
           if (E.isPtx())
-            if (Status S = AddPart(E); !S)
-              return S.takeError();
+            if (Expected<bool> Added = AddPart(E); !Added)
+              return Added.takeError();
         continue;
       }
       auto Pick = fatbin::choosePtxEntry(C.Entries, Sm);
@@ -228,20 +236,13 @@ Expected<Ref<Library>> Library::load(const void *Image, bool AsModule) {
           Refuse(Pick.error().code(), Pick.error().message());
         continue;
       }
-      // NVIDIA's device runtime (libcudadevrt, linked into -rdc programs)
-      // arrives as a container whose PTX defines the CDP entry points ferry
-      // implements itself (ptx/lower/LowerCdp.cpp); NVIDIA's library code
-      // never runs on ferry, whatever target its PTX names.
-      if (auto Text = fatbin::ptxText(C.Entries[*Pick]); Text && definesDeviceRuntime(*Text)) {
-        log::module().debug("container with NVIDIA's device runtime (libcudadevrt) skipped: ferry provides its own");
-        continue;
-      }
-      if (!fatbin::ptxUsableOn(C.Entries[*Pick], Sm))
+      Expected<bool> Added = AddPart(C.Entries[*Pick]);
+      if (!Added)
+        return Added.takeError();
+      if (*Added && !fatbin::ptxUsableOn(C.Entries[*Pick], Sm))
         log::module().info("no PTX for sm_{} in a container; compiling its PTX for {} instead (ferry "
                            "JIT-compiles any target; a kernel using what ferry cannot lower fails alone)",
                            Sm, C.Entries[*Pick].archName());
-      if (Status S = AddPart(C.Entries[*Pick]); !S)
-        return S.takeError();
     }
     if (Lib->PtxParts.empty() && !Skipped.empty())
       Refuse(CUDA_ERROR_NO_BINARY_FOR_GPU, Skipped.front());
