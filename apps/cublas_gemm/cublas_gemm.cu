@@ -4,18 +4,11 @@
 /// consumes the result on the same stream, checked against a CPU reference
 /// in double. Prints error buckets and checksums (compared with a relative
 /// tolerance), not raw results.
-#include "../common/app_util.h"
+#include "../common/lib_util.h"
 #include <cublas_v2.h>
 #include <vector>
 
-#define CUBLAS_CHECK(Call)                                                     \
-  do {                                                                         \
-    cublasStatus_t S_ = (Call);                                                \
-    if (S_ != CUBLAS_STATUS_SUCCESS) {                                         \
-      std::printf("cuBLAS error %d from %s\nFAILED\n", (int)S_, #Call);        \
-      std::exit(1);                                                            \
-    }                                                                          \
-  } while (0)
+#define CUBLAS_CHECK(Call) LIB_CHECK("cuBLAS", Call)
 
 __global__ void relu(float *C, int N) {
   int I = blockIdx.x * blockDim.x + threadIdx.x;

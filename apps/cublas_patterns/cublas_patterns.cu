@@ -9,38 +9,12 @@
 /// result is checked against a CPU reference in double; the program prints
 /// verdicts and checksums (sums of magnitudes) the matrix compares with a
 /// tolerance.
-#include "../common/app_util.h"
+#include "../common/lib_util.h"
 #include <cublas_v2.h>
 #include <thread>
 #include <vector>
 
-#define CUBLAS_CHECK(Call)                                                                         \
-  do {                                                                                             \
-    cublasStatus_t S_ = (Call);                                                                    \
-    if (S_ != CUBLAS_STATUS_SUCCESS) {                                                             \
-      std::printf("cuBLAS error %d from %s\nFAILED\n", (int)S_, #Call);                            \
-      std::exit(1);                                                                                \
-    }                                                                                              \
-  } while (0)
-
-static int Failures = 0;
-
-static void report(const char *Name, bool Ok, double Check) {
-  std::printf("%-14s %s check=%.6g\n", Name, Ok ? "ok" : "WRONG", Check);
-  Failures += !Ok;
-}
-
-template <typename T> static T *upload(const std::vector<T> &V) {
-  T *P;
-  CHECK(cudaMalloc(&P, V.size() * sizeof(T)));
-  CHECK(cudaMemcpy(P, V.data(), V.size() * sizeof(T), cudaMemcpyHostToDevice));
-  return P;
-}
-template <typename T> static std::vector<T> download(const T *P, size_t N) {
-  std::vector<T> V(N);
-  CHECK(cudaMemcpy(V.data(), P, N * sizeof(T), cudaMemcpyDeviceToHost));
-  return V;
-}
+#define CUBLAS_CHECK(Call) LIB_CHECK("cuBLAS", Call)
 static std::vector<float> random(Lcg &R, size_t N) {
   std::vector<float> V(N);
   for (float &X : V)
