@@ -23,6 +23,18 @@ std::unordered_set<Handle *> &registry() {
   return *R;
 }
 
+/// The cublasGet* calls of one handle setting: the handle must be live and
+/// the out pointer not null, as NVIDIA's checks them, in that order.
+template <typename T> cublasStatus_t getField(cublasHandle_t Hd, T *Out, T Handle::*Field) {
+  Handle *H = lookup(Hd);
+  if (!H)
+    return badHandle();
+  if (!Out)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  *Out = H->*Field;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
 } // namespace
 
 Handle *lookup(cublasHandle_t H) {
@@ -172,13 +184,7 @@ extern "C" cublasStatus_t cublasSetStream_v2(cublasHandle_t Hd, cudaStream_t Str
 }
 
 extern "C" cublasStatus_t cublasGetStream_v2(cublasHandle_t Hd, cudaStream_t *Stream) {
-  Handle *H = lookup(Hd);
-  if (!H)
-    return badHandle();
-  if (!Stream)
-    return CUBLAS_STATUS_INVALID_VALUE;
-  *Stream = H->Stream;
-  return CUBLAS_STATUS_SUCCESS;
+  return getField(Hd, Stream, &Handle::Stream);
 }
 
 extern "C" cublasStatus_t cublasSetPointerMode_v2(cublasHandle_t Hd, cublasPointerMode_t Mode) {
@@ -192,13 +198,7 @@ extern "C" cublasStatus_t cublasSetPointerMode_v2(cublasHandle_t Hd, cublasPoint
 }
 
 extern "C" cublasStatus_t cublasGetPointerMode_v2(cublasHandle_t Hd, cublasPointerMode_t *Mode) {
-  Handle *H = lookup(Hd);
-  if (!H)
-    return badHandle();
-  if (!Mode)
-    return CUBLAS_STATUS_INVALID_VALUE;
-  *Mode = H->PointerMode;
-  return CUBLAS_STATUS_SUCCESS;
+  return getField(Hd, Mode, &Handle::PointerMode);
 }
 
 extern "C" cublasStatus_t cublasSetMathMode(cublasHandle_t Hd, cublasMath_t Mode) {
@@ -216,13 +216,7 @@ extern "C" cublasStatus_t cublasSetMathMode(cublasHandle_t Hd, cublasMath_t Mode
 }
 
 extern "C" cublasStatus_t cublasGetMathMode(cublasHandle_t Hd, cublasMath_t *Mode) {
-  Handle *H = lookup(Hd);
-  if (!H)
-    return badHandle();
-  if (!Mode)
-    return CUBLAS_STATUS_INVALID_VALUE;
-  *Mode = H->MathMode;
-  return CUBLAS_STATUS_SUCCESS;
+  return getField(Hd, Mode, &Handle::MathMode);
 }
 
 extern "C" cublasStatus_t cublasSetAtomicsMode(cublasHandle_t Hd, cublasAtomicsMode_t Mode) {
@@ -236,13 +230,7 @@ extern "C" cublasStatus_t cublasSetAtomicsMode(cublasHandle_t Hd, cublasAtomicsM
 }
 
 extern "C" cublasStatus_t cublasGetAtomicsMode(cublasHandle_t Hd, cublasAtomicsMode_t *Mode) {
-  Handle *H = lookup(Hd);
-  if (!H)
-    return badHandle();
-  if (!Mode)
-    return CUBLAS_STATUS_INVALID_VALUE;
-  *Mode = H->Atomics;
-  return CUBLAS_STATUS_SUCCESS;
+  return getField(Hd, Mode, &Handle::Atomics);
 }
 
 extern "C" cublasStatus_t cublasSetEmulationStrategy(cublasHandle_t Hd, cublasEmulationStrategy_t S) {
@@ -256,13 +244,7 @@ extern "C" cublasStatus_t cublasSetEmulationStrategy(cublasHandle_t Hd, cublasEm
 }
 
 extern "C" cublasStatus_t cublasGetEmulationStrategy(cublasHandle_t Hd, cublasEmulationStrategy_t *S) {
-  Handle *H = lookup(Hd);
-  if (!H)
-    return badHandle();
-  if (!S)
-    return CUBLAS_STATUS_INVALID_VALUE;
-  *S = H->Emulation;
-  return CUBLAS_STATUS_SUCCESS;
+  return getField(Hd, S, &Handle::Emulation);
 }
 
 /// The CPU routines need no workspace; the buffer is recorded so the
