@@ -92,7 +92,9 @@ def parse_param(p, symbol, index):
 
 
 def strip_attributes(st):
-    """Drops GNU `__attribute__((...))` (cuFFT's CUFFTAPI expands to one)."""
+    """Drops GNU `__attribute__((...))` (cuFFT's CUFFTAPI expands to one) and
+    C++11 `[[...]]` attributes (cuSOLVER's CUSOLVER_DEPRECATED)."""
+    st = re.sub(r'\[\[.*?\]\]', ' ', st)
     while '__attribute__' in st:
         i = st.index('__attribute__')
         j = st.index('(', i)

@@ -1,0 +1,351 @@
+/// \file
+/// ferry's cuSOLVER: logging, the dense handle and its parameters, stream
+/// order, LAPACK bindings (libs/cusolver/Common.h), versions.
+#include "libs/cusolver/Common.h"
+#include "libs/common/Driver.h"
+
+#include <cstdarg>
+#include <cstring>
+#include <mutex>
+#include <new>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace ferry::cusolver {
+
+void logMessage(const char *Fmt, ...) {
+  va_list Ap;
+  va_start(Ap, Fmt);
+  libs::vlogMessage("cusolver", Fmt, Ap);
+  va_end(Ap);
+}
+
+void logOnce(const char *Name, const char *What) {
+  static std::mutex Lock;
+  static auto *Seen = new std::set<std::string>; // never destroyed: atexit order
+  std::lock_guard<std::mutex> G(Lock);
+  if (Seen->insert(std::string(Name) + ": " + What).second)
+    logMessage("%s: %s", Name, What);
+}
+
+DnHandle *lookup(cusolverDnHandle_t H) {
+  auto *P = reinterpret_cast<DnHandle *>(H);
+  return P && P->Magic == DnHandle::Live ? P : nullptr;
+}
+
+cusolverStatus_t enqueue(cudaStream_t Stream, libs::TaskKeeper &Keeper, std::function<void()> Work) {
+  switch (libs::enqueueHostTask("cusolver", reinterpret_cast<CUstream>(Stream), Keeper, std::move(Work))) {
+  case libs::EnqueueResult::Ok:
+    return CUSOLVER_STATUS_SUCCESS;
+  case libs::EnqueueResult::NoDriver:
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  case libs::EnqueueResult::NoMemory:
+    return CUSOLVER_STATUS_ALLOC_FAILED;
+  case libs::EnqueueResult::LaunchFailed:
+    break;
+  }
+  return CUSOLVER_STATUS_EXECUTION_FAILED;
+}
+
+cusolverStatus_t synchronize(cudaStream_t Stream) {
+  const libs::DriverTable *D = libs::driver();
+  if (!D)
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  return D->StreamSynchronize(reinterpret_cast<CUstream>(Stream)) == CUDA_SUCCESS ? CUSOLVER_STATUS_SUCCESS
+                                                                                   : CUSOLVER_STATUS_EXECUTION_FAILED;
+}
+
+} // namespace ferry::cusolver
+
+using ferry::cusolver::C32;
+using ferry::cusolver::C64;
+
+extern "C" {
+#define FERRY_LAPACK_PROTOS(P, T, R)                                                                                   \
+  void P##getrf_(const int *, const int *, T *, const int *, int *, int *);                                           \
+  void P##getrs_(const char *, const int *, const int *, const T *, const int *, const int *, T *, const int *, int *, \
+                 size_t);                                                                                              \
+  void P##potrf_(const char *, const int *, T *, const int *, int *, size_t);                                          \
+  void P##potrs_(const char *, const int *, const int *, const T *, const int *, T *, const int *, int *, size_t);     \
+  void P##potri_(const char *, const int *, T *, const int *, int *, size_t);                                          \
+  void P##geqrf_(const int *, const int *, T *, const int *, T *, T *, const int *, int *);                            \
+  void P##sytrf_(const char *, const int *, T *, const int *, int *, T *, const int *, int *, size_t);                 \
+  void P##trtri_(const char *, const char *, const int *, T *, const int *, int *, size_t, size_t);
+FERRY_LAPACK_PROTOS(s, float, float)
+FERRY_LAPACK_PROTOS(d, double, double)
+FERRY_LAPACK_PROTOS(c, C32, float)
+FERRY_LAPACK_PROTOS(z, C64, double)
+#undef FERRY_LAPACK_PROTOS
+#define FERRY_LAPACK_REAL(P, T)                                                                                        \
+  void P##ormqr_(const char *, const char *, const int *, const int *, const int *, const T *, const int *, const T *, \
+                 T *, const int *, T *, const int *, int *, size_t, size_t);                                           \
+  void P##orgqr_(const int *, const int *, const int *, T *, const int *, const T *, T *, const int *, int *);         \
+  void P##gesvd_(const char *, const char *, const int *, const int *, T *, const int *, T *, T *, const int *, T *,   \
+                 const int *, T *, const int *, int *, size_t, size_t);                                                \
+  void P##syevd_(const char *, const char *, const int *, T *, const int *, T *, T *, const int *, int *, const int *, \
+                 int *, size_t, size_t);
+FERRY_LAPACK_REAL(s, float)
+FERRY_LAPACK_REAL(d, double)
+#undef FERRY_LAPACK_REAL
+#define FERRY_LAPACK_COMPLEX(P, T, R)                                                                                  \
+  void P##unmqr_(const char *, const char *, const int *, const int *, const int *, const T *, const int *, const T *, \
+                 T *, const int *, T *, const int *, int *, size_t, size_t);                                           \
+  void P##ungqr_(const int *, const int *, const int *, T *, const int *, const T *, T *, const int *, int *);         \
+  void P##gesvd_(const char *, const char *, const int *, const int *, T *, const int *, R *, T *, const int *, T *,   \
+                 const int *, T *, const int *, R *, int *, size_t, size_t);                                           \
+  void P##heevd_(const char *, const char *, const int *, T *, const int *, R *, T *, const int *, R *, const int *,   \
+                 int *, const int *, int *, size_t, size_t);
+FERRY_LAPACK_COMPLEX(c, C32, float)
+FERRY_LAPACK_COMPLEX(z, C64, double)
+#undef FERRY_LAPACK_COMPLEX
+}
+
+namespace ferry::cusolver::lapack {
+
+namespace {
+/// A workspace size LAPACK reported through a query (lwork = -1).
+template <typename T> int querySize(T W) { return std::max(1, static_cast<int>(std::real(W))); }
+} // namespace
+
+#define FERRY_LAPACK_COMMON(P, T)                                                                                      \
+  void getrf(int M, int N, T *A, int Lda, int *Piv, int *Info) { P##getrf_(&M, &N, A, &Lda, Piv, Info); }             \
+  void getrs(char Trans, int N, int Nrhs, const T *A, int Lda, const int *Piv, T *B, int Ldb, int *Info) {             \
+    P##getrs_(&Trans, &N, &Nrhs, A, &Lda, Piv, B, &Ldb, Info, 1);                                                      \
+  }                                                                                                                    \
+  void potrf(char Uplo, int N, T *A, int Lda, int *Info) { P##potrf_(&Uplo, &N, A, &Lda, Info, 1); }                   \
+  void potrs(char Uplo, int N, int Nrhs, const T *A, int Lda, T *B, int Ldb, int *Info) {                              \
+    P##potrs_(&Uplo, &N, &Nrhs, A, &Lda, B, &Ldb, Info, 1);                                                            \
+  }                                                                                                                    \
+  void potri(char Uplo, int N, T *A, int Lda, int *Info) { P##potri_(&Uplo, &N, A, &Lda, Info, 1); }                   \
+  void geqrf(int M, int N, T *A, int Lda, T *Tau, int *Info) {                                                         \
+    T Q{};                                                                                                             \
+    int L = -1;                                                                                                        \
+    P##geqrf_(&M, &N, A, &Lda, Tau, &Q, &L, Info);                                                                     \
+    L = querySize(Q);                                                                                                  \
+    std::vector<T> W(L);                                                                                               \
+    P##geqrf_(&M, &N, A, &Lda, Tau, W.data(), &L, Info);                                                               \
+  }                                                                                                                    \
+  void sytrf(char Uplo, int N, T *A, int Lda, int *Piv, int *Info) {                                                   \
+    T Q{};                                                                                                             \
+    int L = -1;                                                                                                        \
+    P##sytrf_(&Uplo, &N, A, &Lda, Piv, &Q, &L, Info, 1);                                                               \
+    L = querySize(Q);                                                                                                  \
+    std::vector<T> W(L);                                                                                               \
+    P##sytrf_(&Uplo, &N, A, &Lda, Piv, W.data(), &L, Info, 1);                                                         \
+  }                                                                                                                    \
+  void trtri(char Uplo, char Diag, int N, T *A, int Lda, int *Info) { P##trtri_(&Uplo, &Diag, &N, A, &Lda, Info, 1, 1); }
+
+FERRY_LAPACK_COMMON(s, float)
+FERRY_LAPACK_COMMON(d, double)
+FERRY_LAPACK_COMMON(c, C32)
+FERRY_LAPACK_COMMON(z, C64)
+#undef FERRY_LAPACK_COMMON
+
+#define FERRY_LAPACK_REAL(P, T)                                                                                        \
+  void ormqr(char Side, char Trans, int M, int N, int K, const T *A, int Lda, const T *Tau, T *C, int Ldc,             \
+             int *Info) {                                                                                              \
+    T Q{};                                                                                                             \
+    int L = -1;                                                                                                        \
+    P##ormqr_(&Side, &Trans, &M, &N, &K, A, &Lda, Tau, C, &Ldc, &Q, &L, Info, 1, 1);                                   \
+    L = querySize(Q);                                                                                                  \
+    std::vector<T> W(L);                                                                                               \
+    P##ormqr_(&Side, &Trans, &M, &N, &K, A, &Lda, Tau, C, &Ldc, W.data(), &L, Info, 1, 1);                             \
+  }                                                                                                                    \
+  void orgqr(int M, int N, int K, T *A, int Lda, const T *Tau, int *Info) {                                            \
+    T Q{};                                                                                                             \
+    int L = -1;                                                                                                        \
+    P##orgqr_(&M, &N, &K, A, &Lda, Tau, &Q, &L, Info);                                                                 \
+    L = querySize(Q);                                                                                                  \
+    std::vector<T> W(L);                                                                                               \
+    P##orgqr_(&M, &N, &K, A, &Lda, Tau, W.data(), &L, Info);                                                           \
+  }                                                                                                                    \
+  void gesvd(char Jobu, char Jobvt, int M, int N, T *A, int Lda, T *S, T *U, int Ldu, T *Vt, int Ldvt, int *Info) {    \
+    T Q{};                                                                                                             \
+    int L = -1;                                                                                                        \
+    P##gesvd_(&Jobu, &Jobvt, &M, &N, A, &Lda, S, U, &Ldu, Vt, &Ldvt, &Q, &L, Info, 1, 1);                              \
+    L = querySize(Q);                                                                                                  \
+    std::vector<T> W(L);                                                                                               \
+    P##gesvd_(&Jobu, &Jobvt, &M, &N, A, &Lda, S, U, &Ldu, Vt, &Ldvt, W.data(), &L, Info, 1, 1);                        \
+  }                                                                                                                    \
+  void syevd(char Jobz, char Uplo, int N, T *A, int Lda, T *W, int *Info) {                                            \
+    T Q{};                                                                                                             \
+    int IQ = 0, L = -1, LI = -1;                                                                                       \
+    P##syevd_(&Jobz, &Uplo, &N, A, &Lda, W, &Q, &L, &IQ, &LI, Info, 1, 1);                                             \
+    L = querySize(Q);                                                                                                  \
+    LI = std::max(1, IQ);                                                                                              \
+    std::vector<T> Work(L);                                                                                            \
+    std::vector<int> IWork(LI);                                                                                        \
+    P##syevd_(&Jobz, &Uplo, &N, A, &Lda, W, Work.data(), &L, IWork.data(), &LI, Info, 1, 1);                           \
+  }
+FERRY_LAPACK_REAL(s, float)
+FERRY_LAPACK_REAL(d, double)
+#undef FERRY_LAPACK_REAL
+
+#define FERRY_LAPACK_COMPLEX(P, T, R)                                                                                  \
+  void ormqr(char Side, char Trans, int M, int N, int K, const T *A, int Lda, const T *Tau, T *C, int Ldc,             \
+             int *Info) {                                                                                              \
+    T Q{};                                                                                                             \
+    int L = -1;                                                                                                        \
+    P##unmqr_(&Side, &Trans, &M, &N, &K, A, &Lda, Tau, C, &Ldc, &Q, &L, Info, 1, 1);                                   \
+    L = querySize(Q);                                                                                                  \
+    std::vector<T> W(L);                                                                                               \
+    P##unmqr_(&Side, &Trans, &M, &N, &K, A, &Lda, Tau, C, &Ldc, W.data(), &L, Info, 1, 1);                             \
+  }                                                                                                                    \
+  void orgqr(int M, int N, int K, T *A, int Lda, const T *Tau, int *Info) {                                            \
+    T Q{};                                                                                                             \
+    int L = -1;                                                                                                        \
+    P##ungqr_(&M, &N, &K, A, &Lda, Tau, &Q, &L, Info);                                                                 \
+    L = querySize(Q);                                                                                                  \
+    std::vector<T> W(L);                                                                                               \
+    P##ungqr_(&M, &N, &K, A, &Lda, Tau, W.data(), &L, Info);                                                           \
+  }                                                                                                                    \
+  void gesvd(char Jobu, char Jobvt, int M, int N, T *A, int Lda, R *S, T *U, int Ldu, T *Vt, int Ldvt, int *Info) {    \
+    T Q{};                                                                                                             \
+    int L = -1;                                                                                                        \
+    std::vector<R> RW(5 * std::max(1, std::min(M, N)));                                                                \
+    P##gesvd_(&Jobu, &Jobvt, &M, &N, A, &Lda, S, U, &Ldu, Vt, &Ldvt, &Q, &L, RW.data(), Info, 1, 1);                   \
+    L = querySize(Q);                                                                                                  \
+    std::vector<T> W(L);                                                                                               \
+    P##gesvd_(&Jobu, &Jobvt, &M, &N, A, &Lda, S, U, &Ldu, Vt, &Ldvt, W.data(), &L, RW.data(), Info, 1, 1);             \
+  }                                                                                                                    \
+  void syevd(char Jobz, char Uplo, int N, T *A, int Lda, R *W, int *Info) {                                            \
+    T Q{};                                                                                                             \
+    R RQ{};                                                                                                            \
+    int IQ = 0, L = -1, LR = -1, LI = -1;                                                                              \
+    P##heevd_(&Jobz, &Uplo, &N, A, &Lda, W, &Q, &L, &RQ, &LR, &IQ, &LI, Info, 1, 1);                                   \
+    L = querySize(Q);                                                                                                  \
+    LR = querySize(RQ);                                                                                                \
+    LI = std::max(1, IQ);                                                                                              \
+    std::vector<T> Work(L);                                                                                            \
+    std::vector<R> RWork(LR);                                                                                          \
+    std::vector<int> IWork(LI);                                                                                        \
+    P##heevd_(&Jobz, &Uplo, &N, A, &Lda, W, Work.data(), &L, RWork.data(), &LR, IWork.data(), &LI, Info, 1, 1);        \
+  }
+FERRY_LAPACK_COMPLEX(c, C32, float)
+FERRY_LAPACK_COMPLEX(z, C64, double)
+#undef FERRY_LAPACK_COMPLEX
+
+} // namespace ferry::cusolver::lapack
+
+namespace ferry::cusolver {
+
+template <typename T> void luNoPivot(int M, int N, T *A, int Lda, int *Info) {
+  *Info = 0;
+  int K = std::min(M, N);
+  for (int J = 0; J < K; ++J) {
+    T Pivot = A[J + (size_t)J * Lda];
+    if (Pivot == T(0)) {
+      if (!*Info)
+        *Info = J + 1;
+      continue; // as getrf: the column is left unscaled, the update goes on
+    }
+    T Inv = T(1) / Pivot;
+    for (int I = J + 1; I < M; ++I)
+      A[I + (size_t)J * Lda] *= Inv;
+    for (int C = J + 1; C < N; ++C) {
+      T U = A[J + (size_t)C * Lda];
+      if (U == T(0))
+        continue;
+      T *Col = A + (size_t)C * Lda;
+      const T *L = A + (size_t)J * Lda;
+      for (int I = J + 1; I < M; ++I)
+        Col[I] -= L[I] * U;
+    }
+  }
+}
+template void luNoPivot(int, int, float *, int, int *);
+template void luNoPivot(int, int, double *, int, int *);
+template void luNoPivot(int, int, C32 *, int, int *);
+template void luNoPivot(int, int, C64 *, int, int *);
+
+} // namespace ferry::cusolver
+
+using namespace ferry::cusolver;
+
+extern "C" void ferryCusolverNotImplemented(const char *Name) { logOnce(Name, "not implemented (CUSOLVER_STATUS_NOT_SUPPORTED)"); }
+
+cusolverStatus_t cusolverGetProperty(libraryPropertyType Type, int *Value) {
+  if (!Value)
+    return CUSOLVER_STATUS_INVALID_VALUE;
+  switch (Type) {
+  case MAJOR_VERSION:
+    *Value = CUSOLVER_VER_MAJOR;
+    return CUSOLVER_STATUS_SUCCESS;
+  case MINOR_VERSION:
+    *Value = CUSOLVER_VER_MINOR;
+    return CUSOLVER_STATUS_SUCCESS;
+  case PATCH_LEVEL:
+    *Value = CUSOLVER_VER_PATCH;
+    return CUSOLVER_STATUS_SUCCESS;
+  }
+  return CUSOLVER_STATUS_INVALID_VALUE;
+}
+
+cusolverStatus_t cusolverGetVersion(int *Version) {
+  if (!Version)
+    return CUSOLVER_STATUS_INVALID_VALUE;
+  *Version = CUSOLVER_VERSION;
+  return CUSOLVER_STATUS_SUCCESS;
+}
+
+cusolverStatus_t cusolverDnCreate(cusolverDnHandle_t *Handle) {
+  if (!Handle)
+    return CUSOLVER_STATUS_INVALID_VALUE;
+  if (!ferry::libs::ensureContext())
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  auto *H = new (std::nothrow) DnHandle;
+  if (!H)
+    return CUSOLVER_STATUS_ALLOC_FAILED;
+  *Handle = reinterpret_cast<cusolverDnHandle_t>(H);
+  return CUSOLVER_STATUS_SUCCESS;
+}
+
+cusolverStatus_t cusolverDnDestroy(cusolverDnHandle_t Handle) {
+  DnHandle *H = lookup(Handle);
+  if (!H)
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (!H->Kept.empty())
+    synchronize(H->Stream); // captured work may still run
+  H->Magic = 0;
+  delete H;
+  return CUSOLVER_STATUS_SUCCESS;
+}
+
+cusolverStatus_t cusolverDnSetStream(cusolverDnHandle_t Handle, cudaStream_t Stream) {
+  DnHandle *H = lookup(Handle);
+  if (!H)
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  H->Stream = Stream;
+  return CUSOLVER_STATUS_SUCCESS;
+}
+
+cusolverStatus_t cusolverDnGetStream(cusolverDnHandle_t Handle, cudaStream_t *Stream) {
+  DnHandle *H = lookup(Handle);
+  if (!H)
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (!Stream)
+    return CUSOLVER_STATUS_INVALID_VALUE;
+  *Stream = H->Stream;
+  return CUSOLVER_STATUS_SUCCESS;
+}
+
+cusolverStatus_t cusolverDnSetDeterministicMode(cusolverDnHandle_t Handle, cusolverDeterministicMode_t Mode) {
+  DnHandle *H = lookup(Handle);
+  if (!H)
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (Mode != CUSOLVER_DETERMINISTIC_RESULTS && Mode != CUSOLVER_ALLOW_NON_DETERMINISTIC_RESULTS)
+    return CUSOLVER_STATUS_INVALID_VALUE;
+  H->Deterministic = Mode; // ferry's results are deterministic either way
+  return CUSOLVER_STATUS_SUCCESS;
+}
+
+cusolverStatus_t cusolverDnGetDeterministicMode(cusolverDnHandle_t Handle, cusolverDeterministicMode_t *Mode) {
+  DnHandle *H = lookup(Handle);
+  if (!H)
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (!Mode)
+    return CUSOLVER_STATUS_INVALID_VALUE;
+  *Mode = H->Deterministic;
+  return CUSOLVER_STATUS_SUCCESS;
+}

@@ -1,0 +1,90 @@
+/// \file
+/// What ferry's cuSOLVER shares: the dense handle and parameters, logging,
+/// stream-ordered host work, and LAPACK (OpenBLAS's, from Debian) by
+/// element type. Dense work reads and writes device memory from the host
+/// (the host backend's device memory is host memory in this address
+/// space), in stream order: every call checks its arguments on the calling
+/// thread (a bad one returns its status at once, nothing enqueued), then
+/// enqueues the computation on the handle's stream with cuLaunchHostFunc.
+#pragma once
+
+#include "ferry/generated/CusolverApi.h"
+#include "libs/common/HostTask.h"
+
+#include <complex>
+#include <cstdint>
+#include <functional>
+
+namespace ferry::cusolver {
+
+using C32 = std::complex<float>;
+using C64 = std::complex<double>;
+
+void logMessage(const char *Fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/// Logs "NAME: WHAT" once per distinct NAME (a refusal, not implemented).
+void logOnce(const char *Name, const char *What);
+
+struct DnHandle {
+  static constexpr uint64_t Live = 0x6665727279534f4cull; // "ferrySOL"
+  uint64_t Magic = Live;
+  cudaStream_t Stream = nullptr;
+  cusolverDeterministicMode_t Deterministic = CUSOLVER_DETERMINISTIC_RESULTS;
+  cusolverMathMode_t Math = CUSOLVER_DEFAULT_MATH;
+  libs::TaskKeeper Kept;
+};
+
+/// The live handle behind H, or null.
+DnHandle *lookup(cusolverDnHandle_t H);
+
+/// Runs Work in order on Stream; the status the call returns.
+cusolverStatus_t enqueue(cudaStream_t Stream, libs::TaskKeeper &Keeper, std::function<void()> Work);
+
+inline cusolverStatus_t enqueue(DnHandle *H, std::function<void()> Work) {
+  return enqueue(H->Stream, H->Kept, std::move(Work));
+}
+
+/// Waits for Stream (sparse solvers that return host results).
+cusolverStatus_t synchronize(cudaStream_t Stream);
+
+inline bool validFill(cublasFillMode_t U) { return U == CUBLAS_FILL_MODE_LOWER || U == CUBLAS_FILL_MODE_UPPER; }
+inline char fillChar(cublasFillMode_t U) { return U == CUBLAS_FILL_MODE_LOWER ? 'L' : 'U'; }
+
+template <typename T> struct RealOf { using Type = T; };
+template <> struct RealOf<C32> { using Type = float; };
+template <> struct RealOf<C64> { using Type = double; };
+template <typename T> using Real = typename RealOf<T>::Type;
+template <typename T> constexpr bool IsComplex = !std::is_same<T, Real<T>>::value;
+
+// LAPACK by element type (OpenBLAS, LP64 integers). Fortran character
+// arguments pass their hidden lengths.
+namespace lapack {
+void getrf(int M, int N, float *A, int Lda, int *Piv, int *Info);
+void getrf(int M, int N, double *A, int Lda, int *Piv, int *Info);
+void getrf(int M, int N, C32 *A, int Lda, int *Piv, int *Info);
+void getrf(int M, int N, C64 *A, int Lda, int *Piv, int *Info);
+#define FERRY_LAPACK_DECL(T)                                                                                           \
+  void getrs(char Trans, int N, int Nrhs, const T *A, int Lda, const int *Piv, T *B, int Ldb, int *Info);              \
+  void potrf(char Uplo, int N, T *A, int Lda, int *Info);                                                              \
+  void potrs(char Uplo, int N, int Nrhs, const T *A, int Lda, T *B, int Ldb, int *Info);                               \
+  void potri(char Uplo, int N, T *A, int Lda, int *Info);                                                              \
+  void geqrf(int M, int N, T *A, int Lda, T *Tau, int *Info);                                                          \
+  void ormqr(char Side, char Trans, int M, int N, int K, const T *A, int Lda, const T *Tau, T *C, int Ldc, int *Info); \
+  void orgqr(int M, int N, int K, T *A, int Lda, const T *Tau, int *Info);                                             \
+  void gesvd(char Jobu, char Jobvt, int M, int N, T *A, int Lda, Real<T> *S, T *U, int Ldu, T *Vt, int Ldvt,           \
+             int *Info);                                                                                               \
+  void syevd(char Jobz, char Uplo, int N, T *A, int Lda, Real<T> *W, int *Info);                                       \
+  void sytrf(char Uplo, int N, T *A, int Lda, int *Piv, int *Info);                                                    \
+  void trtri(char Uplo, char Diag, int N, T *A, int Lda, int *Info);
+FERRY_LAPACK_DECL(float)
+FERRY_LAPACK_DECL(double)
+FERRY_LAPACK_DECL(C32)
+FERRY_LAPACK_DECL(C64)
+#undef FERRY_LAPACK_DECL
+} // namespace lapack
+
+/// LU without pivoting (LAPACK has none): A = L U in place, Info the first
+/// zero pivot (1-based) as getrf reports it, the factorization going on.
+template <typename T> void luNoPivot(int M, int N, T *A, int Lda, int *Info);
+
+} // namespace ferry::cusolver

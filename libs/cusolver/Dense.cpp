@@ -1,0 +1,764 @@
+/// \file
+/// cusolverDn over LAPACK: LU (getrf with and without pivoting, getrs),
+/// Cholesky (potrf, potrs, potri and their batched forms), QR (geqrf,
+/// ormqr/unmqr, orgqr/ungqr), SVD (gesvd), symmetric/Hermitian eigensolvers
+/// (syevd/heevd; syevj computed by the same divide and conquer), and the
+/// Bunch-Kaufman factorization (sytrf), in S/D/C/Z, plus the 64-bit generic
+/// API (cusolverDnX*) over the same code.
+///
+/// Each call checks its arguments at once (INVALID_VALUE, as LAPACK's
+/// argument checks and cuSOLVER's documentation describe them), then
+/// computes in stream order on the host; devInfo receives LAPACK's info,
+/// which cuSOLVER documents to mean the same (0 success, i > 0 a zero pivot
+/// U(i,i), a leading minor of order i not positive definite, or i
+/// unconverged superdiagonals / off-diagonal elements). The workspaces the
+/// caller allocates are not needed: LAPACK's scratch is host memory of
+/// ours, so the buffer sizes reported are small.
+#include "libs/cusolver/Common.h"
+
+#include <algorithm>
+#include <climits>
+#include <new>
+#include <vector>
+
+namespace ferry::cusolver {
+namespace {
+
+constexpr cusolverStatus_t Ok = CUSOLVER_STATUS_SUCCESS;
+constexpr cusolverStatus_t Invalid = CUSOLVER_STATUS_INVALID_VALUE;
+
+bool fits(int64_t V) { return V >= INT_MIN && V <= INT_MAX; }
+
+/// Sizes beyond LAPACK's 32-bit integers: refused with a log line.
+cusolverStatus_t tooLarge(const char *Name) {
+  logOnce(Name, "a size beyond 2^31-1 is not supported (CUSOLVER_STATUS_NOT_SUPPORTED)");
+  return CUSOLVER_STATUS_NOT_SUPPORTED;
+}
+
+bool validTrans(cublasOperation_t T) { return T == CUBLAS_OP_N || T == CUBLAS_OP_T || T == CUBLAS_OP_C; }
+template <typename T> char transChar(cublasOperation_t Op) {
+  if (Op == CUBLAS_OP_N)
+    return 'N';
+  if (Op == CUBLAS_OP_T)
+    return 'T';
+  return IsComplex<T> ? 'C' : 'T';
+}
+
+/// Pivots as 64-bit integers (the X API) from LAPACK's.
+void widen(const int *P, int64_t *Q, int N) {
+  for (int I = 0; I < N; ++I)
+    Q[I] = P[I];
+}
+
+// ---------------------------------------------------------------- LU
+
+template <typename T>
+cusolverStatus_t getrf(const char *Name, cusolverDnHandle_t Handle, int64_t M, int64_t N, T *A, int64_t Lda,
+                       int *Ipiv, int64_t *Ipiv64, int *Info) {
+  DnHandle *H = lookup(Handle);
+  if (!H)
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (M < 0 || N < 0 || Lda < std::max<int64_t>(1, M) || !Info)
+    return Invalid;
+  if (!fits(M) || !fits(N) || !fits(Lda))
+    return tooLarge(Name);
+  int Mi = M, Ni = N, L = Lda;
+  bool Pivot = Ipiv || Ipiv64;
+  return enqueue(H, [=] {
+    int Status = 0;
+    if (Mi && Ni) {
+      if (Pivot) {
+        std::vector<int> P(std::min(Mi, Ni));
+        lapack::getrf(Mi, Ni, A, L, P.data(), &Status);
+        if (Ipiv)
+          std::copy(P.begin(), P.end(), Ipiv);
+        else
+          widen(P.data(), Ipiv64, P.size());
+      } else {
+        luNoPivot(Mi, Ni, A, L, &Status);
+      }
+    }
+    *Info = Status;
+  });
+}
+
+template <typename T> cusolverStatus_t getrfBufferSize(cusolverDnHandle_t Handle, int M, int N, int Lda, int *Lwork) {
+  if (!lookup(Handle))
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (M < 0 || N < 0 || Lda < std::max(1, M) || !Lwork)
+    return Invalid;
+  *Lwork = std::max(1, N);
+  return Ok;
+}
+
+template <typename T>
+cusolverStatus_t getrs(const char *Name, cusolverDnHandle_t Handle, cublasOperation_t Trans, int64_t N, int64_t Nrhs,
+                       const T *A, int64_t Lda, const int *Ipiv, const int64_t *Ipiv64, T *B, int64_t Ldb, int *Info) {
+  DnHandle *H = lookup(Handle);
+  if (!H)
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (!validTrans(Trans) || N < 0 || Nrhs < 0 || Lda < std::max<int64_t>(1, N) || Ldb < std::max<int64_t>(1, N) ||
+      !Info)
+    return Invalid;
+  if (!fits(N) || !fits(Nrhs) || !fits(Lda) || !fits(Ldb))
+    return tooLarge(Name);
+  int Ni = N, R = Nrhs, La = Lda, Lb = Ldb;
+  char Tc = transChar<T>(Trans);
+  return enqueue(H, [=] {
+    int Status = 0;
+    if (Ni && R) {
+      // No pivots (getrf without pivoting): the identity permutation.
+      std::vector<int> P(Ni);
+      for (int I = 0; I < Ni; ++I)
+        P[I] = Ipiv ? Ipiv[I] : Ipiv64 ? static_cast<int>(Ipiv64[I]) : I + 1;
+      lapack::getrs(Tc, Ni, R, A, La, P.data(), B, Lb, &Status);
+    }
+    *Info = Status;
+  });
+}
+
+// ---------------------------------------------------------------- Cholesky
+
+template <typename T>
+cusolverStatus_t potrf(const char *Name, cusolverDnHandle_t Handle, cublasFillMode_t Uplo, int64_t N, T *A, int64_t Lda,
+                       int *Info) {
+  DnHandle *H = lookup(Handle);
+  if (!H)
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (!validFill(Uplo) || N < 0 || Lda < std::max<int64_t>(1, N) || !Info)
+    return Invalid;
+  if (!fits(N) || !fits(Lda))
+    return tooLarge(Name);
+  int Ni = N, L = Lda;
+  char U = fillChar(Uplo);
+  return enqueue(H, [=] {
+    int Status = 0;
+    if (Ni)
+      lapack::potrf(U, Ni, A, L, &Status);
+    *Info = Status;
+  });
+}
+
+template <typename T>
+cusolverStatus_t potrs(const char *Name, cusolverDnHandle_t Handle, cublasFillMode_t Uplo, int64_t N, int64_t Nrhs,
+                       const T *A, int64_t Lda, T *B, int64_t Ldb, int *Info) {
+  DnHandle *H = lookup(Handle);
+  if (!H)
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (!validFill(Uplo) || N < 0 || Nrhs < 0 || Lda < std::max<int64_t>(1, N) || Ldb < std::max<int64_t>(1, N) ||
+      !Info)
+    return Invalid;
+  if (!fits(N) || !fits(Nrhs) || !fits(Lda) || !fits(Ldb))
+    return tooLarge(Name);
+  int Ni = N, R = Nrhs, La = Lda, Lb = Ldb;
+  char U = fillChar(Uplo);
+  return enqueue(H, [=] {
+    int Status = 0;
+    if (Ni && R)
+      lapack::potrs(U, Ni, R, A, La, B, Lb, &Status);
+    *Info = Status;
+  });
+}
+
+template <typename T>
+cusolverStatus_t potri(cusolverDnHandle_t Handle, cublasFillMode_t Uplo, int N, T *A, int Lda, int *Info) {
+  DnHandle *H = lookup(Handle);
+  if (!H)
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (!validFill(Uplo) || N < 0 || Lda < std::max(1, N) || !Info)
+    return Invalid;
+  char U = fillChar(Uplo);
+  return enqueue(H, [=] {
+    int Status = 0;
+    if (N)
+      lapack::potri(U, N, A, Lda, &Status);
+    *Info = Status;
+  });
+}
+
+template <typename T>
+cusolverStatus_t potrfBatched(cusolverDnHandle_t Handle, cublasFillMode_t Uplo, int N, T **As, int Lda, int *Infos,
+                              int Batch) {
+  DnHandle *H = lookup(Handle);
+  if (!H)
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (!validFill(Uplo) || N < 0 || Lda < std::max(1, N) || Batch < 0 || (Batch && (!As || !Infos)))
+    return Invalid;
+  char U = fillChar(Uplo);
+  return enqueue(H, [=] {
+    for (int B = 0; B < Batch; ++B) {
+      int Status = 0;
+      if (N)
+        lapack::potrf(U, N, As[B], Lda, &Status);
+      Infos[B] = Status;
+    }
+  });
+}
+
+template <typename T>
+cusolverStatus_t potrsBatched(cusolverDnHandle_t Handle, cublasFillMode_t Uplo, int N, int Nrhs, T **As, int Lda,
+                              T **Bs, int Ldb, int *Info, int Batch) {
+  DnHandle *H = lookup(Handle);
+  if (!H)
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  // cuSOLVER documents nrhs = 1 as the only supported value.
+  if (!validFill(Uplo) || N < 0 || Nrhs != 1 || Lda < std::max(1, N) || Ldb < std::max(1, N) || Batch < 0 ||
+      (Batch && (!As || !Bs)) || !Info)
+    return Invalid;
+  char U = fillChar(Uplo);
+  return enqueue(H, [=] {
+    int Status = 0;
+    for (int B = 0; B < Batch && !Status; ++B)
+      if (N)
+        lapack::potrs(U, N, Nrhs, As[B], Lda, Bs[B], Ldb, &Status);
+    *Info = Status;
+  });
+}
+
+// ---------------------------------------------------------------- QR
+
+template <typename T>
+cusolverStatus_t geqrf(const char *Name, cusolverDnHandle_t Handle, int64_t M, int64_t N, T *A, int64_t Lda, T *Tau,
+                       int *Info) {
+  DnHandle *H = lookup(Handle);
+  if (!H)
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (M < 0 || N < 0 || Lda < std::max<int64_t>(1, M) || !Info)
+    return Invalid;
+  if (!fits(M) || !fits(N) || !fits(Lda))
+    return tooLarge(Name);
+  int Mi = M, Ni = N, L = Lda;
+  return enqueue(H, [=] {
+    int Status = 0;
+    if (Mi && Ni)
+      lapack::geqrf(Mi, Ni, A, L, Tau, &Status);
+    *Info = Status;
+  });
+}
+
+template <typename T>
+bool ormqrArgs(cublasSideMode_t Side, cublasOperation_t Trans, int M, int N, int K, int Lda, int Ldc) {
+  if (Side != CUBLAS_SIDE_LEFT && Side != CUBLAS_SIDE_RIGHT)
+    return false;
+  // ormqr takes N or T; unmqr N or C.
+  if (Trans != CUBLAS_OP_N && Trans != (IsComplex<T> ? CUBLAS_OP_C : CUBLAS_OP_T))
+    return false;
+  int Nq = Side == CUBLAS_SIDE_LEFT ? M : N;
+  return M >= 0 && N >= 0 && K >= 0 && K <= Nq && Lda >= std::max(1, Nq) && Ldc >= std::max(1, M);
+}
+
+template <typename T>
+cusolverStatus_t ormqr(cusolverDnHandle_t Handle, cublasSideMode_t Side, cublasOperation_t Trans, int M, int N, int K,
+                       const T *A, int Lda, const T *Tau, T *C, int Ldc, int *Info) {
+  DnHandle *H = lookup(Handle);
+  if (!H)
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (!ormqrArgs<T>(Side, Trans, M, N, K, Lda, Ldc) || !Info)
+    return Invalid;
+  char S = Side == CUBLAS_SIDE_LEFT ? 'L' : 'R', Tc = transChar<T>(Trans);
+  return enqueue(H, [=] {
+    int Status = 0;
+    if (M && N && K)
+      lapack::ormqr(S, Tc, M, N, K, A, Lda, Tau, C, Ldc, &Status);
+    *Info = Status;
+  });
+}
+
+template <typename T>
+cusolverStatus_t orgqr(cusolverDnHandle_t Handle, int M, int N, int K, T *A, int Lda, const T *Tau, int *Info) {
+  DnHandle *H = lookup(Handle);
+  if (!H)
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (M < 0 || N < 0 || N > M || K < 0 || K > N || Lda < std::max(1, M) || !Info)
+    return Invalid;
+  return enqueue(H, [=] {
+    int Status = 0;
+    if (N)
+      lapack::orgqr(M, N, K, A, Lda, Tau, &Status);
+    *Info = Status;
+  });
+}
+
+// ---------------------------------------------------------------- SVD, eigen
+
+bool validJob(signed char J) { return J == 'A' || J == 'S' || J == 'O' || J == 'N'; }
+
+template <typename T>
+cusolverStatus_t gesvd(const char *Name, cusolverDnHandle_t Handle, signed char Jobu, signed char Jobvt, int64_t M,
+                       int64_t N, T *A, int64_t Lda, Real<T> *S, T *U, int64_t Ldu, T *Vt, int64_t Ldvt, int *Info) {
+  DnHandle *H = lookup(Handle);
+  if (!H)
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  // cuSOLVER's gesvd takes m >= n only (its documentation's limit).
+  if (!validJob(Jobu) || !validJob(Jobvt) || (Jobu == 'O' && Jobvt == 'O') || M < 0 || N < 0 || M < N ||
+      Lda < std::max<int64_t>(1, M) || !Info)
+    return Invalid;
+  int64_t K = std::min(M, N);
+  if (((Jobu == 'A' || Jobu == 'S') && Ldu < std::max<int64_t>(1, M)) ||
+      (Jobvt == 'A' && Ldvt < std::max<int64_t>(1, N)) || (Jobvt == 'S' && Ldvt < std::max<int64_t>(1, K)))
+    return Invalid;
+  if (!fits(M) || !fits(N) || !fits(Lda) || !fits(Ldu) || !fits(Ldvt))
+    return tooLarge(Name);
+  int Mi = M, Ni = N, La = Lda, Lu = std::max<int64_t>(1, Ldu), Lv = std::max<int64_t>(1, Ldvt);
+  char Ju = Jobu, Jv = Jobvt;
+  return enqueue(H, [=] {
+    int Status = 0;
+    if (Mi && Ni) {
+      T DummyU{}, DummyV{};
+      lapack::gesvd(Ju, Jv, Mi, Ni, A, La, S, U ? U : &DummyU, Lu, Vt ? Vt : &DummyV, Lv, &Status);
+    }
+    *Info = Status;
+  });
+}
+
+bool validMode(cusolverEigMode_t J) { return J == CUSOLVER_EIG_MODE_NOVECTOR || J == CUSOLVER_EIG_MODE_VECTOR; }
+
+template <typename T>
+cusolverStatus_t syevd(const char *Name, cusolverDnHandle_t Handle, cusolverEigMode_t Jobz, cublasFillMode_t Uplo,
+                       int64_t N, T *A, int64_t Lda, Real<T> *W, int *Info) {
+  DnHandle *H = lookup(Handle);
+  if (!H)
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (!validMode(Jobz) || !validFill(Uplo) || N < 0 || Lda < std::max<int64_t>(1, N) || !Info)
+    return Invalid;
+  if (!fits(N) || !fits(Lda))
+    return tooLarge(Name);
+  int Ni = N, L = Lda;
+  char Jz = Jobz == CUSOLVER_EIG_MODE_VECTOR ? 'V' : 'N', U = fillChar(Uplo);
+  return enqueue(H, [=] {
+    int Status = 0;
+    if (Ni)
+      lapack::syevd(Jz, U, Ni, A, L, W, &Status);
+    *Info = Status;
+  });
+}
+
+template <typename T>
+cusolverStatus_t sytrf(cusolverDnHandle_t Handle, cublasFillMode_t Uplo, int N, T *A, int Lda, int *Ipiv, int *Info) {
+  DnHandle *H = lookup(Handle);
+  if (!H)
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (!validFill(Uplo) || N < 0 || Lda < std::max(1, N) || !Info || (N && !Ipiv))
+    return Invalid;
+  char U = fillChar(Uplo);
+  return enqueue(H, [=] {
+    int Status = 0;
+    if (N)
+      lapack::sytrf(U, N, A, Lda, Ipiv, &Status);
+    *Info = Status;
+  });
+}
+
+/// A legacy buffer-size answer (elements): the handle, the sizes' signs and
+/// the output checked.
+cusolverStatus_t bufferAnswer(cusolverDnHandle_t Handle, bool ArgsOk, int *Lwork, int Value) {
+  if (!lookup(Handle))
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (!ArgsOk || !Lwork)
+    return Invalid;
+  *Lwork = std::max(1, Value);
+  return Ok;
+}
+
+template <typename T> T *cast(void *P) { return static_cast<T *>(P); }
+template <typename T> const T *cast(const void *P) { return static_cast<const T *>(P); }
+template <typename T> T **castArray(void *P) { return reinterpret_cast<T **>(P); }
+
+} // namespace
+} // namespace ferry::cusolver
+
+using namespace ferry::cusolver;
+
+// ---------------------------------------------------------------- exports
+
+#define FERRY_DN_TYPED(P, CT, T, CR)                                                                                   \
+  cusolverStatus_t cusolverDn##P##getrf_bufferSize(cusolverDnHandle_t h, int m, int n, CT *, int lda, int *lwork) {    \
+    return getrfBufferSize<T>(h, m, n, lda, lwork);                                                                    \
+  }                                                                                                                    \
+  cusolverStatus_t cusolverDn##P##getrf(cusolverDnHandle_t h, int m, int n, CT *A, int lda, CT *, int *ipiv,           \
+                                        int *info) {                                                                   \
+    return getrf<T>("cusolverDn" #P "getrf", h, m, n, cast<T>(A), lda, ipiv, nullptr, info);                           \
+  }                                                                                                                    \
+  cusolverStatus_t cusolverDn##P##getrs(cusolverDnHandle_t h, cublasOperation_t trans, int n, int nrhs, const CT *A,   \
+                                        int lda, const int *ipiv, CT *B, int ldb, int *info) {                         \
+    return getrs<T>("cusolverDn" #P "getrs", h, trans, n, nrhs, cast<T>(A), lda, ipiv, nullptr, cast<T>(B), ldb,       \
+                    info);                                                                                             \
+  }                                                                                                                    \
+  cusolverStatus_t cusolverDn##P##potrf_bufferSize(cusolverDnHandle_t h, cublasFillMode_t uplo, int n, CT *, int lda,  \
+                                                   int *lwork) {                                                       \
+    return bufferAnswer(h, validFill(uplo) && n >= 0 && lda >= std::max(1, n), lwork, n);                              \
+  }                                                                                                                    \
+  cusolverStatus_t cusolverDn##P##potrf(cusolverDnHandle_t h, cublasFillMode_t uplo, int n, CT *A, int lda, CT *, int, \
+                                        int *info) {                                                                   \
+    return potrf<T>("cusolverDn" #P "potrf", h, uplo, n, cast<T>(A), lda, info);                                       \
+  }                                                                                                                    \
+  cusolverStatus_t cusolverDn##P##potrs(cusolverDnHandle_t h, cublasFillMode_t uplo, int n, int nrhs, const CT *A,     \
+                                        int lda, CT *B, int ldb, int *info) {                                          \
+    return potrs<T>("cusolverDn" #P "potrs", h, uplo, n, nrhs, cast<T>(A), lda, cast<T>(B), ldb, info);                \
+  }                                                                                                                    \
+  cusolverStatus_t cusolverDn##P##potri_bufferSize(cusolverDnHandle_t h, cublasFillMode_t uplo, int n, CT *, int lda,  \
+                                                   int *lwork) {                                                       \
+    return bufferAnswer(h, validFill(uplo) && n >= 0 && lda >= std::max(1, n), lwork, n);                              \
+  }                                                                                                                    \
+  cusolverStatus_t cusolverDn##P##potri(cusolverDnHandle_t h, cublasFillMode_t uplo, int n, CT *A, int lda, CT *, int, \
+                                        int *info) {                                                                   \
+    return potri<T>(h, uplo, n, cast<T>(A), lda, info);                                                                \
+  }                                                                                                                    \
+  cusolverStatus_t cusolverDn##P##potrfBatched(cusolverDnHandle_t h, cublasFillMode_t uplo, int n, CT **As, int lda,   \
+                                               int *infos, int batch) {                                                \
+    return potrfBatched<T>(h, uplo, n, castArray<T>(As), lda, infos, batch);                                           \
+  }                                                                                                                    \
+  cusolverStatus_t cusolverDn##P##potrsBatched(cusolverDnHandle_t h, cublasFillMode_t uplo, int n, int nrhs, CT **As,  \
+                                               int lda, CT **Bs, int ldb, int *info, int batch) {                      \
+    return potrsBatched<T>(h, uplo, n, nrhs, castArray<T>(As), lda, castArray<T>(Bs), ldb, info, batch);               \
+  }                                                                                                                    \
+  cusolverStatus_t cusolverDn##P##geqrf_bufferSize(cusolverDnHandle_t h, int m, int n, CT *, int lda, int *lwork) {    \
+    return bufferAnswer(h, m >= 0 && n >= 0 && lda >= std::max(1, m), lwork, n);                                       \
+  }                                                                                                                    \
+  cusolverStatus_t cusolverDn##P##geqrf(cusolverDnHandle_t h, int m, int n, CT *A, int lda, CT *tau, CT *, int,        \
+                                        int *info) {                                                                   \
+    return geqrf<T>("cusolverDn" #P "geqrf", h, m, n, cast<T>(A), lda, cast<T>(tau), info);                            \
+  }                                                                                                                    \
+  cusolverStatus_t cusolverDn##P##gesvd_bufferSize(cusolverDnHandle_t h, int m, int n, int *lwork) {                   \
+    return bufferAnswer(h, m >= 0 && n >= 0, lwork, std::max(m, n));                                                   \
+  }                                                                                                                    \
+  cusolverStatus_t cusolverDn##P##gesvd(cusolverDnHandle_t h, signed char jobu, signed char jobvt, int m, int n,       \
+                                        CT *A, int lda, CR *S, CT *U, int ldu, CT *VT, int ldvt, CT *, int, CR *,      \
+                                        int *info) {                                                                   \
+    return gesvd<T>("cusolverDn" #P "gesvd", h, jobu, jobvt, m, n, cast<T>(A), lda, S, cast<T>(U), ldu, cast<T>(VT),   \
+                    ldvt, info);                                                                                       \
+  }                                                                                                                    \
+  cusolverStatus_t cusolverDn##P##sytrf_bufferSize(cusolverDnHandle_t h, int n, CT *, int lda, int *lwork) {           \
+    return bufferAnswer(h, n >= 0 && lda >= std::max(1, n), lwork, n);                                                 \
+  }                                                                                                                    \
+  cusolverStatus_t cusolverDn##P##sytrf(cusolverDnHandle_t h, cublasFillMode_t uplo, int n, CT *A, int lda, int *ipiv, \
+                                        CT *, int, int *info) {                                                        \
+    return sytrf<T>(h, uplo, n, cast<T>(A), lda, ipiv, info);                                                          \
+  }
+
+FERRY_DN_TYPED(S, float, float, float)
+FERRY_DN_TYPED(D, double, double, double)
+FERRY_DN_TYPED(C, cuComplex, C32, float)
+FERRY_DN_TYPED(Z, cuDoubleComplex, C64, double)
+#undef FERRY_DN_TYPED
+
+// ormqr/orgqr (real) and unmqr/ungqr (complex), syevd/heevd.
+#define FERRY_DN_QR(P, QN, GN, EN, CT, T, CR)                                                                          \
+  cusolverStatus_t cusolverDn##P##QN##_bufferSize(cusolverDnHandle_t h, cublasSideMode_t side,                         \
+                                                  cublasOperation_t trans, int m, int n, int k, const CT *, int lda,   \
+                                                  const CT *, const CT *, int ldc, int *lwork) {                       \
+    return bufferAnswer(h, ormqrArgs<T>(side, trans, m, n, k, lda, ldc), lwork, std::max(m, n));                       \
+  }                                                                                                                    \
+  cusolverStatus_t cusolverDn##P##QN(cusolverDnHandle_t h, cublasSideMode_t side, cublasOperation_t trans, int m,      \
+                                     int n, int k, const CT *A, int lda, const CT *tau, CT *C, int ldc, CT *, int,     \
+                                     int *info) {                                                                      \
+    return ormqr<T>(h, side, trans, m, n, k, cast<T>(A), lda, cast<T>(tau), cast<T>(C), ldc, info);                    \
+  }                                                                                                                    \
+  cusolverStatus_t cusolverDn##P##GN##_bufferSize(cusolverDnHandle_t h, int m, int n, int k, const CT *, int lda,      \
+                                                  const CT *, int *lwork) {                                            \
+    return bufferAnswer(h, m >= 0 && n >= 0 && n <= m && k >= 0 && k <= n && lda >= std::max(1, m), lwork, n);         \
+  }                                                                                                                    \
+  cusolverStatus_t cusolverDn##P##GN(cusolverDnHandle_t h, int m, int n, int k, CT *A, int lda, const CT *tau, CT *,   \
+                                     int, int *info) {                                                                 \
+    return orgqr<T>(h, m, n, k, cast<T>(A), lda, cast<T>(tau), info);                                                  \
+  }                                                                                                                    \
+  cusolverStatus_t cusolverDn##P##EN##_bufferSize(cusolverDnHandle_t h, cusolverEigMode_t jobz, cublasFillMode_t uplo, \
+                                                  int n, const CT *, int lda, const CR *, int *lwork) {                \
+    return bufferAnswer(h, validMode(jobz) && validFill(uplo) && n >= 0 && lda >= std::max(1, n), lwork, n);           \
+  }                                                                                                                    \
+  cusolverStatus_t cusolverDn##P##EN(cusolverDnHandle_t h, cusolverEigMode_t jobz, cublasFillMode_t uplo, int n,       \
+                                     CT *A, int lda, CR *W, CT *, int, int *info) {                                    \
+    return syevd<T>("cusolverDn" #P #EN, h, jobz, uplo, n, cast<T>(A), lda, W, info);                                  \
+  }
+
+FERRY_DN_QR(S, ormqr, orgqr, syevd, float, float, float)
+FERRY_DN_QR(D, ormqr, orgqr, syevd, double, double, double)
+FERRY_DN_QR(C, unmqr, ungqr, heevd, cuComplex, C32, float)
+FERRY_DN_QR(Z, unmqr, ungqr, heevd, cuDoubleComplex, C64, double)
+#undef FERRY_DN_QR
+
+// ---------------------------------------------------------------- the 64-bit generic API
+
+struct cusolverDnParams {
+  static constexpr uint64_t Live = 0x6665727279505253ull; // "ferryPRS"
+  uint64_t Magic = Live;
+  cusolverAlgMode_t Algo[3] = {CUSOLVER_ALG_0, CUSOLVER_ALG_0, CUSOLVER_ALG_0};
+};
+
+namespace {
+
+/// Params may be null (cuSOLVER's default options).
+bool validParams(cusolverDnParams_t P) { return !P || P->Magic == cusolverDnParams::Live; }
+
+enum class Kind { Bad, S, D, C, Z };
+Kind kindOf(cudaDataType T) {
+  switch (T) {
+  case CUDA_R_32F:
+    return Kind::S;
+  case CUDA_R_64F:
+    return Kind::D;
+  case CUDA_C_32F:
+    return Kind::C;
+  case CUDA_C_64F:
+    return Kind::Z;
+  default:
+    return Kind::Bad;
+  }
+}
+/// The real type of a complex one (S, W of the SVD and eigensolvers).
+cudaDataType realOf(cudaDataType T) {
+  return T == CUDA_C_32F ? CUDA_R_32F : T == CUDA_C_64F ? CUDA_R_64F : T;
+}
+size_t elementSize(Kind K) { return K == Kind::S ? 4 : K == Kind::D || K == Kind::C ? 8 : 16; }
+
+/// The element type ferry computes in: every type the same (cuSOLVER's
+/// mixed-precision computeTypes are not supported: logged).
+Kind typeOf(const char *Name, cudaDataType A, cudaDataType Compute, std::initializer_list<cudaDataType> Others,
+            cusolverStatus_t *Status) {
+  Kind K = kindOf(A);
+  bool Same = K != Kind::Bad && Compute == A;
+  for (cudaDataType O : Others)
+    Same = Same && O == A;
+  if (K == Kind::Bad) {
+    *Status = Invalid;
+    return Kind::Bad;
+  }
+  if (!Same) {
+    logOnce(Name, "mixed data/compute types are not supported (CUSOLVER_STATUS_NOT_SUPPORTED)");
+    *Status = CUSOLVER_STATUS_NOT_SUPPORTED;
+    return Kind::Bad;
+  }
+  *Status = Ok;
+  return K;
+}
+
+/// The X API's buffer sizes: a small device buffer (so a program's
+/// allocation of it is a real one), no host buffer.
+cusolverStatus_t xBuffer(cusolverDnHandle_t Handle, cusolverDnParams_t Params, bool ArgsOk, Kind K, size_t *Dev,
+                         size_t *Host, int64_t Elems) {
+  if (!lookup(Handle))
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (!validParams(Params) || !ArgsOk || !Dev || !Host)
+    return Invalid;
+  *Dev = elementSize(K) * std::max<int64_t>(1, Elems);
+  *Host = 0;
+  return Ok;
+}
+
+#define FERRY_DISPATCH(K, CALL)                                                                                        \
+  switch (K) {                                                                                                         \
+  case Kind::S: {                                                                                                      \
+    using T = float;                                                                                                   \
+    return CALL;                                                                                                       \
+  }                                                                                                                    \
+  case Kind::D: {                                                                                                      \
+    using T = double;                                                                                                  \
+    return CALL;                                                                                                       \
+  }                                                                                                                    \
+  case Kind::C: {                                                                                                      \
+    using T = C32;                                                                                                     \
+    return CALL;                                                                                                       \
+  }                                                                                                                    \
+  case Kind::Z: {                                                                                                      \
+    using T = C64;                                                                                                     \
+    return CALL;                                                                                                       \
+  }                                                                                                                    \
+  default:                                                                                                             \
+    return Invalid;                                                                                                    \
+  }
+
+} // namespace
+
+cusolverStatus_t cusolverDnCreateParams(cusolverDnParams_t *Params) {
+  if (!Params)
+    return Invalid;
+  *Params = new (std::nothrow) cusolverDnParams;
+  return *Params ? Ok : CUSOLVER_STATUS_ALLOC_FAILED;
+}
+
+cusolverStatus_t cusolverDnDestroyParams(cusolverDnParams_t Params) {
+  if (!Params || Params->Magic != cusolverDnParams::Live)
+    return Invalid;
+  Params->Magic = 0;
+  delete Params;
+  return Ok;
+}
+
+cusolverStatus_t cusolverDnSetAdvOptions(cusolverDnParams_t Params, cusolverDnFunction_t Function,
+                                         cusolverAlgMode_t Algo) {
+  if (!Params || Params->Magic != cusolverDnParams::Live)
+    return Invalid;
+  if (Function < CUSOLVERDN_GETRF || Function > CUSOLVERDN_SYEVBATCHED || Algo < CUSOLVER_ALG_0 ||
+      Algo > CUSOLVER_ALG_2)
+    return Invalid;
+  Params->Algo[Function] = Algo; // one algorithm here: kept, reported by nothing
+  return Ok;
+}
+
+cusolverStatus_t cusolverDnXgetrf_bufferSize(cusolverDnHandle_t h, cusolverDnParams_t params, int64_t m, int64_t n,
+                                             cudaDataType dataTypeA, const void *, int64_t lda,
+                                             cudaDataType computeType, size_t *dev, size_t *host) {
+  cusolverStatus_t St;
+  Kind K = typeOf("cusolverDnXgetrf_bufferSize", dataTypeA, computeType, {}, &St);
+  if (K == Kind::Bad && lookup(h))
+    return St;
+  return xBuffer(h, params, m >= 0 && n >= 0 && lda >= std::max<int64_t>(1, m), K, dev, host, n);
+}
+
+cusolverStatus_t cusolverDnXgetrf(cusolverDnHandle_t h, cusolverDnParams_t params, int64_t m, int64_t n,
+                                  cudaDataType dataTypeA, void *A, int64_t lda, int64_t *ipiv, cudaDataType computeType,
+                                  void *, size_t, void *, size_t, int *info) {
+  if (!lookup(h))
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (!validParams(params))
+    return Invalid;
+  cusolverStatus_t St;
+  Kind K = typeOf("cusolverDnXgetrf", dataTypeA, computeType, {}, &St);
+  if (K == Kind::Bad)
+    return St;
+  FERRY_DISPATCH(K, getrf<T>("cusolverDnXgetrf", h, m, n, cast<T>(A), lda, nullptr, ipiv, info))
+}
+
+cusolverStatus_t cusolverDnXgetrs(cusolverDnHandle_t h, cusolverDnParams_t params, cublasOperation_t trans, int64_t n,
+                                  int64_t nrhs, cudaDataType dataTypeA, const void *A, int64_t lda,
+                                  const int64_t *ipiv, cudaDataType dataTypeB, void *B, int64_t ldb, int *info) {
+  if (!lookup(h))
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (!validParams(params))
+    return Invalid;
+  cusolverStatus_t St;
+  Kind K = typeOf("cusolverDnXgetrs", dataTypeA, dataTypeA, {dataTypeB}, &St);
+  if (K == Kind::Bad)
+    return St;
+  FERRY_DISPATCH(K, getrs<T>("cusolverDnXgetrs", h, trans, n, nrhs, cast<T>(A), lda, nullptr, ipiv, cast<T>(B), ldb,
+                             info))
+}
+
+cusolverStatus_t cusolverDnXpotrf_bufferSize(cusolverDnHandle_t h, cusolverDnParams_t params, cublasFillMode_t uplo,
+                                             int64_t n, cudaDataType dataTypeA, const void *, int64_t lda,
+                                             cudaDataType computeType, size_t *dev, size_t *host) {
+  cusolverStatus_t St;
+  Kind K = typeOf("cusolverDnXpotrf_bufferSize", dataTypeA, computeType, {}, &St);
+  if (K == Kind::Bad && lookup(h))
+    return St;
+  return xBuffer(h, params, validFill(uplo) && n >= 0 && lda >= std::max<int64_t>(1, n), K, dev, host, n);
+}
+
+cusolverStatus_t cusolverDnXpotrf(cusolverDnHandle_t h, cusolverDnParams_t params, cublasFillMode_t uplo, int64_t n,
+                                  cudaDataType dataTypeA, void *A, int64_t lda, cudaDataType computeType, void *,
+                                  size_t, void *, size_t, int *info) {
+  if (!lookup(h))
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (!validParams(params))
+    return Invalid;
+  cusolverStatus_t St;
+  Kind K = typeOf("cusolverDnXpotrf", dataTypeA, computeType, {}, &St);
+  if (K == Kind::Bad)
+    return St;
+  FERRY_DISPATCH(K, potrf<T>("cusolverDnXpotrf", h, uplo, n, cast<T>(A), lda, info))
+}
+
+cusolverStatus_t cusolverDnXpotrs(cusolverDnHandle_t h, cusolverDnParams_t params, cublasFillMode_t uplo, int64_t n,
+                                  int64_t nrhs, cudaDataType dataTypeA, const void *A, int64_t lda,
+                                  cudaDataType dataTypeB, void *B, int64_t ldb, int *info) {
+  if (!lookup(h))
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (!validParams(params))
+    return Invalid;
+  cusolverStatus_t St;
+  Kind K = typeOf("cusolverDnXpotrs", dataTypeA, dataTypeA, {dataTypeB}, &St);
+  if (K == Kind::Bad)
+    return St;
+  FERRY_DISPATCH(K, potrs<T>("cusolverDnXpotrs", h, uplo, n, nrhs, cast<T>(A), lda, cast<T>(B), ldb, info))
+}
+
+cusolverStatus_t cusolverDnXgeqrf_bufferSize(cusolverDnHandle_t h, cusolverDnParams_t params, int64_t m, int64_t n,
+                                             cudaDataType dataTypeA, const void *, int64_t lda,
+                                             cudaDataType dataTypeTau, const void *, cudaDataType computeType,
+                                             size_t *dev, size_t *host) {
+  cusolverStatus_t St;
+  Kind K = typeOf("cusolverDnXgeqrf_bufferSize", dataTypeA, computeType, {dataTypeTau}, &St);
+  if (K == Kind::Bad && lookup(h))
+    return St;
+  return xBuffer(h, params, m >= 0 && n >= 0 && lda >= std::max<int64_t>(1, m), K, dev, host, n);
+}
+
+cusolverStatus_t cusolverDnXgeqrf(cusolverDnHandle_t h, cusolverDnParams_t params, int64_t m, int64_t n,
+                                  cudaDataType dataTypeA, void *A, int64_t lda, cudaDataType dataTypeTau, void *tau,
+                                  cudaDataType computeType, void *, size_t, void *, size_t, int *info) {
+  if (!lookup(h))
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (!validParams(params))
+    return Invalid;
+  cusolverStatus_t St;
+  Kind K = typeOf("cusolverDnXgeqrf", dataTypeA, computeType, {dataTypeTau}, &St);
+  if (K == Kind::Bad)
+    return St;
+  FERRY_DISPATCH(K, geqrf<T>("cusolverDnXgeqrf", h, m, n, cast<T>(A), lda, cast<T>(tau), info))
+}
+
+cusolverStatus_t cusolverDnXgesvd_bufferSize(cusolverDnHandle_t h, cusolverDnParams_t params, signed char jobu,
+                                             signed char jobvt, int64_t m, int64_t n, cudaDataType dataTypeA,
+                                             const void *, int64_t lda, cudaDataType dataTypeS, const void *,
+                                             cudaDataType dataTypeU, const void *, int64_t, cudaDataType dataTypeVT,
+                                             const void *, int64_t, cudaDataType computeType, size_t *dev,
+                                             size_t *host) {
+  cusolverStatus_t St;
+  Kind K = typeOf("cusolverDnXgesvd_bufferSize", dataTypeA, computeType, {dataTypeU, dataTypeVT}, &St);
+  if (K != Kind::Bad && dataTypeS != realOf(dataTypeA))
+    K = Kind::Bad, St = Invalid;
+  if (K == Kind::Bad && lookup(h))
+    return St;
+  return xBuffer(h, params, validJob(jobu) && validJob(jobvt) && m >= n && n >= 0 && lda >= std::max<int64_t>(1, m),
+                 K, dev, host, m);
+}
+
+cusolverStatus_t cusolverDnXgesvd(cusolverDnHandle_t h, cusolverDnParams_t params, signed char jobu,
+                                  signed char jobvt, int64_t m, int64_t n, cudaDataType dataTypeA, void *A,
+                                  int64_t lda, cudaDataType dataTypeS, void *S, cudaDataType dataTypeU, void *U,
+                                  int64_t ldu, cudaDataType dataTypeVT, void *VT, int64_t ldvt,
+                                  cudaDataType computeType, void *, size_t, void *, size_t, int *info) {
+  if (!lookup(h))
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (!validParams(params))
+    return Invalid;
+  cusolverStatus_t St;
+  Kind K = typeOf("cusolverDnXgesvd", dataTypeA, computeType, {dataTypeU, dataTypeVT}, &St);
+  if (K == Kind::Bad)
+    return St;
+  if (dataTypeS != realOf(dataTypeA))
+    return Invalid;
+  FERRY_DISPATCH(K, gesvd<T>("cusolverDnXgesvd", h, jobu, jobvt, m, n, cast<T>(A), lda, cast<Real<T>>(S), cast<T>(U),
+                             ldu, cast<T>(VT), ldvt, info))
+}
+
+cusolverStatus_t cusolverDnXsyevd_bufferSize(cusolverDnHandle_t h, cusolverDnParams_t params, cusolverEigMode_t jobz,
+                                             cublasFillMode_t uplo, int64_t n, cudaDataType dataTypeA, const void *,
+                                             int64_t lda, cudaDataType dataTypeW, const void *,
+                                             cudaDataType computeType, size_t *dev, size_t *host) {
+  cusolverStatus_t St;
+  Kind K = typeOf("cusolverDnXsyevd_bufferSize", dataTypeA, computeType, {}, &St);
+  if (K != Kind::Bad && dataTypeW != realOf(dataTypeA))
+    K = Kind::Bad, St = Invalid;
+  if (K == Kind::Bad && lookup(h))
+    return St;
+  return xBuffer(h, params, validMode(jobz) && validFill(uplo) && n >= 0 && lda >= std::max<int64_t>(1, n), K, dev,
+                 host, n);
+}
+
+cusolverStatus_t cusolverDnXsyevd(cusolverDnHandle_t h, cusolverDnParams_t params, cusolverEigMode_t jobz,
+                                  cublasFillMode_t uplo, int64_t n, cudaDataType dataTypeA, void *A, int64_t lda,
+                                  cudaDataType dataTypeW, void *W, cudaDataType computeType, void *, size_t, void *,
+                                  size_t, int *info) {
+  if (!lookup(h))
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (!validParams(params))
+    return Invalid;
+  cusolverStatus_t St;
+  Kind K = typeOf("cusolverDnXsyevd", dataTypeA, computeType, {}, &St);
+  if (K == Kind::Bad)
+    return St;
+  if (dataTypeW != realOf(dataTypeA))
+    return Invalid;
+  FERRY_DISPATCH(K, syevd<T>("cusolverDnXsyevd", h, jobz, uplo, n, cast<T>(A), lda, cast<Real<T>>(W), info))
+}
