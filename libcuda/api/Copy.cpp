@@ -7,14 +7,40 @@
 #include "libcuda/core/Texture.h"
 #include "libcuda/core/Graph.h"
 
+#include <cstring>
+#include <memory>
+#include <vector>
+
 using namespace ferry;
 using namespace ferry::api;
 
 static void *ptr(CUdeviceptr P) { return reinterpret_cast<void *>(uintptr_t(P)); }
 
+/// Which sides of a copy name device memory (explicit-direction forms, and
+/// arrays): those are validated against the allocation table, as NVIDIA
+/// does, and are never pageable.
+enum DeviceSides : unsigned { NoDeviceSide = 0, DeviceDst = 1, DeviceSrc = 2, DeviceBoth = 3 };
+
+/// Pageable host memory: memory that no allocation holds (device, pinned,
+/// registered and managed memory and module variables all are held).
+static bool pageable(const void *P) { return !core::alloctable::find(uintptr_t(P)); }
+
+/// Above this, an async copy from pageable memory waits for its stream
+/// rather than staging a copy of the source (NVIDIA's driver may do either).
+constexpr size_t MaxStagedBytes = size_t(64) << 20;
+
 /// Enqueues Rect on the stream and, when Sync, waits for it.
+///
+/// An async copy with a pageable side keeps the synchronization NVIDIA
+/// documents for it (CUDA's "API synchronization behavior"), which
+/// programs rely on: to pageable memory it returns only once the copy is
+/// done (Numba's copy_to_host on a stream reads the array right after);
+/// from pageable memory it has read the source when it returns, so the
+/// caller may free or reuse it at once (Numba copies from temporaries).
+/// Ferry stages such a source in a buffer the stream frees after the copy.
+/// A capturing stream records the copy as it is (a graph node).
 static CUresult submitCopy(const char *Fn, CUstream hStream, bool PerThread, bool Sync,
-                           const CopyRect &Rect) {
+                           const CopyRect &Rect, unsigned Known = NoDeviceSide) {
   auto S = streamArg(hStream, PerThread);
   if (!S)
     return fail(Fn, S.error());
@@ -26,16 +52,38 @@ static CUresult submitCopy(const char *Fn, CUstream hStream, bool PerThread, boo
     return fail(Fn, CUDA_ERROR_INVALID_VALUE, "null source or destination");
   if (Status St = Sync ? core::capture::checkStreamWait(**S, Fn) : Status::ok(); !St)
     return done(Fn, std::move(St)); // Synchronous copies are illegal during capture.
-  if (Status St = (*S)->submit([&](Queue &Q) { return Q.enqueueCopy(Rect); }); !St)
+  CopyRect R = Rect;
+  bool Wait = Sync;
+  std::shared_ptr<std::vector<char>> Staged;
+  if (!Sync && !core::capture::capturingGraph(**S)) {
+    bool PageableSrc = !(Known & DeviceSrc) && pageable(R.Src);
+    size_t Bytes = R.WidthBytes * R.Height * R.Depth;
+    if ((!(Known & DeviceDst) && pageable(R.Dst)) || (PageableSrc && Bytes > MaxStagedBytes)) {
+      Wait = true;
+    } else if (PageableSrc) {
+      Staged = std::make_shared<std::vector<char>>(Bytes);
+      char *Out = Staged->data();
+      const char *In = static_cast<const char *>(R.Src);
+      for (size_t Z = 0; Z < R.Depth; ++Z)
+        for (size_t Y = 0; Y < R.Height; ++Y, Out += R.WidthBytes)
+          std::memcpy(Out, In + Z * R.SrcSlicePitch + Y * R.SrcPitch, R.WidthBytes);
+      R.Src = Staged->data();
+      R.SrcPitch = R.WidthBytes;
+      R.SrcSlicePitch = R.WidthBytes * R.Height;
+    }
+  }
+  Status St = (*S)->submit([&](Queue &Q) {
+    Status C = Q.enqueueCopy(R);
+    if (!C || !Staged)
+      return C;
+    return Q.enqueueHostFunction([Staged](CUresult) {}); // frees the staging buffer
+  });
+  if (!St)
     return fail(Fn, St.takeError());
-  if (Sync)
+  if (Wait)
     return done(Fn, (*S)->synchronize());
   return CUDA_SUCCESS;
 }
-
-/// Which sides of a copy name device memory (explicit-direction forms):
-/// those are validated against the allocation table, as NVIDIA does.
-enum DeviceSides : unsigned { NoDeviceSide = 0, DeviceDst = 1, DeviceSrc = 2, DeviceBoth = 3 };
 
 static CUresult copy1D(const char *Fn, void *Dst, const void *Src, size_t N, CUstream hStream,
                        bool PerThread, bool Sync, unsigned Sides = NoDeviceSide) {
@@ -51,7 +99,7 @@ static CUresult copy1D(const char *Fn, void *Dst, const void *Src, size_t N, CUs
   R.Dst = Dst;
   R.Src = Src;
   R.WidthBytes = N;
-  return submitCopy(Fn, hStream, PerThread, Sync, R);
+  return submitCopy(Fn, hStream, PerThread, Sync, R, Sides);
 }
 
 // clang-format off
@@ -177,7 +225,9 @@ static CUresult copy3D(const char *Fn, const CUDA_MEMCPY3D &P, CUstream s, bool 
       if (Status St = core::checkDeviceRange(R.Dst, Extent(R.DstPitch, R.DstSlicePitch), "the destination"); !St)
         return done(Fn, std::move(St));
   }
-  return submitCopy(Fn, s, PerThread, Sync, R);
+  unsigned Known = (SrcB->Arr || P.srcMemoryType == CU_MEMORYTYPE_DEVICE ? DeviceSrc : NoDeviceSide) |
+                   (DstB->Arr || P.dstMemoryType == CU_MEMORYTYPE_DEVICE ? DeviceDst : NoDeviceSide);
+  return submitCopy(Fn, s, PerThread, Sync, R, Known);
 }
 
 static CUresult copy2D(const char *Fn, const CUDA_MEMCPY2D *P, CUstream s, bool PerThread, bool Sync) {
