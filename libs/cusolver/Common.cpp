@@ -71,7 +71,9 @@ extern "C" {
   void P##potri_(const char *, const int *, T *, const int *, int *, size_t);                                          \
   void P##geqrf_(const int *, const int *, T *, const int *, T *, T *, const int *, int *);                            \
   void P##sytrf_(const char *, const int *, T *, const int *, int *, T *, const int *, int *, size_t);                 \
-  void P##trtri_(const char *, const char *, const int *, T *, const int *, int *, size_t, size_t);
+  void P##trtri_(const char *, const char *, const int *, T *, const int *, int *, size_t, size_t);                    \
+  void P##trtrs_(const char *, const char *, const char *, const int *, const int *, const T *, const int *, T *,     \
+                 const int *, int *, size_t, size_t, size_t);
 FERRY_LAPACK_PROTOS(s, float, float)
 FERRY_LAPACK_PROTOS(d, double, double)
 FERRY_LAPACK_PROTOS(c, C32, float)
@@ -134,7 +136,11 @@ template <typename T> int querySize(T W) { return std::max(1, static_cast<int>(s
     std::vector<T> W(L);                                                                                               \
     P##sytrf_(&Uplo, &N, A, &Lda, Piv, W.data(), &L, Info, 1);                                                         \
   }                                                                                                                    \
-  void trtri(char Uplo, char Diag, int N, T *A, int Lda, int *Info) { P##trtri_(&Uplo, &Diag, &N, A, &Lda, Info, 1, 1); }
+  void trtri(char Uplo, char Diag, int N, T *A, int Lda, int *Info) { P##trtri_(&Uplo, &Diag, &N, A, &Lda, Info, 1, 1); } \
+  void trtrs(char Uplo, char Trans, int N, int Nrhs, const T *A, int Lda, T *B, int Ldb, int *Info) {                  \
+    char Diag = 'N';                                                                                                   \
+    P##trtrs_(&Uplo, &Trans, &Diag, &N, &Nrhs, A, &Lda, B, &Ldb, Info, 1, 1, 1);                                       \
+  }
 
 FERRY_LAPACK_COMMON(s, float)
 FERRY_LAPACK_COMMON(d, double)

@@ -1,0 +1,313 @@
+/// \file
+/// cusolverSp's high-level solvers: csrlsvqr, csrlsvchol (device and host)
+/// csrlsvluHost and csreigvsi (shift-inverse power iteration), in S/D/C/Z.
+/// ferry solves them densely with LAPACK: the CSR matrix (its index base
+/// read from the cuSPARSE descriptor through libcusparse.so.12's public
+/// cusparseGetMatIndexBase/GetMatType, resolved at run time) is expanded
+/// into a column-major array, which bounds m (a dense copy above 1 GiB is
+/// refused with NOT_SUPPORTED and a log line). `reorder` changes only
+/// fill-in for a sparse factorization, so it is checked and otherwise has
+/// no effect here. The device forms wait for the handle's stream (their
+/// singularity is a host result), read the device arrays from the host
+/// and write x before returning.
+///
+/// singularity: -1 when A is invertible (SPD for Cholesky), else the
+/// smallest j (0-based) with |R(j,j)|, L(j,j) or |U(j,j)| <= tol, as
+/// cuSOLVER documents it; x is then left as it was.
+#include "libs/cusolver/Common.h"
+#include "libs/common/Driver.h"
+
+#include <cmath>
+#include <cstring>
+#include <dlfcn.h>
+#include <mutex>
+#include <new>
+#include <vector>
+
+namespace ferry::cusolver {
+namespace {
+
+struct SpHandle {
+  static constexpr uint64_t Live = 0x6665727279535053ull; // "ferrySPS"
+  uint64_t Magic = Live;
+  cudaStream_t Stream = nullptr;
+};
+
+SpHandle *lookupSp(cusolverSpHandle_t H) {
+  auto *P = reinterpret_cast<SpHandle *>(H);
+  return P && P->Magic == SpHandle::Live ? P : nullptr;
+}
+
+/// cuSPARSE's descriptor queries, from whichever libcusparse.so.12 the
+/// process loads (ferry's under ferry run).
+struct Cusparse {
+  int (*GetMatType)(const cusparseMatDescr *) = nullptr;
+  int (*GetMatIndexBase)(const cusparseMatDescr *) = nullptr;
+};
+
+const Cusparse *cusparse() {
+  static Cusparse C;
+  static std::once_flag Once;
+  std::call_once(Once, [] {
+    void *L = dlopen("libcusparse.so.12", RTLD_NOW | RTLD_LOCAL);
+    if (!L) {
+      logMessage("libcusparse.so.12 could not be loaded (%s): the sparse solvers need its matrix descriptors",
+                 dlerror());
+      return;
+    }
+    C.GetMatType = reinterpret_cast<int (*)(const cusparseMatDescr *)>(dlsym(L, "cusparseGetMatType"));
+    C.GetMatIndexBase = reinterpret_cast<int (*)(const cusparseMatDescr *)>(dlsym(L, "cusparseGetMatIndexBase"));
+    if (!C.GetMatType || !C.GetMatIndexBase)
+      logMessage("libcusparse.so.12 lacks cusparseGetMatType/cusparseGetMatIndexBase");
+  });
+  return C.GetMatType && C.GetMatIndexBase ? &C : nullptr;
+}
+
+constexpr int MatrixTypeGeneral = 0; // CUSPARSE_MATRIX_TYPE_GENERAL
+
+template <typename T> T conjOf(T V) { return V; }
+template <typename T, typename C> T fromCuda(C V) {
+  T Out;
+  static_assert(sizeof(T) == sizeof(C));
+  std::memcpy(static_cast<void *>(&Out), &V, sizeof(T));
+  return Out;
+}
+template <typename T> std::complex<T> conjOf(std::complex<T> V) { return std::conj(V); }
+
+/// The checks every solver shares; on success, Base is the index base.
+cusolverStatus_t checkCommon(const char *Name, int M, int Nnz, cusparseMatDescr_t Descr, const void *Val,
+                             const int *RowPtr, const int *ColInd, size_t Elem, int *Base) {
+  if (M < 0 || Nnz < 0 || !Descr || (M && !RowPtr) || (Nnz && (!Val || !ColInd)))
+    return CUSOLVER_STATUS_INVALID_VALUE;
+  const Cusparse *C = cusparse();
+  if (!C)
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (C->GetMatType(Descr) != MatrixTypeGeneral)
+    return CUSOLVER_STATUS_MATRIX_TYPE_NOT_SUPPORTED;
+  *Base = C->GetMatIndexBase(Descr);
+  if (*Base != 0 && *Base != 1)
+    return CUSOLVER_STATUS_INVALID_VALUE;
+  if (static_cast<double>(M) * M * Elem > (1u << 30)) {
+    logOnce(Name, "m is too large for ferry's dense solve (a copy above 1 GiB): CUSOLVER_STATUS_NOT_SUPPORTED");
+    return CUSOLVER_STATUS_NOT_SUPPORTED;
+  }
+  return CUSOLVER_STATUS_SUCCESS;
+}
+
+/// A as a dense column-major m x m array; false for an index out of range.
+template <typename T>
+bool densify(int M, int Nnz, int Base, const T *Val, const int *RowPtr, const int *ColInd, std::vector<T> &A) {
+  A.assign(static_cast<size_t>(M) * M, T(0));
+  if (RowPtr[0] - Base != 0 || RowPtr[M] - Base != Nnz)
+    return false;
+  for (int I = 0; I < M; ++I)
+    for (int K = RowPtr[I] - Base; K < RowPtr[I + 1] - Base; ++K) {
+      if (K < 0 || K >= Nnz)
+        return false;
+      int J = ColInd[K] - Base;
+      if (J < 0 || J >= M)
+        return false;
+      A[I + static_cast<size_t>(J) * M] += Val[K];
+    }
+  return true;
+}
+
+enum class Method { Qr, Chol, Lu };
+
+/// Solves A x = b densely; returns the singularity (-1: solved).
+template <typename T> int solveDense(Method How, int M, std::vector<T> &A, const T *B, Real<T> Tol, T *X) {
+  if (!M)
+    return -1;
+  std::vector<T> Y(B, B + M);
+  int Info = 0;
+  switch (How) {
+  case Method::Qr: {
+    std::vector<T> Tau(M);
+    lapack::geqrf(M, M, A.data(), M, Tau.data(), &Info);
+    for (int J = 0; J < M; ++J)
+      if (std::abs(A[J + static_cast<size_t>(J) * M]) <= Tol)
+        return J;
+    lapack::ormqr('L', IsComplex<T> ? 'C' : 'T', M, 1, M, A.data(), M, Tau.data(), Y.data(), M, &Info);
+    lapack::trtrs('U', 'N', M, 1, A.data(), M, Y.data(), M, &Info);
+    break;
+  }
+  case Method::Chol: {
+    lapack::potrf('L', M, A.data(), M, &Info);
+    if (Info > 0)
+      return Info - 1;
+    for (int J = 0; J < M; ++J)
+      if (std::abs(A[J + static_cast<size_t>(J) * M]) <= Tol)
+        return J;
+    lapack::potrs('L', M, 1, A.data(), M, Y.data(), M, &Info);
+    break;
+  }
+  case Method::Lu: {
+    std::vector<int> Piv(M);
+    lapack::getrf(M, M, A.data(), M, Piv.data(), &Info);
+    for (int J = 0; J < M; ++J)
+      if (std::abs(A[J + static_cast<size_t>(J) * M]) <= Tol)
+        return J;
+    lapack::getrs('N', M, 1, A.data(), M, Piv.data(), Y.data(), M, &Info);
+    break;
+  }
+  }
+  std::copy(Y.begin(), Y.end(), X);
+  return -1;
+}
+
+template <typename T>
+cusolverStatus_t lsv(const char *Name, Method How, bool Device, cusolverSpHandle_t Handle, int M, int Nnz,
+                     cusparseMatDescr_t Descr, const T *Val, const int *RowPtr, const int *ColInd, const T *B,
+                     Real<T> Tol, int Reorder, T *X, int *Singularity) {
+  SpHandle *H = lookupSp(Handle);
+  if (!H)
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (Reorder < 0 || Reorder > 3 || !Singularity || (M && (!B || !X)))
+    return CUSOLVER_STATUS_INVALID_VALUE;
+  int Base = 0;
+  if (cusolverStatus_t St = checkCommon(Name, M, Nnz, Descr, Val, RowPtr, ColInd, sizeof(T), &Base))
+    return St;
+  if (Device)
+    if (cusolverStatus_t St = synchronize(H->Stream))
+      return St;
+  std::vector<T> A;
+  if (!densify(M, Nnz, Base, Val, RowPtr, ColInd, A))
+    return CUSOLVER_STATUS_INVALID_VALUE;
+  *Singularity = solveDense(How, M, A, B, Tol, X);
+  return CUSOLVER_STATUS_SUCCESS;
+}
+
+/// Shift-inverse power iteration: x <- (A - mu0 I)^-1 x normalised, mu the
+/// Rayleigh quotient, until |mu - previous mu| <= eps |mu| or maxite.
+template <typename T>
+cusolverStatus_t eigvsi(const char *Name, bool Device, cusolverSpHandle_t Handle, int M, int Nnz,
+                        cusparseMatDescr_t Descr, const T *Val, const int *RowPtr, const int *ColInd, T Mu0,
+                        const T *X0, int MaxIte, Real<T> Eps, T *Mu, T *X) {
+  SpHandle *H = lookupSp(Handle);
+  if (!H)
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (MaxIte < 0 || !Mu || (M && (!X0 || !X)))
+    return CUSOLVER_STATUS_INVALID_VALUE;
+  int Base = 0;
+  if (cusolverStatus_t St = checkCommon(Name, M, Nnz, Descr, Val, RowPtr, ColInd, sizeof(T), &Base))
+    return St;
+  if (Device)
+    if (cusolverStatus_t St = synchronize(H->Stream))
+      return St;
+  std::vector<T> A;
+  if (!densify(M, Nnz, Base, Val, RowPtr, ColInd, A))
+    return CUSOLVER_STATUS_INVALID_VALUE;
+  std::vector<T> S = A;
+  for (int I = 0; I < M; ++I)
+    S[I + static_cast<size_t>(I) * M] -= Mu0;
+  std::vector<int> Piv(std::max(1, M));
+  int Info = 0;
+  if (M)
+    lapack::getrf(M, M, S.data(), M, Piv.data(), &Info);
+  std::vector<T> V(X0, X0 + M), Av(M);
+  T Lambda = Mu0;
+  auto normalize = [&] {
+    Real<T> N = 0;
+    for (T E : V)
+      N += std::norm(E);
+    N = std::sqrt(N);
+    if (N > 0)
+      for (T &E : V)
+        E /= N;
+  };
+  normalize();
+  for (int It = 0; It < MaxIte && M && !Info; ++It) {
+    lapack::getrs('N', M, 1, S.data(), M, Piv.data(), V.data(), M, &Info);
+    normalize();
+    T Rq = 0;
+    for (int I = 0; I < M; ++I) {
+      T Sum = 0;
+      for (int J = 0; J < M; ++J)
+        Sum += A[I + static_cast<size_t>(J) * M] * V[J];
+      Rq += conjOf(V[I]) * Sum;
+    }
+    bool Done = std::abs(Rq - Lambda) <= Eps * std::abs(Rq);
+    Lambda = Rq;
+    if (Done)
+      break;
+  }
+  *Mu = Lambda;
+  std::copy(V.begin(), V.end(), X);
+  return CUSOLVER_STATUS_SUCCESS;
+}
+
+} // namespace
+} // namespace ferry::cusolver
+
+using namespace ferry::cusolver;
+
+cusolverStatus_t cusolverSpCreate(cusolverSpHandle_t *Handle) {
+  if (!Handle)
+    return CUSOLVER_STATUS_INVALID_VALUE;
+  if (!ferry::libs::ensureContext())
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  auto *H = new (std::nothrow) SpHandle;
+  if (!H)
+    return CUSOLVER_STATUS_ALLOC_FAILED;
+  *Handle = reinterpret_cast<cusolverSpHandle_t>(H);
+  return CUSOLVER_STATUS_SUCCESS;
+}
+
+cusolverStatus_t cusolverSpDestroy(cusolverSpHandle_t Handle) {
+  SpHandle *H = lookupSp(Handle);
+  if (!H)
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  H->Magic = 0;
+  delete H;
+  return CUSOLVER_STATUS_SUCCESS;
+}
+
+cusolverStatus_t cusolverSpSetStream(cusolverSpHandle_t Handle, cudaStream_t Stream) {
+  SpHandle *H = lookupSp(Handle);
+  if (!H)
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  H->Stream = Stream;
+  return CUSOLVER_STATUS_SUCCESS;
+}
+
+cusolverStatus_t cusolverSpGetStream(cusolverSpHandle_t Handle, cudaStream_t *Stream) {
+  SpHandle *H = lookupSp(Handle);
+  if (!H)
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (!Stream)
+    return CUSOLVER_STATUS_INVALID_VALUE;
+  *Stream = H->Stream;
+  return CUSOLVER_STATUS_SUCCESS;
+}
+
+#define FERRY_SP_LSV(P, CT, T, R, FN, HOW, DEVICE)                                                                    \
+  cusolverStatus_t cusolverSp##P##FN(cusolverSpHandle_t h, int m, int nnz, const cusparseMatDescr_t d, const CT *val,  \
+                                     const int *rowPtr, const int *colInd, const CT *b, R tol, int reorder, CT *x,     \
+                                     int *singularity) {                                                               \
+    return lsv<T>("cusolverSp" #P #FN, Method::HOW, DEVICE, h, m, nnz, d, reinterpret_cast<const T *>(val), rowPtr,   \
+                  colInd, reinterpret_cast<const T *>(b), tol, reorder, reinterpret_cast<T *>(x), singularity);        \
+  }
+#define FERRY_SP_TYPED(P, CT, T, R)                                                                                    \
+  FERRY_SP_LSV(P, CT, T, R, csrlsvqr, Qr, true)                                                                        \
+  FERRY_SP_LSV(P, CT, T, R, csrlsvqrHost, Qr, false)                                                                   \
+  FERRY_SP_LSV(P, CT, T, R, csrlsvchol, Chol, true)                                                                    \
+  FERRY_SP_LSV(P, CT, T, R, csrlsvcholHost, Chol, false)                                                               \
+  FERRY_SP_LSV(P, CT, T, R, csrlsvluHost, Lu, false)                                                                   \
+  cusolverStatus_t cusolverSp##P##csreigvsi(cusolverSpHandle_t h, int m, int nnz, const cusparseMatDescr_t d,          \
+                                            const CT *val, const int *rowPtr, const int *colInd, CT mu0,              \
+                                            const CT *x0, int maxite, R eps, CT *mu, CT *x) {                          \
+    return eigvsi<T>("cusolverSp" #P "csreigvsi", true, h, m, nnz, d, reinterpret_cast<const T *>(val), rowPtr,        \
+                     colInd, fromCuda<T>(mu0), reinterpret_cast<const T *>(x0), maxite, eps,              \
+                     reinterpret_cast<T *>(mu), reinterpret_cast<T *>(x));                                             \
+  }                                                                                                                    \
+  cusolverStatus_t cusolverSp##P##csreigvsiHost(cusolverSpHandle_t h, int m, int nnz, const cusparseMatDescr_t d,      \
+                                                const CT *val, const int *rowPtr, const int *colInd, CT mu0,          \
+                                                const CT *x0, int maxite, R eps, CT *mu, CT *x) {                      \
+    return eigvsi<T>("cusolverSp" #P "csreigvsiHost", false, h, m, nnz, d, reinterpret_cast<const T *>(val), rowPtr,   \
+                     colInd, fromCuda<T>(mu0), reinterpret_cast<const T *>(x0), maxite, eps,              \
+                     reinterpret_cast<T *>(mu), reinterpret_cast<T *>(x));                                             \
+  }
+FERRY_SP_TYPED(S, float, float, float)
+FERRY_SP_TYPED(D, double, double, double)
+FERRY_SP_TYPED(C, cuComplex, C32, float)
+FERRY_SP_TYPED(Z, cuDoubleComplex, C64, double)
