@@ -161,6 +161,7 @@ const Wanted Libraries[] = {
     {"libcublasLt.so.13", false, true, "cuBLASLt"},
     {"libcurand.so.10", false, true, "cuRAND"},
     {"libcufft.so.12", false, true, "cuFFT"},
+    {"libcusparse.so.12", false, true, "cuSPARSE"},
     {"libnvidia-ml.so.1", false, true, "NVML"},
 };
 
