@@ -89,6 +89,16 @@ SimtFacts readFacts(const llvm::Module &M) {
                                        constInt(N->getOperand(I + 2))});
     }
   }
+  if (auto *Res = M.getNamedMetadata("ferry.resources")) {
+    for (const llvm::MDNode *N : Res->operands()) {
+      llvm::Function *Fn = functionOf(N);
+      if (!Fn || N->getNumOperands() < 3)
+        continue;
+      KernelInfo &K = F.ByName[Fn->getName().str()];
+      K.LocalBytes = constInt(N->getOperand(1));
+      K.ConstBytes = constInt(N->getOperand(2));
+    }
+  }
   if (auto *Dirs = M.getNamedMetadata("ferry.directives")) {
     for (const llvm::MDNode *N : Dirs->operands()) {
       llvm::Function *Fn = functionOf(N);

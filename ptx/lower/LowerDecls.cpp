@@ -4,15 +4,18 @@
 /// initialisers, including address initialisers), texture/surface
 /// references, and the LLVM declarations of every .entry and .func (the
 /// signatures of SimtIR.md), the kernel parameter layouts (!ferry.params),
-/// the kernel list (!ferry.kernels) and the performance directives
-/// (!ferry.directives). Bodies are the next pass's job.
+/// the kernel list (!ferry.kernels), the performance directives
+/// (!ferry.directives) and the entries' .local/.const use
+/// (!ferry.resources). Bodies are the next pass's job.
 //===----------------------------------------------------------------------===//
 #include "ptx/lower/Passes.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Metadata.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace llvm;
 
@@ -276,6 +279,64 @@ void declareFunction(ModuleLowering &ML, const Function &PF) {
   ML.Funcs[PF.Name] = Sig;
 }
 
+/// Bytes a variable declaration occupies (0 for an unsized array).
+uint64_t declBytes(const VarDecl &D) {
+  return D.elementCount() * std::max<uint64_t>(D.VecWidth, 1) * std::max(8u, typeBits(D.Type)) / 8;
+}
+
+/// The resources ptxas would report for an entry, as far as its PTX says:
+/// per-thread .local bytes (the entry's and those of the functions it
+/// calls, each counted once) and the bytes of the module's .const variables
+/// that it or its callees name (CUDA's LOCAL_SIZE_BYTES, CONST_SIZE_BYTES).
+struct Resources {
+  uint64_t LocalBytes = 0, ConstBytes = 0;
+};
+
+void collectOperands(ArrayRef<Operand> Ops, SmallPtrSetImpl<const VarDecl *> &Consts,
+                     SmallVectorImpl<StringRef> &Callees) {
+  for (const Operand &O : Ops) {
+    if (O.Decl && O.Decl->Space == StateSpace::Const)
+      Consts.insert(O.Decl);
+    if (O.Ref == RefKind::Function)
+      Callees.push_back(O.Name);
+    collectOperands(O.Elems, Consts, Callees);
+  }
+}
+
+void collectBody(ArrayRef<Node *> Body, uint64_t &Local, SmallPtrSetImpl<const VarDecl *> &Consts,
+                 SmallVectorImpl<StringRef> &Callees) {
+  for (const Node *N : Body) {
+    if (auto *V = dyn_cast<VarDecl>(N)) {
+      if (V->Space == StateSpace::Local)
+        Local += alignTo(declBytes(*V), std::max<uint64_t>(V->Align, 1));
+    } else if (auto *I = dyn_cast<Instruction>(N)) {
+      collectOperands(I->Ops, Consts, Callees);
+    } else if (auto *B = dyn_cast<Block>(N)) {
+      collectBody(B->Body, Local, Consts, Callees);
+    }
+  }
+}
+
+Resources entryResources(ModuleLowering &ML, const Function &Entry) {
+  Resources R;
+  SmallPtrSet<const VarDecl *, 8> Consts;
+  SmallPtrSet<const Function *, 8> Seen{&Entry};
+  SmallVector<const Function *, 8> Work{&Entry};
+  while (!Work.empty()) {
+    const Function *F = Work.pop_back_val();
+    if (!F->Body)
+      continue;
+    SmallVector<StringRef, 8> Callees;
+    collectBody(F->Body->Body, R.LocalBytes, Consts, Callees);
+    for (StringRef C : Callees)
+      if (auto It = ML.Funcs.find(C); It != ML.Funcs.end() && It->second.Ptx && Seen.insert(It->second.Ptx).second)
+        Work.push_back(It->second.Ptx);
+  }
+  for (const VarDecl *D : Consts)
+    R.ConstBytes += declBytes(*D);
+  return R;
+}
+
 void emitKernelMetadata(ModuleLowering &ML, const Function &PF) {
   LLVMContext &C = ML.C;
   llvm::Function *F = ML.Funcs[PF.Name].F;
@@ -302,6 +363,22 @@ void emitKernelMetadata(ModuleLowering &ML, const Function &PF) {
 }
 
 } // namespace
+
+void emitResourceMetadata(ModuleLowering &ML) {
+  // !ferry.resources: !{ptr @k, i32 local bytes, i32 const bytes}, made
+  // last so the other metadata keep their numbers.
+  LLVMContext &C = ML.C;
+  auto I32 = [&](uint64_t V) {
+    return ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(C), std::min<uint64_t>(V, UINT32_MAX)));
+  };
+  for (const Node *N : ML.P.items())
+    if (auto *PF = dyn_cast<Function>(N); PF && PF->IsEntry && PF->Body) {
+      Resources R = entryResources(ML, *PF);
+      ML.M.getOrInsertNamedMetadata("ferry.resources")
+          ->addOperand(MDNode::get(C, {ValueAsMetadata::get(ML.Funcs[PF->Name].F), I32(R.LocalBytes),
+                                       I32(R.ConstBytes)}));
+    }
+}
 
 Error runLowerDecls(ModuleLowering &ML) {
   // Functions first: variable initialisers may take function addresses.

@@ -18,6 +18,9 @@ llvm::Error runLowerDecls(ModuleLowering &ML);
 /// Never fails as a whole: a function that cannot be lowered is recorded in
 /// ML.Errors and turned into a declaration.
 void runLowerFunctions(ModuleLowering &ML);
+/// !ferry.resources (SimtIR.md): each entry's .local and .const bytes; run
+/// after runLowerFunctions, so the metadata made before keep their numbers.
+void emitResourceMetadata(ModuleLowering &ML);
 /// Resolves the lowering's canonical-NaN markers (NanMarkerPrefix); must run
 /// before anything else sees the module.
 void runNanResults(llvm::Module &M);

@@ -32,7 +32,8 @@ namespace {
 
 constexpr StringLiteral EntryHandlePrefix = "ferry.entry."; // ModuleLowering::entryHandle
 /// The metadata whose nodes name a kernel by their first operand (SimtIR.md).
-constexpr StringLiteral PerKernelMetadata[] = {"ferry.kernels", "ferry.params", "ferry.directives"};
+constexpr StringLiteral PerKernelMetadata[] = {"ferry.kernels", "ferry.params", "ferry.directives",
+                                                "ferry.resources"};
 
 const Function *functionOf(const MDNode *N) {
   if (!N || N->getNumOperands() == 0)

@@ -53,6 +53,7 @@ Expected<LowerResult> lowerModule(const Module &Ptx, LLVMContext &Ctx, const Low
     return std::move(E);
   After("lower-decls");
   lower::runLowerFunctions(ML);
+  lower::emitResourceMetadata(ML);
   After("lower-functions");
   lower::runNanResults(*R.M);
   After("nan-results");

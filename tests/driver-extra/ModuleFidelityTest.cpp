@@ -410,4 +410,81 @@ TEST_F(Driver, AddressSize32IsRefusedFromSm90) {
   EXPECT_EQ(std::system(Cmd.c_str()), 0) << Cmd;
 }
 
+// LOCAL_SIZE_BYTES and CONST_SIZE_BYTES come from the PTX: the .local
+// bytes of the entry and of the functions it calls, and the .const
+// variables they name (Numba's get_local_mem_per_thread and
+// get_const_mem_size read them; ferry reported 0).
+const char *ResourcePtx = R"(
+.version 8.0
+.target sm_75
+.address_size 64
+.const .align 8 .b8 Coeffs[80];
+.const .align 4 .b8 Unused[128];
+.func (.param .b32 r) helper(.param .b32 a)
+{
+  .local .align 4 .b8 scratch[24];
+  .reg .b32 %r<3>;
+  .reg .b64 %rd<2>;
+  ld.param.b32 %r1, [a];
+  mov.u64 %rd1, scratch;
+  st.local.b32 [%rd1], %r1;
+  ld.local.b32 %r2, [%rd1];
+  st.param.b32 [r], %r2;
+  ret;
+}
+.visible .entry uses(.param .u64 p)
+{
+  .local .align 8 .b8 depot[40];
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [p];
+  mov.u64 %rd2, depot;
+  ld.const.b32 %r1, [Coeffs+8];
+  st.local.b32 [%rd2], %r1;
+  {
+    .reg .b32 t;
+    .param .b32 arg;
+    .param .b32 ret;
+    st.param.b32 [arg], %r1;
+    call.uni (ret), helper, (arg);
+    ld.param.b32 t, [ret];
+    st.global.b32 [%rd1], t;
+  }
+  ret;
+}
+.visible .entry plain(.param .u64 p)
+{
+  ret;
+}
+)";
+
+TEST_F(Driver, FunctionAttributesReportLocalAndConstBytes) {
+  CUmodule M = nullptr;
+  ASSERT_EQ(cuModuleLoadData(&M, ResourcePtx), CUDA_SUCCESS);
+  CUfunction Uses = nullptr, Plain = nullptr;
+  ASSERT_EQ(cuModuleGetFunction(&Uses, M, "uses"), CUDA_SUCCESS);
+  ASSERT_EQ(cuModuleGetFunction(&Plain, M, "plain"), CUDA_SUCCESS);
+  int V = -1;
+  ASSERT_EQ(cuFuncGetAttribute(&V, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, Uses), CUDA_SUCCESS);
+  EXPECT_EQ(V, 40 + 24);
+  ASSERT_EQ(cuFuncGetAttribute(&V, CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES, Uses), CUDA_SUCCESS);
+  EXPECT_EQ(V, 80);
+  ASSERT_EQ(cuFuncGetAttribute(&V, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, Plain), CUDA_SUCCESS);
+  EXPECT_EQ(V, 0);
+  ASSERT_EQ(cuFuncGetAttribute(&V, CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES, Plain), CUDA_SUCCESS);
+  EXPECT_EQ(V, 0);
+  // The kernel runs: the constant read through the callee's local scratch.
+  CUdeviceptr Coeffs = 0, Out = 0;
+  ASSERT_EQ(cuModuleGetGlobal_v2(&Coeffs, nullptr, M, "Coeffs"), CUDA_SUCCESS);
+  uint32_t Want = 0x1234abcd, Got = 0;
+  ASSERT_EQ(cuMemcpyHtoD_v2(Coeffs + 8, &Want, 4), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemAlloc_v2(&Out, 4), CUDA_SUCCESS);
+  void *Args[] = {&Out};
+  ASSERT_EQ(cuLaunchKernel(Uses, 1, 1, 1, 1, 1, 1, 0, nullptr, Args, nullptr), CUDA_SUCCESS);
+  ASSERT_EQ(cuMemcpyDtoH_v2(&Got, Out, 4), CUDA_SUCCESS);
+  EXPECT_EQ(Got, Want);
+  EXPECT_EQ(cuMemFree_v2(Out), CUDA_SUCCESS);
+  EXPECT_EQ(cuModuleUnload(M), CUDA_SUCCESS);
+}
+
 } // namespace
