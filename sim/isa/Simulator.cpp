@@ -3,9 +3,12 @@
 /// Reads the kernel descriptor (code object v5 layout, AMDGPUUsage), builds
 /// every workgroup's waves with the initial register state the descriptor
 /// asks for (user SGPRs, system SGPRs, work-item id VGPRs, MODE), and runs
-/// each workgroup's waves round robin, each until it reaches s_barrier or
-/// s_endpgm, so barriers synchronise as on hardware. Workgroups run one
-/// after another (a functional model: no concurrency between them).
+/// the waves in turns of at most 4096 instructions, s_barrier holding a
+/// workgroup's waves together. Workgroups start in dispatch order; one that
+/// does not finish within a turn lets the next start beside it, up to the
+/// number the GPU holds at once (residentGroups), and resident workgroups
+/// take turns, so one may wait for another (a grid barrier) as on hardware.
+/// Memory is performed at once (a functional model: no timing).
 //===----------------------------------------------------------------------===//
 #include "sim/isa/Decoder.h"
 #include "sim/isa/Exec.h"
@@ -45,6 +48,28 @@ namespace {
 constexpr uint64_t SharedAperture = 0x0000A00000000000ull;
 constexpr uint64_t PrivateAperture = 0x0000C00000000000ull;
 
+/// Workgroups of one dispatch the GPU holds at once: per CU, the wave slots
+/// (gfx90a/gfx942: 4 SIMDs of 8 waves, 512 VGPRs+AGPRs per lane in granules
+/// of 8, 800 SGPRs per SIMD in granules of 16; gfx11: a CU is half a WGP, 2
+/// SIMDs of 16 wave32 waves, 1536 VGPRs per lane in granules of 24), 64 KiB
+/// of LDS and 16 barriers for workgroups of more than one wave (AMD's
+/// CDNA3 and RDNA3 ISA guides; LLVM's AMDGPUBaseInfo), times the CUs.
+uint64_t residentGroups(bool Gfx9, unsigned Vgprs, unsigned Sgprs, unsigned WavesPerGroup,
+                        uint32_t Lds, uint32_t ComputeUnits) {
+  auto RoundUp = [](unsigned N, unsigned A) { return (std::max(N, 1u) + A - 1) / A * A; };
+  unsigned Simds = Gfx9 ? 4 : 2, PerSimd;
+  if (Gfx9)
+    PerSimd = std::min({8u, 512 / RoundUp(Vgprs, 8), 800 / RoundUp(Sgprs, 16)});
+  else
+    PerSimd = std::min(16u, 1536 / RoundUp(Vgprs, 24));
+  uint64_t PerCu = Simds * PerSimd / std::max(WavesPerGroup, 1u);
+  if (WavesPerGroup > 1)
+    PerCu = std::min<uint64_t>(PerCu, 16);
+  if (Lds)
+    PerCu = std::min<uint64_t>(PerCu, 65536 / Lds);
+  return std::max<uint64_t>(PerCu, 1) * std::max(ComputeUnits, 1u);
+}
+
 struct KernelDescriptor {
   uint32_t GroupFixed, PrivateFixed, KernargSize;
   int64_t EntryOffset;
@@ -72,7 +97,7 @@ private:
     std::unique_ptr<Inst> Slot[1024];
   };
   const Inst *fetch(uint64_t Pc, ExecCtx &C);
-  bool step(WaveState &W, ExecCtx &C, uint64_t &Count);
+  bool step(WaveState &W, ExecCtx &C, uint64_t &Count, uint64_t Until);
 
   Gfx Target;
   const MemoryMap &Mem;
@@ -83,8 +108,7 @@ private:
   // FERRY_SIM_TRACE=1: print every executed instruction (debugging aid).
   bool Trace = getenv("FERRY_SIM_TRACE") != nullptr;
   // FERRY_SIM_MAX_INSTRUCTIONS=N: end a dispatch after N wave instructions
-  // (a kernel that spins on another workgroup never finishes here, since
-  // workgroups run one after another).
+  // (a kernel that spins forever, e.g. on a workgroup that is not resident).
   uint64_t MaxInstructions = getenv("FERRY_SIM_MAX_INSTRUCTIONS")
                                  ? strtoull(getenv("FERRY_SIM_MAX_INSTRUCTIONS"), nullptr, 0)
                                  : 0;
@@ -135,9 +159,10 @@ const Inst *SimulatorImpl::fetch(uint64_t Pc, ExecCtx &C) {
   return I.get();
 }
 
-/// Runs W until it ends, waits at a barrier, or faults. False on fault.
-bool SimulatorImpl::step(WaveState &W, ExecCtx &C, uint64_t &Count) {
-  while (!W.Done && !W.AtBarrier) {
+/// Runs W until it ends, waits at a barrier, Count reaches Until (the end
+/// of its turn), or faults. False on fault.
+bool SimulatorImpl::step(WaveState &W, ExecCtx &C, uint64_t &Count, uint64_t Until) {
+  while (!W.Done && !W.AtBarrier && Count < Until) {
     const Inst *I = fetch(W.Pc, C);
     if (!I)
       return false;
@@ -252,8 +277,6 @@ DispatchResult SimulatorImpl::run(const Dispatch &D) {
     return Fail(DispatchResult::IllegalInstruction, "group segment larger than 64 KiB");
   C.PrivSize = (std::max(D.PrivateSegmentSize, K.PrivateFixed) + 3) & ~3u;
   C.LdsSize = LdsSize;
-  std::vector<uint8_t> Lds(LdsSize ? LdsSize : 4, 0);
-  C.Lds = Lds.data();
 
   // Float mode from RSRC1.
   uint32_t Mode = ((K.Rsrc1 >> 12) & 0x3) << ModeRound32Shift |
@@ -283,115 +306,202 @@ DispatchResult SimulatorImpl::run(const Dispatch &D) {
     return Fail(DispatchResult::IllegalInstruction, "workgroup larger than 1024 work-items");
   unsigned MaxWaves = (Items + WS - 1) / WS;
 
-  std::vector<WaveState> Waves(MaxWaves);
-  std::vector<WaveState *> Group;
-  C.Group = &Group;
+  // Residency: how many workgroups the GPU holds at once (AMD's CDNA3/RDNA3
+  // guides: per CU, wave slots per SIMD limited by the VGPR allocation, 64
+  // KiB of LDS, 16 workgroup barriers; the agent's CU count). Workgroups
+  // start in dispatch order (x fastest) as slots free up, as the dispatcher
+  // does; a resident workgroup's waves are interleaved with the others', so
+  // a kernel may wait for another resident workgroup (cooperative groups'
+  // grid barrier) as on hardware.
+  uint64_t TotalGroups = uint64_t(NumGroups[0]) * NumGroups[1] * NumGroups[2];
+  uint64_t Resident = residentGroups(Gfx9, C.VgprAlloc + C.AgprAlloc, (SGran + 1) * 16, MaxWaves,
+                                     LdsSize, D.ComputeUnits);
+  // Memory of the simulation itself: resident wave state is bounded too
+  // (about 1 GiB), which only a grid of thousands of resident long-running
+  // workgroups reaches.
+  uint64_t GroupBytes = uint64_t(MaxWaves) *
+                            (uint64_t(std::max(C.VgprAlloc, 1u) + std::max(C.AgprAlloc, 1u)) * 256 +
+                             uint64_t(C.PrivSize) * WS) +
+                        LdsSize;
+  Resident = std::max<uint64_t>(1, std::min<uint64_t>(Resident, (1ull << 30) / std::max<uint64_t>(GroupBytes, 1)));
+
+  struct GroupState {
+    std::vector<WaveState> Waves;
+    std::vector<WaveState *> Live;
+    std::vector<uint8_t> Lds;
+  };
+  std::vector<std::unique_ptr<GroupState>> Running, Spare;
+  uint64_t NextGroup = 0;
   uint64_t Count = 0;
 
-  for (uint32_t Gz = 0; Gz < NumGroups[2]; ++Gz)
-    for (uint32_t Gy = 0; Gy < NumGroups[1]; ++Gy)
-      for (uint32_t Gx = 0; Gx < NumGroups[0]; ++Gx) {
-        uint32_t G[3] = {Gx, Gy, Gz};
-        uint32_t Act[3];
-        for (int Dim = 0; Dim < 3; ++Dim) {
-          uint32_t Grid = Dim < int(D.Dims) ? D.GridSize[Dim] : 1u;
-          Act[Dim] = std::min(WgSize[Dim], Grid - G[Dim] * WgSize[Dim]);
-        }
-        uint32_t N = Act[0] * Act[1] * Act[2];
-        unsigned NW = (N + WS - 1) / WS;
-        std::fill(Lds.begin(), Lds.end(), 0);
-        Group.clear();
-        for (unsigned Wv = 0; Wv < NW; ++Wv) {
-          WaveState &W = Waves[Wv];
-          W.Lanes = WS;
-          W.Id = Wv;
-          W.Done = W.AtBarrier = false;
-          W.Pc = Entry;
-          W.Mode = Mode;
-          W.TrapSts = 0;
-          W.Scc = false;
-          memset(W.S, 0, sizeof W.S);
-          W.V.assign(size_t(std::max(C.VgprAlloc, 1u)) * 64, 0);
-          W.A.assign(size_t(std::max(C.AgprAlloc, 1u)) * 64, 0);
-          W.Priv.assign(size_t(C.PrivSize) * WS, 0);
-          uint64_t Exec = 0;
-          for (unsigned L = 0; L < WS; ++L) {
-            uint32_t Flat = Wv * WS + L;
-            if (Flat >= N)
-              break;
-            Exec |= 1ull << L;
-            uint32_t X = Flat % Act[0], Y = (Flat / Act[0]) % Act[1], Z = Flat / (Act[0] * Act[1]);
-            if (PackedTid) {
-              W.v(0, L) = X | (TidEnable >= 1 ? Y << 10 : 0) | (TidEnable >= 2 ? Z << 20 : 0);
-            } else {
-              W.v(0, L) = X;
-              if (TidEnable >= 1 && C.VgprAlloc > 1) W.v(1, L) = Y;
-              if (TidEnable >= 2 && C.VgprAlloc > 2) W.v(2, L) = Z;
-            }
-          }
-          W.setExec(Exec);
-          // User SGPRs, in AMDGPUUsage's order.
-          unsigned S = 0;
-          auto Put64 = [&](uint64_t V) {
-            W.S[S++] = uint32_t(V);
-            W.S[S++] = uint32_t(V >> 32);
-          };
-          if (K.Properties & 1) {
-            // Private segment buffer V#: base = private aperture (each lane
-            // sees its own private memory), no range limit.
-            W.S[S++] = uint32_t(PrivateAperture);
-            W.S[S++] = uint32_t(PrivateAperture >> 32) & 0xffff;
-            W.S[S++] = 0xffffffffu;
-            W.S[S++] = 0x00e00000u;
-          }
-          if (K.Properties & 2) Put64(D.PacketAddr);
-          if (K.Properties & 4) Put64(D.QueueAddr);
-          if (K.Properties & 8) Put64(D.KernargAddr);
-          if (K.Properties & 16) Put64(D.DispatchId);
-          if (K.Properties & 32) Put64(0); // flat scratch init: private offsets start at 0
-          if (K.Properties & 64) W.S[S++] = C.PrivSize;
-          // Preloaded kernel arguments (gfx90a+/gfx942): dwords from the
-          // kernarg segment at the given offset follow the user SGPRs.
-          unsigned PreLen = K.KernargPreload & 0x7f, PreOff = K.KernargPreload >> 7;
-          if (PreLen && Gfx9) {
-            uint64_t A = D.KernargAddr + uint64_t(PreOff) * 4;
-            if (!Mem.valid(A, PreLen * 4ull, false))
-              return Fail(DispatchResult::MemoryFault, "preloaded kernel arguments outside memory");
-            for (unsigned P = 0; P < PreLen && S < 32; ++P)
-              W.S[S++] = reinterpret_cast<const uint32_t *>(A)[P];
-          }
-          S = std::max(S, UserCount);
-          for (int Dim = 0; Dim < 3; ++Dim)
-            if (WgId[Dim])
-              W.S[S++] = G[Dim];
-          if (WgInfo) // {first_wave, 14'b0, ordered_append_term, waves in group}
-            W.S[S++] = (Wv == 0 ? 1u << 31 : 0) | (NW & 0x3f);
-          if (ScratchEn)
-            W.S[S++] = 0; // private segment wave offset
-          Group.push_back(&W);
-        }
-        // Round robin to barriers.
-        for (;;) {
-          bool AllDone = true;
-          for (WaveState *W : Group) {
-            if (W->Done)
-              continue;
-            if (!step(*W, C, Count)) {
-              R.Status = C.Status;
-              R.Message = C.Msg;
-              R.Instructions = Count;
-              return R;
-            }
-            if (!W->Done)
-              AllDone = false;
-          }
-          if (AllDone)
-            break;
-          // Everyone alive is at the barrier: release them.
-          for (WaveState *W : Group)
-            W->AtBarrier = false;
+  // Builds workgroup Linear's waves with their initial register state.
+  auto Admit = [&](uint64_t Linear, std::string &Err) -> std::unique_ptr<GroupState> {
+    std::unique_ptr<GroupState> GS;
+    if (!Spare.empty()) {
+      GS = std::move(Spare.back());
+      Spare.pop_back();
+    } else {
+      GS = std::make_unique<GroupState>();
+      GS->Waves.resize(MaxWaves);
+    }
+    uint32_t G[3] = {uint32_t(Linear % NumGroups[0]), uint32_t(Linear / NumGroups[0] % NumGroups[1]),
+                     uint32_t(Linear / (uint64_t(NumGroups[0]) * NumGroups[1]))};
+    uint32_t Act[3];
+    for (int Dim = 0; Dim < 3; ++Dim) {
+      uint32_t Grid = Dim < int(D.Dims) ? D.GridSize[Dim] : 1u;
+      Act[Dim] = std::min(WgSize[Dim], Grid - G[Dim] * WgSize[Dim]);
+    }
+    uint32_t N = Act[0] * Act[1] * Act[2];
+    unsigned NW = (N + WS - 1) / WS;
+    GS->Lds.assign(LdsSize ? LdsSize : 4, 0);
+    GS->Live.clear();
+    for (unsigned Wv = 0; Wv < NW; ++Wv) {
+      WaveState &W = GS->Waves[Wv];
+      W.Lanes = WS;
+      W.Id = Wv;
+      W.Done = W.AtBarrier = false;
+      W.Pc = Entry;
+      W.Mode = Mode;
+      W.TrapSts = 0;
+      W.Prio = 0;
+      W.GprIdxEn = false;
+      W.Scc = false;
+      memset(W.S, 0, sizeof W.S);
+      W.V.assign(size_t(std::max(C.VgprAlloc, 1u)) * 64, 0);
+      W.A.assign(size_t(std::max(C.AgprAlloc, 1u)) * 64, 0);
+      W.Priv.assign(size_t(C.PrivSize) * WS, 0);
+      uint64_t Exec = 0;
+      for (unsigned L = 0; L < WS; ++L) {
+        uint32_t Flat = Wv * WS + L;
+        if (Flat >= N)
+          break;
+        Exec |= 1ull << L;
+        uint32_t X = Flat % Act[0], Y = (Flat / Act[0]) % Act[1], Z = Flat / (Act[0] * Act[1]);
+        if (PackedTid) {
+          W.v(0, L) = X | (TidEnable >= 1 ? Y << 10 : 0) | (TidEnable >= 2 ? Z << 20 : 0);
+        } else {
+          W.v(0, L) = X;
+          if (TidEnable >= 1 && C.VgprAlloc > 1) W.v(1, L) = Y;
+          if (TidEnable >= 2 && C.VgprAlloc > 2) W.v(2, L) = Z;
         }
       }
+      W.setExec(Exec);
+      // User SGPRs, in AMDGPUUsage's order.
+      unsigned S = 0;
+      auto Put64 = [&](uint64_t V) {
+        W.S[S++] = uint32_t(V);
+        W.S[S++] = uint32_t(V >> 32);
+      };
+      if (K.Properties & 1) {
+        // Private segment buffer V#: base = private aperture (each lane
+        // sees its own private memory), no range limit.
+        W.S[S++] = uint32_t(PrivateAperture);
+        W.S[S++] = uint32_t(PrivateAperture >> 32) & 0xffff;
+        W.S[S++] = 0xffffffffu;
+        W.S[S++] = 0x00e00000u;
+      }
+      if (K.Properties & 2) Put64(D.PacketAddr);
+      if (K.Properties & 4) Put64(D.QueueAddr);
+      if (K.Properties & 8) Put64(D.KernargAddr);
+      if (K.Properties & 16) Put64(D.DispatchId);
+      if (K.Properties & 32) Put64(0); // flat scratch init: private offsets start at 0
+      if (K.Properties & 64) W.S[S++] = C.PrivSize;
+      // Preloaded kernel arguments (gfx90a+/gfx942): dwords from the
+      // kernarg segment at the given offset follow the user SGPRs.
+      unsigned PreLen = K.KernargPreload & 0x7f, PreOff = K.KernargPreload >> 7;
+      if (PreLen && Gfx9) {
+        uint64_t A = D.KernargAddr + uint64_t(PreOff) * 4;
+        if (!Mem.valid(A, PreLen * 4ull, false)) {
+          Err = "preloaded kernel arguments outside memory";
+          return nullptr;
+        }
+        for (unsigned P = 0; P < PreLen && S < 32; ++P)
+          W.S[S++] = reinterpret_cast<const uint32_t *>(A)[P];
+      }
+      S = std::max(S, UserCount);
+      for (int Dim = 0; Dim < 3; ++Dim)
+        if (WgId[Dim])
+          W.S[S++] = G[Dim];
+      if (WgInfo) // {first_wave, 14'b0, ordered_append_term, waves in group}
+        W.S[S++] = (Wv == 0 ? 1u << 31 : 0) | (NW & 0x3f);
+      if (ScratchEn)
+        W.S[S++] = 0; // private segment wave offset
+      GS->Live.push_back(&W);
+    }
+    return GS;
+  };
+
+  // Runs one workgroup's waves round robin, each for at most Quantum
+  // instructions per turn, releasing s_barrier once every live wave waits
+  // there. 1: all waves ended; 0: a wave used its whole turn (the group
+  // goes on later); -1: fault.
+  constexpr uint64_t Quantum = 4096;
+  auto Slice = [&](GroupState &GS) -> int {
+    C.Lds = GS.Lds.data();
+    C.Group = &GS.Live;
+    for (;;) {
+      bool AllDone = true, AllWaiting = true, Exhausted = false;
+      for (WaveState *W : GS.Live) {
+        if (W->Done)
+          continue;
+        if (!W->AtBarrier) {
+          if (!step(*W, C, Count, Count + Quantum))
+            return -1;
+          Exhausted |= !W->Done && !W->AtBarrier;
+        }
+        if (!W->Done) {
+          AllDone = false;
+          AllWaiting &= W->AtBarrier;
+        }
+      }
+      if (AllDone)
+        return 1;
+      if (AllWaiting) {
+        for (WaveState *W : GS.Live)
+          W->AtBarrier = false;
+        continue;
+      }
+      if (Exhausted)
+        return 0;
+    }
+  };
+
+  while (NextGroup < TotalGroups || !Running.empty()) {
+    if (Running.empty()) {
+      std::string Err;
+      auto GS = Admit(NextGroup++, Err);
+      if (!GS)
+        return Fail(DispatchResult::MemoryFault, Err);
+      Running.push_back(std::move(GS));
+    }
+    // A workgroup that used its whole turn lets the next one start (up to
+    // the residency limit): one that finishes within its turn runs alone,
+    // which keeps ordinary kernels sequential and cache-friendly.
+    bool Stalled = false;
+    for (size_t I = 0; I < Running.size();) {
+      int St = Slice(*Running[I]);
+      if (St < 0) {
+        R.Status = C.Status;
+        R.Message = C.Msg;
+        R.Instructions = Count;
+        return R;
+      }
+      if (St == 1) {
+        Spare.push_back(std::move(Running[I]));
+        Running.erase(Running.begin() + I);
+        continue;
+      }
+      Stalled = true;
+      ++I;
+    }
+    if (Stalled && Running.size() < Resident && NextGroup < TotalGroups) {
+      std::string Err;
+      auto GS = Admit(NextGroup++, Err);
+      if (!GS)
+        return Fail(DispatchResult::MemoryFault, Err);
+      Running.push_back(std::move(GS));
+    }
+  }
   R.Instructions = Count;
   return R;
 }

@@ -59,6 +59,9 @@ struct Dispatch {
   uint32_t GroupSegmentSize = 0;    // LDS bytes (static + dynamic)
   uint32_t PrivateSegmentSize = 0;  // scratch bytes per work-item
   uint64_t DispatchId = 0;
+  /// The agent's compute units: with the kernel's resources they say how
+  /// many workgroups are resident at once (their waves run interleaved).
+  uint32_t ComputeUnits = 1;
   /// Optional: the kernel's symbol name, used in fault and Unsupported
   /// messages (null: the descriptor's address is named instead).
   const char *KernelName = nullptr;
@@ -80,8 +83,10 @@ public:
   static std::unique_ptr<Simulator> create(Gfx Target, const MemoryMap &Memory);
   virtual ~Simulator() = default;
   virtual Gfx target() const = 0;
-  /// Runs the whole dispatch to completion (every workgroup, waves of a
-  /// workgroup interleaved at s_barrier) and returns how it ended. The code
+  /// Runs the whole dispatch to completion and returns how it ended. Waves
+  /// run in turns (s_barrier holds a workgroup's waves together); as many
+  /// workgroups as the GPU holds at once are resident and interleaved, so a
+  /// workgroup may wait for another resident one (a grid-wide barrier). The code
   /// (at KernelObject + kernel_code_entry_byte_offset) must stay unchanged
   /// while a Simulator lives: decoded instructions are cached by address.
   virtual DispatchResult run(const Dispatch &D) = 0;

@@ -268,6 +268,7 @@ hsa_status_t Queue::dispatch(uint64_t Index, const hsa_kernel_dispatch_packet_t 
   D.GroupSegmentSize = P.group_segment_size;
   D.PrivateSegmentSize = P.private_segment_size;
   D.DispatchId = Index;
+  D.ComputeUnits = Owner.Spec->ComputeUnits;
   std::string Name = Rt.kernelName(P.kernel_object);
   D.KernelName = Name.empty() ? nullptr : Name.c_str();
   DispatchResult Result;

@@ -805,6 +805,19 @@ TEST_P(SimKernel, MultiWaveBarrier) {
   }
 }
 
+TEST_P(SimKernel, ResidentWorkgroupsWaitForEachOther) {
+  // 6 workgroups of 128 work-items spin on a counter until all arrived:
+  // the simulated GPU (one CU here) holds them all at once and interleaves
+  // them, as hardware does.
+  if (!load("residency"))
+    return;
+  const int Groups = 6, WG = 128;
+  int *Count = Mem.allocArray<int>(1), *O = Mem.allocArray<int>(Groups * WG);
+  EXPECT_OK(run("grid_barrier", grid1(Groups * WG, WG), Count, O, Groups));
+  for (int I = 0; I < Groups * WG; ++I)
+    ASSERT_EQ(O[I], Groups * 1000 + I / WG) << I;
+}
+
 TEST_P(SimKernel, Throughput) {
   // Not a benchmark (bench/ has those): a sanity bound on simulation speed,
   // and the rate printed for the record.
