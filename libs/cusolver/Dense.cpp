@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <initializer_list>
 #include <new>
 #include <vector>
 
@@ -50,16 +51,41 @@ void widen(const int *P, int64_t *Q, int N) {
     Q[I] = P[I];
 }
 
+/// The first bad argument's position (1-based, the handle not counted, as
+/// cuSOLVER numbers them in devInfo), or 0.
+int firstBad(std::initializer_list<std::pair<bool, int>> Checks) {
+  for (auto [Bad, Index] : Checks)
+    if (Bad)
+      return Index;
+  return 0;
+}
+
+/// A rejected call as NVIDIA's cuSOLVER answers it (measured on the H100,
+/// tests/cusolver/goldens): devInfo (when given) set to Value in stream
+/// order, and the status St.
+cusolverStatus_t reject(DnHandle *H, int *Info, int Value, cusolverStatus_t St = Invalid) {
+  if (Info)
+    enqueue(H, [=] { *Info = Value; });
+  return St;
+}
+
 // ---------------------------------------------------------------- LU
 
+/// getrf. NVIDIA's answers a bad size with CUSOLVER_STATUS_SUCCESS and
+/// devInfo 0 (the X form: -4 for a bad lda); ferry computes nothing then,
+/// and logs it.
 template <typename T>
-cusolverStatus_t getrf(const char *Name, cusolverDnHandle_t Handle, int64_t M, int64_t N, T *A, int64_t Lda,
+cusolverStatus_t getrf(const char *Name, bool X, cusolverDnHandle_t Handle, int64_t M, int64_t N, T *A, int64_t Lda,
                        int *Ipiv, int64_t *Ipiv64, int *Info) {
   DnHandle *H = lookup(Handle);
   if (!H)
     return CUSOLVER_STATUS_NOT_INITIALIZED;
-  if (M < 0 || N < 0 || Lda < std::max<int64_t>(1, M) || !Info)
+  if (!Info)
     return Invalid;
+  if (int Bad = firstBad({{M < 0, 1}, {N < 0, 2}, {Lda < std::max<int64_t>(1, M), 4}})) {
+    logOnce(Name, "a bad size or leading dimension: nothing computed (NVIDIA's cuSOLVER returns success here too)");
+    return reject(H, Info, X && Bad == 4 ? -4 : 0, Ok);
+  }
   if (!fits(M) || !fits(N) || !fits(Lda))
     return tooLarge(Name);
   int Mi = M, Ni = N, L = Lda;
@@ -82,23 +108,31 @@ cusolverStatus_t getrf(const char *Name, cusolverDnHandle_t Handle, int64_t M, i
   });
 }
 
+/// getrf's buffer size: NVIDIA's answers success whatever the sizes.
 template <typename T> cusolverStatus_t getrfBufferSize(cusolverDnHandle_t Handle, int M, int N, int Lda, int *Lwork) {
   if (!lookup(Handle))
     return CUSOLVER_STATUS_NOT_INITIALIZED;
-  if (M < 0 || N < 0 || Lda < std::max(1, M) || !Lwork)
+  if (!Lwork)
     return Invalid;
   *Lwork = std::max(1, N);
   return Ok;
 }
 
+/// getrs: a bad argument gives INVALID_VALUE, devInfo untouched, as NVIDIA's.
 template <typename T>
-cusolverStatus_t getrs(const char *Name, cusolverDnHandle_t Handle, cublasOperation_t Trans, int64_t N, int64_t Nrhs,
+cusolverStatus_t getrs(const char *Name, bool X, cusolverDnHandle_t Handle, cublasOperation_t Trans, int64_t N,
+                       int64_t Nrhs,
                        const T *A, int64_t Lda, const int *Ipiv, const int64_t *Ipiv64, T *B, int64_t Ldb, int *Info) {
   DnHandle *H = lookup(Handle);
   if (!H)
     return CUSOLVER_STATUS_NOT_INITIALIZED;
-  if (!validTrans(Trans) || N < 0 || Nrhs < 0 || Lda < std::max<int64_t>(1, N) || Ldb < std::max<int64_t>(1, N) ||
-      !Info)
+  if (!Info)
+    return Invalid;
+  if (firstBad({{!validTrans(Trans), 1},
+                {N < 0, 2},
+                {Nrhs < 0, 3},
+                {Lda < std::max<int64_t>(1, N), 5},
+                {Ldb < std::max<int64_t>(1, N), 8}}))
     return Invalid;
   if (!fits(N) || !fits(Nrhs) || !fits(Lda) || !fits(Ldb))
     return tooLarge(Name);
@@ -125,8 +159,10 @@ cusolverStatus_t potrf(const char *Name, cusolverDnHandle_t Handle, cublasFillMo
   DnHandle *H = lookup(Handle);
   if (!H)
     return CUSOLVER_STATUS_NOT_INITIALIZED;
-  if (!validFill(Uplo) || N < 0 || Lda < std::max<int64_t>(1, N) || !Info)
+  if (!Info)
     return Invalid;
+  if (int Bad = firstBad({{!validFill(Uplo), 1}, {N < 0, 2}, {Lda < std::max<int64_t>(1, N), 4}}))
+    return reject(H, Info, -Bad);
   if (!fits(N) || !fits(Lda))
     return tooLarge(Name);
   int Ni = N, L = Lda;
@@ -145,9 +181,14 @@ cusolverStatus_t potrs(const char *Name, cusolverDnHandle_t Handle, cublasFillMo
   DnHandle *H = lookup(Handle);
   if (!H)
     return CUSOLVER_STATUS_NOT_INITIALIZED;
-  if (!validFill(Uplo) || N < 0 || Nrhs < 0 || Lda < std::max<int64_t>(1, N) || Ldb < std::max<int64_t>(1, N) ||
-      !Info)
+  if (!Info)
     return Invalid;
+  if (int Bad = firstBad({{!validFill(Uplo), 1},
+                          {N < 0, 2},
+                          {Nrhs < 0, 3},
+                          {Lda < std::max<int64_t>(1, N), 5},
+                          {Ldb < std::max<int64_t>(1, N), 7}}))
+    return reject(H, Info, -Bad);
   if (!fits(N) || !fits(Nrhs) || !fits(Lda) || !fits(Ldb))
     return tooLarge(Name);
   int Ni = N, R = Nrhs, La = Lda, Lb = Ldb;
@@ -165,8 +206,10 @@ cusolverStatus_t potri(cusolverDnHandle_t Handle, cublasFillMode_t Uplo, int N, 
   DnHandle *H = lookup(Handle);
   if (!H)
     return CUSOLVER_STATUS_NOT_INITIALIZED;
-  if (!validFill(Uplo) || N < 0 || Lda < std::max(1, N) || !Info)
+  if (!Info)
     return Invalid;
+  if (int Bad = firstBad({{!validFill(Uplo), 1}, {N < 0, 2}, {Lda < std::max(1, N), 4}}))
+    return reject(H, Info, -Bad);
   char U = fillChar(Uplo);
   return enqueue(H, [=] {
     int Status = 0;
@@ -176,14 +219,18 @@ cusolverStatus_t potri(cusolverDnHandle_t Handle, cublasFillMode_t Uplo, int N, 
   });
 }
 
+/// The batched forms report a bad argument as +i in the first info (a
+/// negative batch count writes nothing), as NVIDIA's.
 template <typename T>
 cusolverStatus_t potrfBatched(cusolverDnHandle_t Handle, cublasFillMode_t Uplo, int N, T **As, int Lda, int *Infos,
                               int Batch) {
   DnHandle *H = lookup(Handle);
   if (!H)
     return CUSOLVER_STATUS_NOT_INITIALIZED;
-  if (!validFill(Uplo) || N < 0 || Lda < std::max(1, N) || Batch < 0 || (Batch && (!As || !Infos)))
+  if (Batch < 0 || (Batch && (!As || !Infos)))
     return Invalid;
+  if (int Bad = firstBad({{!validFill(Uplo), 1}, {N < 0, 2}, {Lda < std::max(1, N), 4}}))
+    return reject(H, Batch ? Infos : nullptr, Bad);
   char U = fillChar(Uplo);
   return enqueue(H, [=] {
     for (int B = 0; B < Batch; ++B) {
@@ -201,10 +248,19 @@ cusolverStatus_t potrsBatched(cusolverDnHandle_t Handle, cublasFillMode_t Uplo, 
   DnHandle *H = lookup(Handle);
   if (!H)
     return CUSOLVER_STATUS_NOT_INITIALIZED;
-  // cuSOLVER documents nrhs = 1 as the only supported value.
-  if (!validFill(Uplo) || N < 0 || Nrhs != 1 || Lda < std::max(1, N) || Ldb < std::max(1, N) || Batch < 0 ||
-      (Batch && (!As || !Bs)) || !Info)
+  if (!Info)
     return Invalid;
+  if (Batch < 0)
+    return reject(H, Info, 9); // batchSize is the ninth argument
+  if (Batch && (!As || !Bs))
+    return Invalid;
+  // cuSOLVER documents nrhs = 1 as the only supported value.
+  if (int Bad = firstBad({{!validFill(Uplo), 1},
+                          {N < 0, 2},
+                          {Nrhs != 1, 3},
+                          {Lda < std::max(1, N), 5},
+                          {Ldb < std::max(1, N), 7}}))
+    return reject(H, Info, Bad);
   char U = fillChar(Uplo);
   return enqueue(H, [=] {
     int Status = 0;
@@ -223,8 +279,10 @@ cusolverStatus_t geqrf(const char *Name, cusolverDnHandle_t Handle, int64_t M, i
   DnHandle *H = lookup(Handle);
   if (!H)
     return CUSOLVER_STATUS_NOT_INITIALIZED;
-  if (M < 0 || N < 0 || Lda < std::max<int64_t>(1, M) || !Info)
+  if (!Info)
     return Invalid;
+  if (int Bad = firstBad({{M < 0, 1}, {N < 0, 2}, {Lda < std::max<int64_t>(1, M), 4}}))
+    return reject(H, Info, -Bad);
   if (!fits(M) || !fits(N) || !fits(Lda))
     return tooLarge(Name);
   int Mi = M, Ni = N, L = Lda;
@@ -236,15 +294,24 @@ cusolverStatus_t geqrf(const char *Name, cusolverDnHandle_t Handle, int64_t M, i
   });
 }
 
+/// ormqr/unmqr's first bad argument (side 1, trans 2, m 3, n 4, k 5,
+/// lda 7, ldc 10), or 0.
+template <typename T>
+int ormqrBad(cublasSideMode_t Side, cublasOperation_t Trans, int M, int N, int K, int Lda, int Ldc) {
+  int Nq = Side == CUBLAS_SIDE_LEFT ? M : N;
+  // ormqr takes N or T; unmqr N or C.
+  return firstBad({{Side != CUBLAS_SIDE_LEFT && Side != CUBLAS_SIDE_RIGHT, 1},
+                   {Trans != CUBLAS_OP_N && Trans != (IsComplex<T> ? CUBLAS_OP_C : CUBLAS_OP_T), 2},
+                   {M < 0, 3},
+                   {N < 0, 4},
+                   {K < 0 || K > Nq, 5},
+                   {Lda < std::max(1, Nq), 7},
+                   {Ldc < std::max(1, M), 10}});
+}
+
 template <typename T>
 bool ormqrArgs(cublasSideMode_t Side, cublasOperation_t Trans, int M, int N, int K, int Lda, int Ldc) {
-  if (Side != CUBLAS_SIDE_LEFT && Side != CUBLAS_SIDE_RIGHT)
-    return false;
-  // ormqr takes N or T; unmqr N or C.
-  if (Trans != CUBLAS_OP_N && Trans != (IsComplex<T> ? CUBLAS_OP_C : CUBLAS_OP_T))
-    return false;
-  int Nq = Side == CUBLAS_SIDE_LEFT ? M : N;
-  return M >= 0 && N >= 0 && K >= 0 && K <= Nq && Lda >= std::max(1, Nq) && Ldc >= std::max(1, M);
+  return !ormqrBad<T>(Side, Trans, M, N, K, Lda, Ldc);
 }
 
 template <typename T>
@@ -253,8 +320,10 @@ cusolverStatus_t ormqr(cusolverDnHandle_t Handle, cublasSideMode_t Side, cublasO
   DnHandle *H = lookup(Handle);
   if (!H)
     return CUSOLVER_STATUS_NOT_INITIALIZED;
-  if (!ormqrArgs<T>(Side, Trans, M, N, K, Lda, Ldc) || !Info)
+  if (!Info)
     return Invalid;
+  if (int Bad = ormqrBad<T>(Side, Trans, M, N, K, Lda, Ldc))
+    return reject(H, Info, -Bad);
   char S = Side == CUBLAS_SIDE_LEFT ? 'L' : 'R', Tc = transChar<T>(Trans);
   return enqueue(H, [=] {
     int Status = 0;
@@ -269,8 +338,10 @@ cusolverStatus_t orgqr(cusolverDnHandle_t Handle, int M, int N, int K, T *A, int
   DnHandle *H = lookup(Handle);
   if (!H)
     return CUSOLVER_STATUS_NOT_INITIALIZED;
-  if (M < 0 || N < 0 || N > M || K < 0 || K > N || Lda < std::max(1, M) || !Info)
+  if (!Info)
     return Invalid;
+  if (int Bad = firstBad({{M < 0, 1}, {N < 0 || N > M, 2}, {K < 0 || K > N, 3}, {Lda < std::max(1, M), 5}}))
+    return reject(H, Info, -Bad);
   return enqueue(H, [=] {
     int Status = 0;
     if (N)
@@ -283,20 +354,30 @@ cusolverStatus_t orgqr(cusolverDnHandle_t Handle, int M, int N, int K, T *A, int
 
 bool validJob(signed char J) { return J == 'A' || J == 'S' || J == 'O' || J == 'N'; }
 
+/// gesvd: jobu 1, jobvt 2, m 3, n 4, lda 6, ldu 9, ldvt 11 as -i; m < n
+/// (cuSOLVER's gesvd takes m >= n only) answers INVALID_VALUE with devInfo
+/// 0, as NVIDIA's.
 template <typename T>
 cusolverStatus_t gesvd(const char *Name, cusolverDnHandle_t Handle, signed char Jobu, signed char Jobvt, int64_t M,
                        int64_t N, T *A, int64_t Lda, Real<T> *S, T *U, int64_t Ldu, T *Vt, int64_t Ldvt, int *Info) {
   DnHandle *H = lookup(Handle);
   if (!H)
     return CUSOLVER_STATUS_NOT_INITIALIZED;
-  // cuSOLVER's gesvd takes m >= n only (its documentation's limit).
-  if (!validJob(Jobu) || !validJob(Jobvt) || (Jobu == 'O' && Jobvt == 'O') || M < 0 || N < 0 || M < N ||
-      Lda < std::max<int64_t>(1, M) || !Info)
+  if (!Info)
     return Invalid;
   int64_t K = std::min(M, N);
-  if (((Jobu == 'A' || Jobu == 'S') && Ldu < std::max<int64_t>(1, M)) ||
-      (Jobvt == 'A' && Ldvt < std::max<int64_t>(1, N)) || (Jobvt == 'S' && Ldvt < std::max<int64_t>(1, K)))
-    return Invalid;
+  if (int Bad = firstBad({{!validJob(Jobu), 1}, {!validJob(Jobvt) || (Jobu == 'O' && Jobvt == 'O'), 2}}))
+    return reject(H, Info, -Bad);
+  if (M >= 0 && N >= 0 && M < N)
+    return reject(H, Info, 0);
+  if (int Bad = firstBad({{M < 0, 3},
+                          {N < 0, 4},
+                          {Lda < std::max<int64_t>(1, M), 6},
+                          {(Jobu == 'A' || Jobu == 'S') && Ldu < std::max<int64_t>(1, M), 9},
+                          {(Jobvt == 'A' && Ldvt < std::max<int64_t>(1, N)) ||
+                               (Jobvt == 'S' && Ldvt < std::max<int64_t>(1, K)),
+                           11}}))
+    return reject(H, Info, -Bad);
   if (!fits(M) || !fits(N) || !fits(Lda) || !fits(Ldu) || !fits(Ldvt))
     return tooLarge(Name);
   int Mi = M, Ni = N, La = Lda, Lu = std::max<int64_t>(1, Ldu), Lv = std::max<int64_t>(1, Ldvt);
@@ -314,13 +395,21 @@ cusolverStatus_t gesvd(const char *Name, cusolverDnHandle_t Handle, signed char 
 bool validMode(cusolverEigMode_t J) { return J == CUSOLVER_EIG_MODE_NOVECTOR || J == CUSOLVER_EIG_MODE_VECTOR; }
 
 template <typename T>
-cusolverStatus_t syevd(const char *Name, cusolverDnHandle_t Handle, cusolverEigMode_t Jobz, cublasFillMode_t Uplo,
-                       int64_t N, T *A, int64_t Lda, Real<T> *W, int *Info) {
+cusolverStatus_t syevd(const char *Name, bool X, cusolverDnHandle_t Handle, cusolverEigMode_t Jobz,
+                       cublasFillMode_t Uplo, int64_t N, T *A, int64_t Lda, Real<T> *W, int *Info) {
   DnHandle *H = lookup(Handle);
   if (!H)
     return CUSOLVER_STATUS_NOT_INITIALIZED;
-  if (!validMode(Jobz) || !validFill(Uplo) || N < 0 || Lda < std::max<int64_t>(1, N) || !Info)
+  if (!Info)
     return Invalid;
+  // The X form counts params as the first argument (uplo -3, measured),
+  // unlike Xgetrf/Xpotrf/Xgeqrf/Xgesvd, which number as the legacy calls.
+  int Shift = X ? 1 : 0;
+  if (int Bad = firstBad({{!validMode(Jobz), 1 + Shift},
+                          {!validFill(Uplo), 2 + Shift},
+                          {N < 0, 3 + Shift},
+                          {Lda < std::max<int64_t>(1, N), X ? 7 : 5}}))
+    return reject(H, Info, -Bad);
   if (!fits(N) || !fits(Lda))
     return tooLarge(Name);
   int Ni = N, L = Lda;
@@ -338,8 +427,10 @@ cusolverStatus_t sytrf(cusolverDnHandle_t Handle, cublasFillMode_t Uplo, int N, 
   DnHandle *H = lookup(Handle);
   if (!H)
     return CUSOLVER_STATUS_NOT_INITIALIZED;
-  if (!validFill(Uplo) || N < 0 || Lda < std::max(1, N) || !Info || (N && !Ipiv))
+  if (!Info || (N > 0 && !Ipiv))
     return Invalid;
+  if (int Bad = firstBad({{!validFill(Uplo), 1}, {N < 0, 2}, {Lda < std::max(1, N), 4}}))
+    return reject(H, Info, -Bad);
   char U = fillChar(Uplo);
   return enqueue(H, [=] {
     int Status = 0;
@@ -377,11 +468,11 @@ using namespace ferry::cusolver;
   }                                                                                                                    \
   cusolverStatus_t cusolverDn##P##getrf(cusolverDnHandle_t h, int m, int n, CT *A, int lda, CT *, int *ipiv,           \
                                         int *info) {                                                                   \
-    return getrf<T>("cusolverDn" #P "getrf", h, m, n, cast<T>(A), lda, ipiv, nullptr, info);                           \
+    return getrf<T>("cusolverDn" #P "getrf", false, h, m, n, cast<T>(A), lda, ipiv, nullptr, info);                           \
   }                                                                                                                    \
   cusolverStatus_t cusolverDn##P##getrs(cusolverDnHandle_t h, cublasOperation_t trans, int n, int nrhs, const CT *A,   \
                                         int lda, const int *ipiv, CT *B, int ldb, int *info) {                         \
-    return getrs<T>("cusolverDn" #P "getrs", h, trans, n, nrhs, cast<T>(A), lda, ipiv, nullptr, cast<T>(B), ldb,       \
+    return getrs<T>("cusolverDn" #P "getrs", false, h, trans, n, nrhs, cast<T>(A), lda, ipiv, nullptr, cast<T>(B), ldb,       \
                     info);                                                                                             \
   }                                                                                                                    \
   cusolverStatus_t cusolverDn##P##potrf_bufferSize(cusolverDnHandle_t h, cublasFillMode_t uplo, int n, CT *, int lda,  \
@@ -420,7 +511,7 @@ using namespace ferry::cusolver;
     return geqrf<T>("cusolverDn" #P "geqrf", h, m, n, cast<T>(A), lda, cast<T>(tau), info);                            \
   }                                                                                                                    \
   cusolverStatus_t cusolverDn##P##gesvd_bufferSize(cusolverDnHandle_t h, int m, int n, int *lwork) {                   \
-    return bufferAnswer(h, m >= 0 && n >= 0, lwork, std::max(m, n));                                                   \
+    return bufferAnswer(h, true, lwork, std::max(m, n)); /* NVIDIA's: success for any size */                                                   \
   }                                                                                                                    \
   cusolverStatus_t cusolverDn##P##gesvd(cusolverDnHandle_t h, signed char jobu, signed char jobvt, int m, int n,       \
                                         CT *A, int lda, CR *S, CT *U, int ldu, CT *VT, int ldvt, CT *, int, CR *,      \
@@ -468,7 +559,7 @@ FERRY_DN_TYPED(Z, cuDoubleComplex, C64, double)
   }                                                                                                                    \
   cusolverStatus_t cusolverDn##P##EN(cusolverDnHandle_t h, cusolverEigMode_t jobz, cublasFillMode_t uplo, int n,       \
                                      CT *A, int lda, CR *W, CT *, int, int *info) {                                    \
-    return syevd<T>("cusolverDn" #P #EN, h, jobz, uplo, n, cast<T>(A), lda, W, info);                                  \
+    return syevd<T>("cusolverDn" #P #EN, false, h, jobz, uplo, n, cast<T>(A), lda, W, info);                                  \
   }
 
 FERRY_DN_QR(S, ormqr, orgqr, syevd, float, float, float)
@@ -595,14 +686,12 @@ cusolverStatus_t cusolverDnSetAdvOptions(cusolverDnParams_t Params, cusolverDnFu
   return Ok;
 }
 
-cusolverStatus_t cusolverDnXgetrf_bufferSize(cusolverDnHandle_t h, cusolverDnParams_t params, int64_t m, int64_t n,
-                                             cudaDataType dataTypeA, const void *, int64_t lda,
-                                             cudaDataType computeType, size_t *dev, size_t *host) {
-  cusolverStatus_t St;
-  Kind K = typeOf("cusolverDnXgetrf_bufferSize", dataTypeA, computeType, {}, &St);
-  if (K == Kind::Bad && lookup(h))
-    return St;
-  return xBuffer(h, params, m >= 0 && n >= 0 && lda >= std::max<int64_t>(1, m), K, dev, host, n);
+cusolverStatus_t cusolverDnXgetrf_bufferSize(cusolverDnHandle_t h, cusolverDnParams_t params, int64_t, int64_t n,
+                                             cudaDataType dataTypeA, const void *, int64_t, cudaDataType,
+                                             size_t *dev, size_t *host) {
+  // NVIDIA's answers success whatever the sizes and types (measured).
+  Kind K = kindOf(dataTypeA);
+  return xBuffer(h, params, true, K == Kind::Bad ? Kind::D : K, dev, host, n);
 }
 
 cusolverStatus_t cusolverDnXgetrf(cusolverDnHandle_t h, cusolverDnParams_t params, int64_t m, int64_t n,
@@ -616,7 +705,7 @@ cusolverStatus_t cusolverDnXgetrf(cusolverDnHandle_t h, cusolverDnParams_t param
   Kind K = typeOf("cusolverDnXgetrf", dataTypeA, computeType, {}, &St);
   if (K == Kind::Bad)
     return St;
-  FERRY_DISPATCH(K, getrf<T>("cusolverDnXgetrf", h, m, n, cast<T>(A), lda, nullptr, ipiv, info))
+  FERRY_DISPATCH(K, getrf<T>("cusolverDnXgetrf", true, h, m, n, cast<T>(A), lda, nullptr, ipiv, info))
 }
 
 cusolverStatus_t cusolverDnXgetrs(cusolverDnHandle_t h, cusolverDnParams_t params, cublasOperation_t trans, int64_t n,
@@ -630,7 +719,7 @@ cusolverStatus_t cusolverDnXgetrs(cusolverDnHandle_t h, cusolverDnParams_t param
   Kind K = typeOf("cusolverDnXgetrs", dataTypeA, dataTypeA, {dataTypeB}, &St);
   if (K == Kind::Bad)
     return St;
-  FERRY_DISPATCH(K, getrs<T>("cusolverDnXgetrs", h, trans, n, nrhs, cast<T>(A), lda, nullptr, ipiv, cast<T>(B), ldb,
+  FERRY_DISPATCH(K, getrs<T>("cusolverDnXgetrs", true, h, trans, n, nrhs, cast<T>(A), lda, nullptr, ipiv, cast<T>(B), ldb,
                              info))
 }
 
@@ -727,7 +816,7 @@ cusolverStatus_t cusolverDnXgesvd(cusolverDnHandle_t h, cusolverDnParams_t param
   if (K == Kind::Bad)
     return St;
   if (dataTypeS != realOf(dataTypeA))
-    return Invalid;
+    return reject(lookup(h), info, 0);
   FERRY_DISPATCH(K, gesvd<T>("cusolverDnXgesvd", h, jobu, jobvt, m, n, cast<T>(A), lda, cast<Real<T>>(S), cast<T>(U),
                              ldu, cast<T>(VT), ldvt, info))
 }
@@ -759,6 +848,6 @@ cusolverStatus_t cusolverDnXsyevd(cusolverDnHandle_t h, cusolverDnParams_t param
   if (K == Kind::Bad)
     return St;
   if (dataTypeW != realOf(dataTypeA))
-    return Invalid;
-  FERRY_DISPATCH(K, syevd<T>("cusolverDnXsyevd", h, jobz, uplo, n, cast<T>(A), lda, cast<Real<T>>(W), info))
+    return reject(lookup(h), info, 0);
+  FERRY_DISPATCH(K, syevd<T>("cusolverDnXsyevd", true, h, jobz, uplo, n, cast<T>(A), lda, cast<Real<T>>(W), info))
 }
