@@ -1097,6 +1097,15 @@ Instruction *Parser::parseInstruction(SourceLoc Loc) {
       Ops.push_back(Op);
     } while (consume(Tok::Comma));
   }
+  // ptxas reads a one-element {vector} as its element where no .vN is
+  // written: Triton's inline assembly (XLA's and Triton's kernels) loads and
+  // stores scalars as `ld.global.b32 { %r1 }, [%rd1];`.
+  bool IsMemData = I->Op == Opcode::Ld || I->Op == Opcode::Ldu || I->Op == Opcode::St;
+  if (IsMemData && Ops.size() >= 2 && !I->has(Modifier::V2) && !I->has(Modifier::V4) && !I->has(Modifier::V8)) {
+    Operand &Data = Ops[I->Op == Opcode::St ? 1 : 0];
+    if (Data.K == Operand::Kind::Vector && Data.Elems.size() == 1)
+      Data = Data.Elems[0];
+  }
   I->Ops = M.copy(ArrayRef<Operand>(Ops));
   if (!expect(Tok::Semi, "';' after the instruction"))
     return nullptr;

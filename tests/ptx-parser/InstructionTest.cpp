@@ -263,6 +263,24 @@ TEST(PtxInstructions, LoadsStoresAndCacheHints) {
   EXPECT_EQ(Is[21]->Op, Opcode::Createpolicy);
 }
 
+// Triton's inline assembly (in XLA's fused kernels too) writes scalar loads
+// and stores with a one-element brace list and no .vN, which ptxas reads as
+// the element itself.
+TEST(PtxInstructions, OneElementBracesAreTheScalar) {
+  std::unique_ptr<Module> M;
+  auto Is = one("ld.global.b32 { %r1 }, [ %rd1 + 0 ];\n"
+                "st.global.b32 [ %rd1 + 4 ], { %r1 };\n"
+                "ld.global.v2.b32 { %r2, %r3 }, [ %rd1 + 0 ];\n",
+                M);
+  ASSERT_EQ(Is.size(), 3u);
+  ASSERT_EQ(Is[0]->Ops[0].K, K::Reg);
+  EXPECT_EQ(Is[0]->Ops[0].Name, "%r1");
+  ASSERT_EQ(Is[1]->Ops[1].K, K::Reg);
+  EXPECT_EQ(Is[1]->Ops[1].Name, "%r1");
+  EXPECT_EQ(Is[1]->Ops[0].Int, 4);
+  EXPECT_EQ(Is[2]->Ops[0].K, K::Vector);
+}
+
 TEST(PtxInstructions, AtomicsAndReductions) {
   std::unique_ptr<Module> M;
   auto Is = one("atom.global.cas.b32 %r1, [%rd1], %r2, %r3;\n"
