@@ -148,7 +148,9 @@ extern "C" cublasStatus_t cublasDestroy_v2(cublasHandle_t Hd) {
 }
 
 extern "C" cublasStatus_t cublasGetVersion_v2(cublasHandle_t Hd, int *Version) {
-  if (!lookup(Hd))
+  // The version needs no handle: JAX asks with a null one at start-up
+  // (jaxlib/cuda/versions_helpers.cc), as NVIDIA's library allows.
+  if (Hd && !lookup(Hd))
     return badHandle();
   if (!Version)
     return CUBLAS_STATUS_INVALID_VALUE;
