@@ -2,7 +2,10 @@
  * The LD_AUDIT test's program: dlopens the absolute path it is given, as
  * frameworks do with "/usr/lib/x86_64-linux-gnu/libcuda.so.1", prints which
  * file the loader really opened, and for a driver library calls cuInit and
- * counts devices, so the test sees ferry answer.
+ * counts devices, so the test sees ferry answer. The file is the one mapped
+ * at the library's dynamic section (/proc/self/maps): where LD_AUDIT
+ * answers a search candidate with another file, the link map keeps the
+ * candidate's name.
  *   absolute-load PATH [EXPECTED_DIR]   exit 0 when loaded (from EXPECTED_DIR)
  */
 #define _GNU_SOURCE
@@ -25,10 +28,24 @@ int main(int Argc, char **Argv) {
   }
   struct link_map *Map = NULL;
   dlinfo(Lib, RTLD_DI_LINKMAP, &Map);
-  char Real[PATH_MAX], Dir[PATH_MAX];
-  if (!realpath(Map->l_name, Real))
-    strcpy(Real, Map->l_name);
-  printf("%s -> %s\n", Argv[1], Map->l_name);
+  char Real[PATH_MAX], Dir[PATH_MAX], Mapped[PATH_MAX] = "";
+  FILE *Maps = fopen("/proc/self/maps", "r");
+  char Line[PATH_MAX + 128];
+  while (Maps && fgets(Line, sizeof(Line), Maps)) {
+    unsigned long Lo, Hi;
+    int Path = 0;
+    if (sscanf(Line, "%lx-%lx %*s %*s %*s %*s %n", &Lo, &Hi, &Path) >= 2 && Path > 0 &&
+        (unsigned long)Map->l_ld >= Lo && (unsigned long)Map->l_ld < Hi) {
+      Line[strcspn(Line, "\n")] = 0;
+      snprintf(Mapped, sizeof(Mapped), "%s", Line + Path);
+    }
+  }
+  if (Maps)
+    fclose(Maps);
+  const char *File = Mapped[0] ? Mapped : Map->l_name;
+  if (!realpath(File, Real))
+    strcpy(Real, File);
+  printf("%s -> %s\n", Argv[1], File);
   if (Argc > 2) {
     if (!realpath(Argv[2], Dir) || strncmp(Real, Dir, strlen(Dir)) != 0 ||
         Real[strlen(Dir)] != '/') {
