@@ -53,7 +53,8 @@ static int usage(FILE *Out, int Code) {
 /// DESIGN.md): the stand-ins for libnvrtc.so.13 and libnvJitLink.so.13 go
 /// first on LD_LIBRARY_PATH and the stand-in ptxas first on PATH. They reach
 /// NVIDIA's compilers, and clients (CuPy, Numba-CUDA) find headers, NVVM and
-/// libdevice, through CUDA_PATH, set to /usr/local/cuda when unset.
+/// libdevice, through CUDA_PATH, set to /usr/local/cuda when unset. Triton
+/// is pointed at the stand-in ptxas and ferry's libcuda by its variables.
 static void setUpJitStandIns(const std::string &Lib) {
   std::string Jit = Lib + "/ferry-jit";
   if (access((Jit + "/libnvrtc.so.13").c_str(), R_OK) != 0)
@@ -65,6 +66,13 @@ static void setUpJitStandIns(const std::string &Lib) {
   const char *CudaPath = std::getenv("CUDA_PATH");
   if (!(CudaPath && *CudaPath) && access("/usr/local/cuda/lib64/libnvrtc.so.13", R_OK) == 0)
     setenv("CUDA_PATH", "/usr/local/cuda", 1);
+  // Triton runs its own bundled ptxas (TRITON_PTXAS_PATH below 9.0,
+  // TRITON_PTXAS_BLACKWELL_PATH from 9.0) and links its launcher against
+  // the libcuda in TRITON_LIBCUDA_PATH: ferry's, each unless already set.
+  std::string Ptxas = Jit + "/bin/ptxas";
+  setenv("TRITON_PTXAS_PATH", Ptxas.c_str(), 0);
+  setenv("TRITON_PTXAS_BLACKWELL_PATH", Ptxas.c_str(), 0);
+  setenv("TRITON_LIBCUDA_PATH", Lib.c_str(), 0);
 }
 
 /// Prepends ferry's library directory to LD_LIBRARY_PATH and applies the
