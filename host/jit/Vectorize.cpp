@@ -385,6 +385,21 @@ Expected<Shape> Analysis::callShape(CallInst &CI) {
     }
     if (N == "ferry.grid.sync")
       return refuse("grid.sync");
+    // Sub-warp collectives (CUB's logical warps of 4, 8 or 16 lanes) give
+    // each group of lanes its own member mask, and each group its own
+    // result: a vote or reduction is then per lane. match and elect with a
+    // varying mask are left to the per-thread path.
+    if (N.starts_with("ferry.vote.") || N.starts_with("ferry.redux.") || N.starts_with("ferry.match.") ||
+        N == "ferry.elect.sync") {
+      Shape M = shape(CI.getArgOperand(0));
+      if (M.K == Shape::Bot)
+        return Shape{Shape::Bot};
+      if (M.K != Shape::Uni) {
+        if (N.starts_with("ferry.match.") || N == "ferry.elect.sync")
+          return refuse(N + " with a member mask that varies over the warp");
+        return Shape{Shape::Var};
+      }
+    }
     if (N == "ferry.shfl.sync" || N == "ferry.match.any.b32" || N == "ferry.match.any.b64" ||
         N == "ferry.elect.sync" || N == "ferry.printf" || N == "ferry.malloc" ||
         N.starts_with("ferry.tex.") || N.starts_with("ferry.tld4.") || N == "ferry.suld")
@@ -2394,6 +2409,33 @@ Error Emitter::emitCall(CallInst &CI, Value *Mask) {
   auto Members = [&](Value *MemberMask) { return B.CreateAnd(Mask, maskOf(uniformish(MemberMask, Mask))); };
   if (N == "ferry.activemask")
     return Def(bits(Mask));
+  // A member mask that varies over the warp (sub-warp collectives): lane L
+  // takes part with the running lanes of its own mask m_L.
+  bool VaryingMembers = (N.starts_with("ferry.vote.") || N.starts_with("ferry.redux.")) &&
+                        A.shape(Arg(0)).K != Shape::Uni;
+  if (VaryingMembers && Lanes != 32)
+    return refuse(N + " with a varying member mask in a group function");
+  if (VaryingMembers && N.starts_with("ferry.vote.")) {
+    Value *MemV = vec(Arg(0));
+    Value *Yes = B.CreateAnd(B.CreateVectorSplat(Lanes, bits(B.CreateAnd(Mask, vec(Arg(1))))), MemV);
+    Value *All = B.CreateAnd(B.CreateVectorSplat(Lanes, bits(Mask)), MemV);
+    Value *Zero = splat(B.getInt32(0), I32);
+    if (N == "ferry.vote.ballot")
+      return Def(Yes);
+    if (N == "ferry.vote.all")
+      return Def(B.CreateICmpEQ(Yes, All));
+    if (N == "ferry.vote.any")
+      return Def(B.CreateICmpNE(Yes, Zero));
+    return Def(B.CreateOr(B.CreateICmpEQ(Yes, All), B.CreateICmpEQ(Yes, Zero)));
+  }
+  if (VaryingMembers) {
+    StringRef K = N.drop_front(strlen("ferry.redux."));
+    Value *MemV = vec(Arg(0)), *In = vec(Arg(1));
+    return Def(perLane(Mask, I32, [&](Value *L) -> Value * {
+      Value *Act = B.CreateAnd(Mask, maskOf(B.CreateExtractElement(MemV, L)));
+      return reduxReduce(K, B.CreateSelect(Act, In, splat(B.getInt32(reduxIdentity(K)), I32)));
+    }));
+  }
   if (N.starts_with("ferry.vote.")) {
     Value *Act = Members(Arg(0));
     Value *Yes = bits(B.CreateAnd(Act, vec(Arg(1))));
@@ -2458,7 +2500,12 @@ Error Emitter::emitCall(CallInst &CI, Value *Mask) {
     // GPUs do; reduction code (the CUDA samples' reduce7 among it) sums
     // such reads and is right only with 0.
     Value *Live = Lanes == 32 ? maskOf(W->getArg(5)) : Constant::getAllOnesValue(maskTy());
-    Value *Present = B.CreateOr(Mask, B.CreateAnd(Live, maskOf(uniformish(Arg(1), Mask))));
+    // With member masks that vary (sub-warp shuffles), the lanes any of the
+    // running lanes' masks name.
+    Value *Named = A.shape(Arg(1)).K == Shape::Uni
+                       ? rep(Arg(1))
+                       : B.CreateOrReduce(B.CreateSelect(Mask, vec(Arg(1)), splat(B.getInt32(0), I32)));
+    Value *Present = B.CreateOr(Mask, B.CreateAnd(Live, maskOf(Named)));
     Value *Zero = Constant::getNullValue(Val->getType());
     if (KB && KC) {
       int32_t BV = int32_t(KB->getZExtValue() & 31), CV = int32_t(KC->getZExtValue() & 31),

@@ -10,6 +10,9 @@
 /// with different random inputs.
 #include "Check.h"
 
+#include <algorithm>
+#include <climits>
+
 using namespace ferry::ptxexec;
 
 namespace {
@@ -57,6 +60,15 @@ std::vector<KernelSpec> specs() {
                  std::string("@!%i1 bra $skip;\n activemask.b32 %r0;\n redux.sync.") + Op +
                      " %o0, %i0, %r0;\n$skip:"});
   }
+  // Sub-warp collectives: each lane's member mask names its own group of
+  // 4, 8 or 16 lanes (CUB's logical warps), so each group gets its own
+  // result. match and elect with such masks take the per-thread path.
+  S.push_back({"subwarp_vote", {"pred", "b32", "b32"}, {"b32", "pred", "pred", "pred", "b32", "b32"},
+               "vote.sync.ballot.b32 %o0, %i0, %i1;\n vote.sync.all.pred %o1, %i0, %i1;\n"
+               " vote.sync.any.pred %o2, %i0, %i1;\n vote.sync.uni.pred %o3, %i0, %i1;\n"
+               " redux.sync.add.u32 %o4, %i2, %i1;\n redux.sync.max.s32 %o5, %i2, %i1;"});
+  S.push_back({"subwarp_match", {"b32", "b32"}, {"b32", "b32"},
+               "match.any.sync.b32 %o0, %i0, %i1;\n elect.sync %o1|%p0, %i1;"});
   S.push_back({"elect", {"pred"}, {"b32", "pred"},
                "@!%i0 bra $skip;\n activemask.b32 %r0;\n elect.sync %o0|%o1, %r0;\n$skip:"});
   return S;
@@ -297,6 +309,72 @@ TEST(PtxWarp, Redux) {
       expectLanes("redux", D, Want);
     }
   }
+}
+
+// Member masks of logical warps: lane L of a warp whose groups are W lanes
+// wide names the W lanes of its group; warps use W = 4, 8, 16 and 32.
+std::vector<uint32_t> groupMasks() {
+  std::vector<uint32_t> M(NT);
+  for (unsigned K = 0; K < NT; ++K) {
+    unsigned W = 4u << (K / 32 % 4), L = K % 32;
+    M[K] = (W == 32 ? ~0u : (1u << W) - 1) << (L & ~(W - 1));
+  }
+  return M;
+}
+
+TEST(PtxWarp, SubWarpVoteRedux) {
+  Family &F = fam();
+  ASSERT_EQ(F.error(), "");
+  auto P = randomBits(50);
+  auto M = groupMasks();
+  std::vector<uint32_t> V(NT);
+  for (unsigned K = 0; K < NT; ++K)
+    V[K] = uint32_t(rng()() % 2001) - 1000;
+  // Warps whose groups vote all-true (all and uni true, not just any).
+  for (unsigned L = 0; L < 32; ++L)
+    P[96 + L] = 1;
+  std::vector<uint32_t> Ballot(NT), All(NT), Any(NT), Uni(NT), Sum(NT), Max(NT);
+  ASSERT_EQ(F.launch("subwarp_vote", NT, {Ballot.data(), All.data(), Any.data(), Uni.data(), Sum.data(), Max.data()},
+                     {P.data(), M.data(), V.data()}, 32),
+            "");
+  std::vector<uint32_t> WB(NT), WAll(NT), WAny(NT), WUni(NT), WSum(NT), WMax(NT);
+  for (unsigned K = 0; K < NT; ++K) {
+    unsigned Base = K - K % 32;
+    uint32_t B = maskOf(P, K / 32) & M[K], S = 0;
+    int32_t Mx = INT32_MIN;
+    for (unsigned L = 0; L < 32; ++L)
+      if (M[K] >> L & 1) {
+        S += V[Base + L];
+        Mx = std::max(Mx, int32_t(V[Base + L]));
+      }
+    WB[K] = B, WAll[K] = B == M[K], WAny[K] = B != 0, WUni[K] = B == 0 || B == M[K];
+    WSum[K] = S, WMax[K] = uint32_t(Mx);
+  }
+  expectLanes("sub-warp ballot", Ballot, WB);
+  expectLanes("sub-warp all", All, WAll);
+  expectLanes("sub-warp any", Any, WAny);
+  expectLanes("sub-warp uni", Uni, WUni);
+  expectLanes("sub-warp redux.add", Sum, WSum);
+  expectLanes("sub-warp redux.max", Max, WMax);
+}
+
+TEST(PtxWarp, SubWarpMatchElect) {
+  Family &F = fam();
+  ASSERT_EQ(F.error(), "");
+  auto M = groupMasks();
+  std::vector<uint32_t> V(NT), Any(NT), Leader(NT), WAny(NT), WLeader(NT);
+  for (unsigned K = 0; K < NT; ++K)
+    V[K] = uint32_t(rng()() % 3);
+  ASSERT_EQ(F.launch("subwarp_match", NT, {Any.data(), Leader.data()}, {V.data(), M.data()}, 32), "");
+  for (unsigned K = 0; K < NT; ++K) {
+    unsigned Base = K - K % 32;
+    uint32_t R = 0;
+    for (unsigned L = 0; L < 32; ++L)
+      R |= (M[K] >> L & 1 && V[Base + L] == V[K] ? 1u : 0u) << L;
+    WAny[K] = R, WLeader[K] = __builtin_ctz(M[K]);
+  }
+  expectLanes("sub-warp match.any", Any, WAny);
+  expectLanes("sub-warp elect leader", Leader, WLeader);
 }
 
 TEST(PtxWarp, Elect) {
