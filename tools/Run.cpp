@@ -54,7 +54,8 @@ static int usage(FILE *Out, int Code) {
 /// first on LD_LIBRARY_PATH and the stand-in ptxas first on PATH. They reach
 /// NVIDIA's compilers, and clients (CuPy, Numba-CUDA) find headers, NVVM and
 /// libdevice, through CUDA_PATH, set to /usr/local/cuda when unset. Triton
-/// is pointed at the stand-in ptxas and ferry's libcuda by its variables.
+/// is pointed at the stand-in ptxas and ferry's libcuda by its variables;
+/// XLA's autotuning is turned off (XLA_FLAGS) unless the user set its level.
 static void setUpJitStandIns(const std::string &Lib) {
   std::string Jit = Lib + "/ferry-jit";
   if (access((Jit + "/libnvrtc.so.13").c_str(), R_OK) != 0)
@@ -73,6 +74,14 @@ static void setUpJitStandIns(const std::string &Lib) {
   setenv("TRITON_PTXAS_PATH", Ptxas.c_str(), 0);
   setenv("TRITON_PTXAS_BLACKWELL_PATH", Ptxas.c_str(), 0);
   setenv("TRITON_LIBCUDA_PATH", Lib.c_str(), 0);
+  // XLA (JAX) autotunes each GEMM and fusion by compiling and timing dozens
+  // of candidate kernels: minutes of compilation on ferry for timings that
+  // say nothing about an NVIDIA GPU. Level 0 takes XLA's default choice;
+  // a level the user set is kept.
+  const char *Xla = std::getenv("XLA_FLAGS");
+  std::string XlaFlags = Xla ? Xla : "";
+  if (XlaFlags.find("xla_gpu_autotune_level") == std::string::npos)
+    setenv("XLA_FLAGS", (XlaFlags + (XlaFlags.empty() ? "" : " ") + "--xla_gpu_autotune_level=0").c_str(), 1);
 }
 
 /// Prepends ferry's library directory to LD_LIBRARY_PATH and applies the
