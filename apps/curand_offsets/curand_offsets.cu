@@ -68,7 +68,7 @@ int main() {
     for (unsigned X : Far)
       std::printf(" %08x", X);
     std::printf("\n");
-    // A new seed resets the sequence to the seed's offset 0.
+    // A new seed keeps the position; the offset is set back to 0.
     CURAND_CHECK(curandSetPseudoRandomGeneratorSeed(Gen, 77ULL));
     CURAND_CHECK(curandSetGeneratorOffset(Gen, 0));
     CURAND_CHECK(curandGenerateSeeds(Gen));

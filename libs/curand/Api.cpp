@@ -64,6 +64,10 @@ struct Generator {
   /// Where the next call starts (Generate.h), and the per-thread states.
   uint64_t Position = 0;
   std::shared_ptr<StateCache> Cache;
+  /// Draws beyond one per unit each thread's states took since the last
+  /// restart or seed (Generate.h); replaced, not cleared, so work still
+  /// queued keeps its own.
+  std::shared_ptr<std::vector<uint64_t>> Extra = std::make_shared<std::vector<uint64_t>>();
   cudaStream_t Stream = nullptr;
   /// Serialises the generator's work: a host task reads and advances the
   /// state, and a later call may be enqueued before it ran.
@@ -273,9 +277,10 @@ curandStatus_t run(curandGenerator_t H, Output What, void *Out, size_t N, double
                           "first unit");
     G->Position = nextPosition(L.Kind, What, Start, N);
   }
-  auto Work = [G, L, What, Start, Out, N, Mean, Stddev]() {
+  std::shared_ptr<std::vector<uint64_t>> Extra = G->Extra;
+  auto Work = [G, L, What, Start, Out, N, Mean, Stddev, Extra]() {
     std::lock_guard<std::mutex> Guard(G->Lock);
-    generate(L, G->Cache, What, Start, N, Out, Mean, Stddev);
+    generate(L, G->Cache, What, Start, N, Out, Mean, Stddev, Extra.get());
   };
   if (G->Host) {
     try {
@@ -292,6 +297,7 @@ curandStatus_t run(curandGenerator_t H, Output What, void *Out, size_t N, double
 void restart(Generator &G) {
   std::lock_guard<std::mutex> Guard(G.Lock);
   G.Position = G.Offset;
+  G.Extra = std::make_shared<std::vector<uint64_t>>();
 }
 
 } // namespace
@@ -362,11 +368,15 @@ extern "C" curandStatus_t curandSetPseudoRandomGeneratorSeed(curandGenerator_t g
     return CURAND_STATUS_NOT_INITIALIZED;
   if (isQuasi(G->Type))
     return CURAND_STATUS_TYPE_ERROR;
-  {
-    std::lock_guard<std::mutex> Guard(G->Lock);
-    G->Seed = seed;
-  }
-  restart(*G);
+  // A new seed keeps the generator's position: NVIDIA's next call continues
+  // at the offset the earlier calls reached, under the new seed (measured
+  // on the H100: apps/curand_pi's second seed starts at value 2^21, where
+  // its first seed's calls ended). Only curandSetGeneratorOffset moves it.
+  // The states are made afresh for the new seed at that position, so the
+  // draws earlier units took beyond one each are forgotten.
+  std::lock_guard<std::mutex> Guard(G->Lock);
+  G->Seed = seed;
+  G->Extra = std::make_shared<std::vector<uint64_t>>();
   return CURAND_STATUS_SUCCESS;
 }
 

@@ -248,7 +248,7 @@ uint64_t nextPosition(Engine E, Output What, uint64_t Position, size_t N) {
 }
 
 uint64_t generate(const Layout &L, std::shared_ptr<StateCache> &Cache, Output What, uint64_t Position, size_t N,
-                  void *Out, double Mean, double Stddev) {
+                  void *Out, double Mean, double Stddev, std::vector<uint64_t> *Extra) {
   if (!Cache || Cache->Key.Kind != L.Kind || Cache->Key.Seed != L.Seed || Cache->Key.Threads != L.Threads ||
       Cache->Key.Seeded != L.Seeded) {
     Cache = std::make_shared<StateCache>();
@@ -269,10 +269,25 @@ uint64_t generate(const Layout &L, std::shared_ptr<StateCache> &Cache, Output Wh
   // units belong to consecutive threads, so the writes are sequential (a
   // thread-by-thread walk would write with a stride of T results).
   std::vector<ThreadSource> States(Busy, ThreadSource{L.Kind, {}, {}, {}});
+  // A thread's states persist between calls, as NVIDIA's do: its first
+  // unit of this call starts at draw U0 / T of its sequence plus the draws
+  // its earlier units took beyond one each (Extra, measured on the H100:
+  // XORWOW doubles after 20100 32-bit units start at draw 4 of thread 3716,
+  // not 8, apps/curand_host_gen; MRG32k3a normal doubles after log-normal
+  // pairs, apps/curand_lognormal). Later units follow K draws apart.
+  // DYNAMIC's half-step normals read unit j from draw j * K / 2; Philox
+  // counts results.
+  bool Persist = Extra && Advance == Sh.K && !Sh.ResultIndexed;
+  if (Persist && Extra->size() != Threads)
+    Extra->assign(Threads, 0);
   for (uint64_t K = 0; K < Busy; ++K) {
     uint64_t U0 = UBegin + K;
-    States[K].start(L, *Cache, U0 % Threads, (U0 / Threads) * Advance);
+    uint64_t Draw = Persist ? U0 / Threads + (*Extra)[U0 % Threads] : (U0 / Threads) * Advance;
+    States[K].start(L, *Cache, U0 % Threads, Draw);
   }
+  if (Persist && Sh.K > 1)
+    for (uint64_t U = UBegin; U < UEnd; ++U)
+      (*Extra)[U % Threads] += Sh.K - 1;
   for (uint64_t U = UBegin, K = 0; U < UEnd; ++U, K = K + 1 == Threads ? 0 : K + 1) {
     ThreadSource &S = States[K];
     uint32_t Bits[8];

@@ -57,10 +57,12 @@ struct Layout {
 
 /// Writes N results of kind What, starting at unit/result Position (see the
 /// file comment), into Out (float, double or uint32_t as What says). Mean
-/// and Stddev apply to the normal and log-normal results. Returns the new
-/// Position.
+/// and Stddev apply to the normal and log-normal results. Extra (one entry
+/// per thread, sized here; null for a stateless call) carries the draws
+/// each thread's earlier units took beyond one: NVIDIA's per-thread states
+/// persist between calls. Returns the new Position.
 uint64_t generate(const Layout &L, std::shared_ptr<StateCache> &Cache, Output What, uint64_t Position, size_t N,
-                  void *Out, double Mean, double Stddev);
+                  void *Out, double Mean, double Stddev, std::vector<uint64_t> *Extra = nullptr);
 
 /// The first dimension of the Sobol sequences (its direction numbers are
 /// v_k = 2^(w-1-k), no table needed): point n is the bit reversal of n's

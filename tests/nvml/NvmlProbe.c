@@ -113,6 +113,19 @@ int main(int argc, char **argv) {
   printf("procs.count int %u\n", N);
   N = 8;
   ST("procs", ((int (*)(Dev, unsigned *, ProcInfo *))dlsym(L, "nvmlDeviceGetComputeRunningProcesses_v3"))(D, &N, Procs));
+  /* Bad arguments: null outputs, short buffers, a null handle, a null id. */
+  ST("count.nullout", ((int (*)(unsigned *))dlsym(L, "nvmlDeviceGetCount_v2"))(0));
+  ST("handle.nullout", ((int (*)(unsigned, Dev *))dlsym(L, "nvmlDeviceGetHandleByIndex_v2"))(0, 0));
+  ST("driverversion.small", ((int (*)(char *, unsigned))dlsym(L, "nvmlSystemGetDriverVersion"))(Buf, 2));
+  ST("uuid.small", ((int (*)(Dev, char *, unsigned))dlsym(L, "nvmlDeviceGetUUID"))(D, Uuid, 10));
+  ST("uuid.nullout", ((int (*)(Dev, char *, unsigned))dlsym(L, "nvmlDeviceGetUUID"))(D, 0, sizeof Uuid));
+  ST("byuuid.null", ((int (*)(const char *, Dev *))dlsym(L, "nvmlDeviceGetHandleByUUID"))(0, &D2));
+  ST("memory.nullout", ((int (*)(Dev, MemInfo *))dlsym(L, "nvmlDeviceGetMemoryInfo"))(D, 0));
+  ST("memory.nullhandle", ((int (*)(Dev, MemInfo *))dlsym(L, "nvmlDeviceGetMemoryInfo"))(0, &M));
+  ST("pci.nullout", ((int (*)(Dev, PciInfo *))dlsym(L, "nvmlDeviceGetPciInfo_v3"))(D, 0));
+  ST("cc.nullout", ((int (*)(Dev, int *, int *))dlsym(L, "nvmlDeviceGetCudaComputeCapability"))(D, 0, 0));
+  ST("clock.badtype", ((int (*)(Dev, int, unsigned *))dlsym(L, "nvmlDeviceGetClockInfo"))(D, 99, &U));
+  ST("index.nullout", ((int (*)(Dev, unsigned *))dlsym(L, "nvmlDeviceGetIndex"))(D, 0));
   ST("name.nullhandle", ((int (*)(Dev, char *, unsigned))dlsym(L, "nvmlDeviceGetName"))(0, Buf, sizeof Buf));
   printf("errstr str %s | %s | %s\n", ((const char *(*)(int))dlsym(L, "nvmlErrorString"))(3),
          ((const char *(*)(int))dlsym(L, "nvmlErrorString"))(2), ((const char *(*)(int))dlsym(L, "nvmlErrorString"))(999));
