@@ -16,6 +16,8 @@ constexpr hsa_status_t HSA_STATUS_SUCCESS = 0;
 constexpr hsa_status_t HSA_STATUS_INFO_BREAK = 1;
 constexpr hsa_status_t HSA_STATUS_ERROR_OUT_OF_RESOURCES = 0x1008;
 constexpr hsa_status_t HSA_STATUS_ERROR_NOT_INITIALIZED = 0x100B;
+// A kernel executed s_trap (hsa.h).
+constexpr hsa_status_t HSA_STATUS_ERROR_EXCEPTION = 0x1016;
 // Queue errors ROCr reports for kernel faults (hsa_ext_amd.h).
 constexpr hsa_status_t HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION = 41;
 constexpr hsa_status_t HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION = 42;

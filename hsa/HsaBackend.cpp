@@ -36,9 +36,11 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <deque>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -594,6 +596,41 @@ ferry::Expected<std::shared_ptr<HsaSignal>> newSignal(const HsaRuntime &Rt,
   return std::make_shared<HsaSignal>(Rt, S, Faults);
 }
 
+/// The __ferry_assert records (AssertSymbol) of a device's loaded code
+/// objects, by device address.
+struct AssertRegistry {
+  std::mutex Lock;
+  std::set<uint64_t> Records;
+};
+
+/// CUDA's device-side assert message from the record at Addr, and clears
+/// it; nullopt when no assert completed there. The record and the strings
+/// it points to are read by the host: device memory is host-accessible under
+/// the large-BAR/SVM set-ups ferry targets (and on the simulated GPU).
+std::optional<std::string> takeAssert(uint64_t Addr) {
+  auto *W = reinterpret_cast<uint64_t *>(Addr);
+  if (__atomic_load_n(&W[0], __ATOMIC_ACQUIRE) != 2)
+    return std::nullopt;
+  auto Str = [](uint64_t P) -> std::string {
+    if (!P)
+      return "?";
+    const char *C = reinterpret_cast<const char *>(P);
+    return std::string(C, strnlen(C, 4096));
+  };
+  char Where[160];
+  snprintf(Where, sizeof Where, ":%u: ", unsigned(W[4]));
+  char Ids[128];
+  snprintf(Ids, sizeof Ids, "block: [%u,%u,%u], thread: [%u,%u,%u]", unsigned(W[5]),
+           unsigned(W[5] >> 32), unsigned(W[6]), unsigned(W[6] >> 32), unsigned(W[7]),
+           unsigned(W[7] >> 32));
+  std::string Text = Str(W[2]) + Where + Str(W[3]) + ": " + Ids + " Assertion `" + Str(W[1]) +
+                     "` failed.";
+  for (unsigned I = 1; I < AssertRecordWords; ++I)
+    W[I] = 0;
+  __atomic_store_n(&W[0], 0, __ATOMIC_RELEASE);
+  return Text;
+}
+
 struct LoadedKernel {
   uint64_t Object = 0;
   uint32_t PrivateSize = 0, GroupSize = 0;
@@ -606,6 +643,10 @@ public:
   HsaLoadedCode(const HsaRuntime &Rt, const HsaCodeObject &CO, const hsa::CodeObject &Code)
       : Rt(Rt), Code(Code), Info(CO.kernelsOf(Code)) {}
   ~HsaLoadedCode() override {
+    if (AssertAddr) {
+      std::lock_guard<std::mutex> L(Asserts->Lock);
+      Asserts->Records.erase(AssertAddr);
+    }
     if (Exec.handle)
       Rt.fn().hsa_executable_destroy(Exec);
     if (Reader.handle)
@@ -633,6 +674,8 @@ public:
   hsa_executable_t Exec{};
   hsa_code_object_reader_t Reader{};
   std::vector<LoadedKernel> Kernels;
+  std::shared_ptr<AssertRegistry> Asserts; ///< The device's.
+  uint64_t AssertAddr = 0;                 ///< This code's __ferry_assert, or 0.
 };
 
 class HsaDevice : public ferry::Device {
@@ -703,6 +746,15 @@ public:
   TargetInfo Target;
   ferry::DeviceProperties Props;
   std::atomic<uint64_t> Allocated{0};
+  std::shared_ptr<AssertRegistry> Asserts = std::make_shared<AssertRegistry>();
+  /// The message of a device-side assert some loaded code recorded, if any.
+  std::optional<std::string> takeAssert() {
+    std::lock_guard<std::mutex> L(Asserts->Lock);
+    for (uint64_t Addr : Asserts->Records)
+      if (auto Text = hsa::takeAssert(Addr))
+        return Text;
+    return std::nullopt;
+  }
   mutable std::mutex FaultLock;
   std::optional<ferry::Error> Fault;
   /// Faults ever set: GridWorkspacePool renews its workspace after one, and
@@ -789,6 +841,12 @@ ferry::Expected<std::unique_ptr<ferry::LoadedCode>> HsaDevice::load(const ferry:
       LK.PrivateSize = std::max<uint32_t>(LK.PrivateSize, 16 * 1024);
     L->Kernels.push_back(LK);
   }
+  if (auto G = L->global(AssertSymbol); G && G->Bytes >= AssertRecordWords * 8) {
+    L->Asserts = Asserts;
+    L->AssertAddr = reinterpret_cast<uint64_t>(G->Address);
+    std::lock_guard<std::mutex> Lk(Asserts->Lock);
+    Asserts->Records.insert(L->AssertAddr);
+  }
   return std::unique_ptr<ferry::LoadedCode>(std::move(L));
 }
 
@@ -827,6 +885,15 @@ public:
   static void onError(hsa_status_t S, hsa_queue_t *, void *Data) {
     auto *Self = static_cast<HsaQueue *>(Data);
     Self->Dead = true;
+    // A trap after a device-side assert recorded itself: CUDA's message on
+    // stderr (as NVIDIA's driver prints it) and CUDA_ERROR_ASSERT.
+    if (S == HSA_STATUS_ERROR_EXCEPTION)
+      if (auto Text = Self->D.takeAssert()) {
+        std::fprintf(stderr, "%s\n", Text->c_str());
+        std::fflush(stderr);
+        Self->D.setFault(CUDA_ERROR_ASSERT, "device-side assert: " + *Text);
+        return;
+      }
     Self->D.setFault(queueErrorCode(S), "queue error: " + Self->Rt.statusText(S));
   }
   /// ROCr runs nothing more on a queue after an error: later commands would

@@ -141,4 +141,14 @@ llvm::Expected<std::string> disassemble(llvm::ArrayRef<uint8_t> Elf);
 /// place so the convention can change with the PTX lowering.
 inline constexpr const char *KernelListMetadata = "ferry.kernels";
 
+/// Device-side assert (__assertfail) on the AMD backend: a module whose
+/// kernels can fail an assert defines this global, 8 little-endian 64-bit
+/// words: [0] state (0 clear, 1 being written, 2 complete), [1] message,
+/// [2] file, [3] function (device addresses of C strings), [4] line,
+/// [5] block x | y << 32, [6] block z | thread x << 32, [7] thread y | z << 32.
+/// The first failing thread writes it and traps; the device reads it after
+/// the queue error and reports CUDA_ERROR_ASSERT with CUDA's message.
+inline constexpr const char *AssertSymbol = "__ferry_assert";
+inline constexpr unsigned AssertRecordWords = 8;
+
 } // namespace ferry::hsa

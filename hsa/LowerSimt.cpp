@@ -661,8 +661,44 @@ Error Lowerer::lower(CallInst *CI) {
     // s_trap: the queue reports an error, which becomes LAUNCH_FAILED.
     Id(Intrinsic::trap);
   } else if (Name == "ferry.assertfail") {
-    log::hsa().warn("{}: device assert is lowered to a trap (the launch fails with "
-                     "LAUNCH_FAILED; the message is not printed)", Fn);
+    // The first failing thread of the module records where and why in
+    // __ferry_assert (AssertRecord in HsaBackend.h), then traps; the queue
+    // error that follows becomes CUDA_ERROR_ASSERT with CUDA's message.
+    auto *I64 = B.getInt64Ty();
+    GlobalVariable *G = C.M.getNamedGlobal(AssertSymbol);
+    if (!G) {
+      auto *Ty = ArrayType::get(I64, AssertRecordWords);
+      G = new GlobalVariable(C.M, Ty, false, GlobalValue::ExternalLinkage,
+                             ConstantAggregateZero::get(Ty), AssertSymbol, nullptr,
+                             GlobalValue::NotThreadLocal, 1);
+      G->setVisibility(GlobalValue::ProtectedVisibility);
+      G->setAlignment(Align(8));
+    }
+    auto Word = [&](unsigned I) { return B.CreateConstInBoundsGEP2_32(G->getValueType(), G, 0, I); };
+    Value *Old = B.CreateAtomicCmpXchg(Word(0), B.getInt64(0), B.getInt64(1), MaybeAlign(8),
+                                       AtomicOrdering::Monotonic, AtomicOrdering::Monotonic);
+    Value *First = B.CreateExtractValue(Old, 1);
+    Instruction *Then = SplitBlockAndInsertIfThen(First, CI->getIterator(), false);
+    IRBuilder<> T(Then);
+    auto Ptr = [&](unsigned Arg) { return T.CreatePtrToInt(CI->getArgOperand(Arg), I64); };
+    auto Pair = [&](Value *Lo, Value *Hi) {
+      return T.CreateOr(T.CreateZExt(Lo, I64), T.CreateShl(T.CreateZExt(Hi, I64), 32));
+    };
+    auto Tid = [&](Intrinsic::ID I) { return T.CreateIntrinsic(I, {}, {}); };
+    T.CreateStore(Ptr(0), Word(1));
+    T.CreateStore(Ptr(1), Word(2));
+    T.CreateStore(Ptr(3), Word(3));
+    T.CreateStore(T.CreateZExt(CI->getArgOperand(2), I64), Word(4));
+    T.CreateStore(Pair(Tid(Intrinsic::amdgcn_workgroup_id_x), Tid(Intrinsic::amdgcn_workgroup_id_y)),
+                  Word(5));
+    T.CreateStore(Pair(Tid(Intrinsic::amdgcn_workgroup_id_z), Tid(Intrinsic::amdgcn_workitem_id_x)),
+                  Word(6));
+    T.CreateStore(Pair(Tid(Intrinsic::amdgcn_workitem_id_y), Tid(Intrinsic::amdgcn_workitem_id_z)),
+                  Word(7));
+    // The record is complete before the flag says so to the host.
+    T.CreateFence(AtomicOrdering::Release, C.M.getContext().getOrInsertSyncScopeID("agent"));
+    T.CreateStore(T.getInt64(2), Word(0));
+    B.SetInsertPoint(CI);
     Id(Intrinsic::trap);
   } else if (Name == "ferry.nanosleep") {
     // s_sleep N waits about 64*N clocks (N ≤ 127): a hint, as in PTX.

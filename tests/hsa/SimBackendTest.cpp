@@ -107,6 +107,49 @@ DONE:
   st.global.u32 [%rd3], %r1;
   ret;
 }
+
+// assert(p[tid] >= 0) as nvcc emits it: __assertfail(message, file, line,
+// function, char size).
+.extern .func __assertfail(.param .b64 a0, .param .b64 a1, .param .b32 a2, .param .b64 a3,
+                           .param .b64 a4);
+.global .align 1 .b8 amsg[5] = {110, 101, 103, 33, 0};
+.global .align 1 .b8 afile[5] = {102, 46, 99, 117, 0};
+.global .align 1 .b8 afunc[3] = {102, 110, 0};
+.visible .entry checkpos(.param .u64 checkpos_p)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<3>;
+  .reg .b64 %rd<10>;
+  ld.param.u64 %rd1, [checkpos_p];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd4, %rd2, %rd3;
+  ld.global.u32 %r2, [%rd4];
+  setp.ge.s32 %p1, %r2, 0;
+  @%p1 bra OK;
+  mov.u64 %rd5, amsg;
+  cvta.global.u64 %rd6, %rd5;
+  mov.u64 %rd7, afile;
+  cvta.global.u64 %rd8, %rd7;
+  mov.u64 %rd5, afunc;
+  cvta.global.u64 %rd9, %rd5;
+  {
+  .param .b64 param0;
+  st.param.b64 [param0], %rd6;
+  .param .b64 param1;
+  st.param.b64 [param1], %rd8;
+  .param .b32 param2;
+  st.param.b32 [param2], 42;
+  .param .b64 param3;
+  st.param.b64 [param3], %rd9;
+  .param .b64 param4;
+  st.param.b64 [param4], 1;
+  call.uni __assertfail, (param0, param1, param2, param3, param4);
+  }
+OK:
+  ret;
+}
 )";
 
 /// Before anything reads the settings or opens the runtime (once per
@@ -311,7 +354,9 @@ TEST_F(HsaOnSim, KernelFaultIsStickyAndEndsWaits) {
   ASSERT_TRUE(bool(P));
   ASSERT_TRUE(Queue->enqueueLaunch(launch("wild", {&*P}, 1, 1)));
   std::vector<float> Host(16);
-  ASSERT_TRUE(Queue->enqueueCopy(copy(Host.data(), *P, 64)));
+  // Queued behind the faulting launch, or refused when the fault came first
+  // (the simulated GPU may run the dispatch before this is enqueued).
+  (void)Queue->enqueueCopy(copy(Host.data(), *P, 64));
   auto T0 = std::chrono::steady_clock::now();
   Queue->drain(); // Must return: the stopped queue's signals never complete.
   EXPECT_LT(std::chrono::steady_clock::now() - T0, std::chrono::seconds(30));
@@ -321,6 +366,25 @@ TEST_F(HsaOnSim, KernelFaultIsStickyAndEndsWaits) {
   // The stopped queue refuses more work instead of queueing it forever.
   EXPECT_FALSE(bool(Queue->enqueueLaunch(launch("wild", {&*P}, 1, 1))));
   (void)Dev->release(ferry::MemoryKind::Device, *P, 64);
+}
+
+TEST_F(HsaOnSim, DeviceAssertIsCudaErrorAssertWithCudasMessage) {
+  // Was a bare trap: LAUNCH_FAILED and no message. The first failing thread
+  // records itself in __ferry_assert before s_trap.
+  std::vector<int32_t> Host(64, 1);
+  Host[37] = -4;
+  auto P = Dev->allocate(ferry::MemoryKind::Device, Host.size() * 4);
+  ASSERT_TRUE(bool(P));
+  ASSERT_TRUE(Queue->enqueueCopy(copy(*P, Host.data(), Host.size() * 4)));
+  ASSERT_TRUE(Queue->enqueueLaunch(launch("checkpos", {&*P}, 1, 64)));
+  Queue->drain();
+  ferry::Status F = Dev->fault();
+  ASSERT_FALSE(bool(F));
+  EXPECT_EQ(F.code(), CUDA_ERROR_ASSERT) << F.message();
+  EXPECT_NE(F.message().find("f.cu:42: fn: block: [0,0,0], thread: [37,0,0] Assertion `neg!` failed."),
+            std::string::npos)
+      << F.message();
+  (void)Dev->release(ferry::MemoryKind::Device, *P, Host.size() * 4);
 }
 
 TEST(HsaOnTwoSims, EachDeviceRunsItsOwnTarget) {
