@@ -162,6 +162,7 @@ const Wanted Libraries[] = {
     {"libcurand.so.10", false, true, "cuRAND"},
     {"libcufft.so.12", false, true, "cuFFT"},
     {"libcusparse.so.12", false, true, "cuSPARSE"},
+    {"libcusolver.so.12", false, true, "cuSOLVER"},
     {"libnvidia-ml.so.1", false, true, "NVML"},
 };
 
