@@ -14,6 +14,8 @@
 #include <complex>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
+#include <utility>
 
 namespace ferry::cusolver {
 
@@ -46,6 +48,25 @@ inline cusolverStatus_t enqueue(DnHandle *H, std::function<void()> Work) {
 
 /// Waits for Stream (sparse solvers that return host results).
 cusolverStatus_t synchronize(cudaStream_t Stream);
+
+/// The first bad argument's position (1-based, the handle not counted, as
+/// cuSOLVER numbers them in devInfo), or 0.
+inline int firstBad(std::initializer_list<std::pair<bool, int>> Checks) {
+  for (auto [Bad, Index] : Checks)
+    if (Bad)
+      return Index;
+  return 0;
+}
+
+/// A rejected call as NVIDIA's cuSOLVER answers it (measured on the H100,
+/// tests/cusolver/goldens): devInfo (when given) set to Value in stream
+/// order, and the status St.
+inline cusolverStatus_t reject(DnHandle *H, int *Info, int Value,
+                               cusolverStatus_t St = CUSOLVER_STATUS_INVALID_VALUE) {
+  if (Info)
+    enqueue(H, [=] { *Info = Value; });
+  return St;
+}
 
 inline bool validFill(cublasFillMode_t U) { return U == CUBLAS_FILL_MODE_LOWER || U == CUBLAS_FILL_MODE_UPPER; }
 inline char fillChar(cublasFillMode_t U) { return U == CUBLAS_FILL_MODE_LOWER ? 'L' : 'U'; }

@@ -51,24 +51,6 @@ void widen(const int *P, int64_t *Q, int N) {
     Q[I] = P[I];
 }
 
-/// The first bad argument's position (1-based, the handle not counted, as
-/// cuSOLVER numbers them in devInfo), or 0.
-int firstBad(std::initializer_list<std::pair<bool, int>> Checks) {
-  for (auto [Bad, Index] : Checks)
-    if (Bad)
-      return Index;
-  return 0;
-}
-
-/// A rejected call as NVIDIA's cuSOLVER answers it (measured on the H100,
-/// tests/cusolver/goldens): devInfo (when given) set to Value in stream
-/// order, and the status St.
-cusolverStatus_t reject(DnHandle *H, int *Info, int Value, cusolverStatus_t St = Invalid) {
-  if (Info)
-    enqueue(H, [=] { *Info = Value; });
-  return St;
-}
-
 // ---------------------------------------------------------------- LU
 
 /// getrf. NVIDIA's answers a bad size with CUSOLVER_STATUS_SUCCESS and
