@@ -355,3 +355,23 @@ cusolverStatus_t cusolverDnGetDeterministicMode(cusolverDnHandle_t Handle, cusol
   *Mode = H->Deterministic;
   return CUSOLVER_STATUS_SUCCESS;
 }
+
+cusolverStatus_t cusolverDnSetMathMode(cusolverDnHandle_t Handle, cusolverMathMode_t Mode) {
+  DnHandle *H = lookup(Handle);
+  if (!H)
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (Mode != CUSOLVER_DEFAULT_MATH && Mode != CUSOLVER_FP32_EMULATED_BF16X9_MATH)
+    return CUSOLVER_STATUS_INVALID_VALUE;
+  H->Math = Mode; // ferry computes FP32 in FP32 either way (exactly what emulation approximates)
+  return CUSOLVER_STATUS_SUCCESS;
+}
+
+cusolverStatus_t cusolverDnGetMathMode(cusolverDnHandle_t Handle, cusolverMathMode_t *Mode) {
+  DnHandle *H = lookup(Handle);
+  if (!H)
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (!Mode)
+    return CUSOLVER_STATUS_INVALID_VALUE;
+  *Mode = H->Math;
+  return CUSOLVER_STATUS_SUCCESS;
+}
