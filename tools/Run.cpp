@@ -55,7 +55,8 @@ static int usage(FILE *Out, int Code) {
 /// NVIDIA's compilers, and clients (CuPy, Numba-CUDA) find headers, NVVM and
 /// libdevice, through CUDA_PATH, set to /usr/local/cuda when unset. Triton
 /// is pointed at the stand-in ptxas and ferry's libcuda by its variables;
-/// XLA's autotuning is turned off (XLA_FLAGS) unless the user set its level.
+/// XLA's autotuning is turned off (XLA_FLAGS) unless the user set its level,
+/// and Python finds the hook that lets JAX see ferry's device.
 static void setUpJitStandIns(const std::string &Lib) {
   std::string Jit = Lib + "/ferry-jit";
   if (access((Jit + "/libnvrtc.so.13").c_str(), R_OK) != 0)
@@ -78,6 +79,11 @@ static void setUpJitStandIns(const std::string &Lib) {
   // of candidate kernels: minutes of compilation on ferry for timings that
   // say nothing about an NVIDIA GPU. Level 0 takes XLA's default choice;
   // a level the user set is kept.
+  // JAX's device-file gate (tools/jit/python/sitecustomize.py).
+  if (access((Jit + "/python/sitecustomize.py").c_str(), R_OK) == 0) {
+    const char *PyPath = std::getenv("PYTHONPATH");
+    setenv("PYTHONPATH", (Jit + "/python" + (PyPath && *PyPath ? ":" + std::string(PyPath) : "")).c_str(), 1);
+  }
   const char *Xla = std::getenv("XLA_FLAGS");
   std::string XlaFlags = Xla ? Xla : "";
   if (XlaFlags.find("xla_gpu_autotune_level") == std::string::npos)
