@@ -11,8 +11,11 @@ using namespace ferry::cusparse;
 
 namespace {
 
-/// What NVIDIA's answers for an invalid handle in these calls.
+/// What NVIDIA's answers for a null handle (recorded): the generic calls
+/// (Csr2cscEx2, SparseToDense, DenseToSparse) INVALID_VALUE, the legacy
+/// X* helpers NOT_INITIALIZED.
 constexpr cusparseStatus_t BadHandle = CUSPARSE_STATUS_INVALID_VALUE;
+constexpr cusparseStatus_t LegacyBadHandle = CUSPARSE_STATUS_NOT_INITIALIZED;
 
 constexpr size_t ScratchBytes = 128;
 
@@ -102,9 +105,8 @@ cusparseStatus_t cusparseCsr2cscEx2(cusparseHandle_t handle, int m, int n, int n
     for (int J = 0; J <= n; ++J)
       cscColPtr[J] = Count[J] + B;
     size_t Sz = copyValues == CUSPARSE_ACTION_NUMERIC ? valueSize(valType) : 0;
-    int Start = m > 0 ? csrRowPtr[0] - B : 0;
     for (int I = 0; I < m; ++I)
-      for (int K = csrRowPtr[I] - B - Start; K < csrRowPtr[I + 1] - B - Start; ++K) {
+      for (int K = csrRowPtr[I] - B; K < csrRowPtr[I + 1] - B; ++K) {
         int At = Count[csrColInd[K] - B]++;
         cscRowInd[At] = I + B;
         if (Sz)
@@ -116,7 +118,7 @@ cusparseStatus_t cusparseCsr2cscEx2(cusparseHandle_t handle, int m, int n, int n
 cusparseStatus_t cusparseXcoo2csr(cusparseHandle_t handle, const int *cooRowInd, int nnz, int m,
                                   int *csrSortedRowPtr, cusparseIndexBase_t idxBase) {
   if (!validHandle(handle))
-    return BadHandle;
+    return LegacyBadHandle;
   if (nnz < 0 || m < 0 || !validBase(idxBase) || !csrSortedRowPtr || (nnz > 0 && !cooRowInd))
     return CUSPARSE_STATUS_INVALID_VALUE;
   return enqueue(handle, [=] {
@@ -134,11 +136,11 @@ cusparseStatus_t cusparseXcoo2csr(cusparseHandle_t handle, const int *cooRowInd,
 cusparseStatus_t cusparseXcsr2coo(cusparseHandle_t handle, const int *csrSortedRowPtr, int nnz, int m,
                                   int *cooRowInd, cusparseIndexBase_t idxBase) {
   if (!validHandle(handle))
-    return BadHandle;
+    return LegacyBadHandle;
   if (nnz < 0 || m < 0 || !validBase(idxBase) || !csrSortedRowPtr || (nnz > 0 && !cooRowInd))
     return CUSPARSE_STATUS_INVALID_VALUE;
   return enqueue(handle, [=] {
-    int Start = csrSortedRowPtr[0];
+    int Start = idxBase;
     for (int I = 0; I < m; ++I)
       for (int K = csrSortedRowPtr[I] - Start; K < csrSortedRowPtr[I + 1] - Start; ++K)
         cooRowInd[K] = I + idxBase;
@@ -147,7 +149,7 @@ cusparseStatus_t cusparseXcsr2coo(cusparseHandle_t handle, const int *csrSortedR
 
 cusparseStatus_t cusparseCreateIdentityPermutation(cusparseHandle_t handle, int n, int *p) {
   if (!validHandle(handle))
-    return BadHandle;
+    return LegacyBadHandle;
   if (n < 0 || (n > 0 && !p))
     return CUSPARSE_STATUS_INVALID_VALUE;
   return enqueue(handle, [=] { std::iota(p, p + n, 0); });
@@ -156,7 +158,7 @@ cusparseStatus_t cusparseCreateIdentityPermutation(cusparseHandle_t handle, int 
 cusparseStatus_t cusparseXcoosort_bufferSizeExt(cusparseHandle_t handle, int m, int n, int nnz, const int *cooRowsA,
                                                 const int *cooColsA, size_t *pBufferSizeInBytes) {
   if (!validHandle(handle))
-    return BadHandle;
+    return LegacyBadHandle;
   if (m < 0 || n < 0 || nnz < 0 || !pBufferSizeInBytes || (nnz > 0 && (!cooRowsA || !cooColsA)))
     return CUSPARSE_STATUS_INVALID_VALUE;
   *pBufferSizeInBytes = ScratchBytes;
@@ -166,7 +168,7 @@ cusparseStatus_t cusparseXcoosort_bufferSizeExt(cusparseHandle_t handle, int m, 
 static cusparseStatus_t cooSort(cusparseHandle_t handle, int m, int n, int nnz, int *Rows, int *Cols, int *P,
                                 void *pBuffer, bool ByRow) {
   if (!validHandle(handle))
-    return BadHandle;
+    return LegacyBadHandle;
   if (m < 0 || n < 0 || nnz < 0 || !pBuffer || (nnz > 0 && (!Rows || !Cols)))
     return CUSPARSE_STATUS_INVALID_VALUE;
   return enqueue(handle, [=] {
@@ -190,7 +192,7 @@ cusparseStatus_t cusparseXcoosortByColumn(cusparseHandle_t handle, int m, int n,
 cusparseStatus_t cusparseXcsrsort_bufferSizeExt(cusparseHandle_t handle, int m, int n, int nnz, const int *csrRowPtrA,
                                                 const int *csrColIndA, size_t *pBufferSizeInBytes) {
   if (!validHandle(handle))
-    return BadHandle;
+    return LegacyBadHandle;
   if (m < 0 || n < 0 || nnz < 0 || !pBufferSizeInBytes || !csrRowPtrA || (nnz > 0 && !csrColIndA))
     return CUSPARSE_STATUS_INVALID_VALUE;
   *pBufferSizeInBytes = ScratchBytes;
@@ -207,7 +209,7 @@ static cusparseStatus_t compressedSort(cusparseHandle_t handle, int Outer, int I
                                        const cusparseMatDescr_t descrA, const int *Ptr, int *Ind, int *P,
                                        void *pBuffer) {
   if (!validHandle(handle))
-    return BadHandle;
+    return LegacyBadHandle;
   if (Outer < 0 || Inner < 0 || nnz < 0 || !descrA || !Ptr || !pBuffer || (nnz > 0 && !Ind))
     return CUSPARSE_STATUS_INVALID_VALUE;
   int B = descrA->Base;

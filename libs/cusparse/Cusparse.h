@@ -69,6 +69,7 @@ struct cusparseSpMatDescr {
   cudaDataType Type = CUDA_R_32F;
   cusparseFillMode_t Fill = CUSPARSE_FILL_MODE_LOWER;
   cusparseDiagType_t Diag = CUSPARSE_DIAG_TYPE_NON_UNIT;
+  bool Triangular = false; // a fill mode or diagonal type was set
   int64_t BlockRows = 1, BlockCols = 1; // BSR block size
   cusparseOrder_t BlockOrder = CUSPARSE_ORDER_ROW;
   int BatchCount = 1;

@@ -12,7 +12,9 @@ using namespace ferry::cusparse;
 namespace {
 
 bool validBase(cusparseIndexBase_t B) { return B == CUSPARSE_INDEX_BASE_ZERO || B == CUSPARSE_INDEX_BASE_ONE; }
-bool validIndex(cusparseIndexType_t T) { return T == CUSPARSE_INDEX_32I || T == CUSPARSE_INDEX_64I; }
+bool validIndex(cusparseIndexType_t T) {
+  return T == CUSPARSE_INDEX_16U || T == CUSPARSE_INDEX_32I || T == CUSPARSE_INDEX_64I;
+}
 bool validValue(cudaDataType T) {
   switch (T) {
   case CUDA_R_16F:
@@ -42,14 +44,18 @@ cusparseStatus_t createCompressed(cusparseSpMatDescr_t *Out, cusparseFormat_t Fo
   if (!Out || Rows < 0 || Cols < 0 || Nnz < 0 || !validBase(Base) || !validValue(Type) || !validIndex(OffType) ||
       !validIndex(IdxType))
     return CUSPARSE_STATUS_INVALID_VALUE;
-  if (Nnz > 0 && Nnz / (Rows ? Rows : 1) > Cols)
+  // nnz beyond rows x cols is refused (NVIDIA's: "dimension mismatch").
+  if (Format != CUSPARSE_FORMAT_BSR && Nnz > 0 && (Rows == 0 || Cols == 0 || (Nnz - 1) / Rows >= Cols))
     return CUSPARSE_STATUS_INVALID_VALUE;
+  // 16-bit indices, and offsets and indices of different sizes: NVIDIA's
+  // answers NOT_SUPPORTED ("different index sizes ... not currently
+  // supported", recorded for 16U offsets with 32I indices).
+  if (OffType == CUSPARSE_INDEX_16U || IdxType == CUSPARSE_INDEX_16U || OffType != IdxType)
+    return CUSPARSE_STATUS_NOT_SUPPORTED;
   if (!fits(OffType, Nnz) || !fits(IdxType, Format == CUSPARSE_FORMAT_CSC ? Rows : Cols))
     return CUSPARSE_STATUS_INVALID_VALUE;
-  // Null arrays are allowed for a matrix with no entries yet (SpGEMM's C,
-  // filled in later with CsrSetPointers).
-  if (Nnz > 0 && (!Indices || !Values || (Format != CUSPARSE_FORMAT_COO && !Offsets)))
-    return CUSPARSE_STATUS_INVALID_VALUE;
+  // Null arrays are accepted, as NVIDIA's does (SpGEMM's C gets its arrays
+  // later, with CsrSetPointers); the operations check what they read.
   auto *M = new (std::nothrow) cusparseSpMatDescr;
   if (!M)
     return CUSPARSE_STATUS_ALLOC_FAILED;
@@ -91,8 +97,6 @@ cusparseStatus_t getCompressed(cusparseConstSpMatDescr_t M, cusparseFormat_t For
 cusparseStatus_t createCoo(cusparseSpMatDescr_t *Out, int64_t Rows, int64_t Cols, int64_t Nnz, const void *RowInd,
                            const void *ColInd, const void *Values, cusparseIndexType_t IdxType,
                            cusparseIndexBase_t Base, cudaDataType Type) {
-  if (Nnz > 0 && !RowInd)
-    return CUSPARSE_STATUS_INVALID_VALUE;
   cusparseStatus_t S = createCompressed(Out, CUSPARSE_FORMAT_COO, Rows, Cols, Nnz, nullptr, ColInd, Values, IdxType,
                                         IdxType, Base, Type);
   if (S == CUSPARSE_STATUS_SUCCESS)
@@ -117,7 +121,7 @@ cusparseStatus_t createBsr(cusparseSpMatDescr_t *Out, int64_t Brows, int64_t Bco
 }
 
 cusparseStatus_t createDnVec(cusparseDnVecDescr_t *Out, int64_t Size, const void *Values, cudaDataType Type) {
-  if (!Out || Size < 0 || !validValue(Type) || (Size > 0 && !Values))
+  if (!Out || Size < 0 || !validValue(Type)) // null values accepted, as NVIDIA's
     return CUSPARSE_STATUS_INVALID_VALUE;
   auto *V = new (std::nothrow) cusparseDnVecDescr;
   if (!V)
@@ -135,8 +139,6 @@ cusparseStatus_t createDnMat(cusparseDnMatDescr_t *Out, int64_t Rows, int64_t Co
     return CUSPARSE_STATUS_INVALID_VALUE;
   if (Ld < (Order == CUSPARSE_ORDER_COL ? Rows : Cols) || Ld < 1)
     return CUSPARSE_STATUS_INVALID_VALUE;
-  if (Rows > 0 && Cols > 0 && !Values)
-    return CUSPARSE_STATUS_INVALID_VALUE;
   auto *M = new (std::nothrow) cusparseDnMatDescr;
   if (!M)
     return CUSPARSE_STATUS_ALLOC_FAILED;
@@ -153,8 +155,7 @@ cusparseStatus_t createDnMat(cusparseDnMatDescr_t *Out, int64_t Rows, int64_t Co
 cusparseStatus_t createSpVec(cusparseSpVecDescr_t *Out, int64_t Size, int64_t Nnz, const void *Indices,
                              const void *Values, cusparseIndexType_t IdxType, cusparseIndexBase_t Base,
                              cudaDataType Type) {
-  if (!Out || Size < 0 || Nnz < 0 || Nnz > Size || !validIndex(IdxType) || !validBase(Base) || !validValue(Type) ||
-      (Nnz > 0 && (!Indices || !Values)))
+  if (!Out || Size < 0 || Nnz < 0 || Nnz > Size || !validIndex(IdxType) || !validBase(Base) || !validValue(Type))
     return CUSPARSE_STATUS_INVALID_VALUE;
   auto *V = new (std::nothrow) cusparseSpVecDescr;
   if (!V)
@@ -315,8 +316,7 @@ cusparseStatus_t cusparseCooGet(cusparseSpMatDescr_t spMatDescr, int64_t *rows, 
 
 cusparseStatus_t cusparseCsrSetPointers(cusparseSpMatDescr_t spMatDescr, void *csrRowOffsets, void *csrColInd,
                                         void *csrValues) {
-  if (!spMatDescr || spMatDescr->Format != CUSPARSE_FORMAT_CSR || !csrRowOffsets ||
-      (spMatDescr->Nnz > 0 && (!csrColInd || !csrValues)))
+  if (!spMatDescr || spMatDescr->Format != CUSPARSE_FORMAT_CSR) // null arrays accepted, as NVIDIA's
     return CUSPARSE_STATUS_INVALID_VALUE;
   spMatDescr->Offsets = csrRowOffsets;
   spMatDescr->Indices = csrColInd;
@@ -326,8 +326,7 @@ cusparseStatus_t cusparseCsrSetPointers(cusparseSpMatDescr_t spMatDescr, void *c
 
 cusparseStatus_t cusparseCscSetPointers(cusparseSpMatDescr_t spMatDescr, void *cscColOffsets, void *cscRowInd,
                                         void *cscValues) {
-  if (!spMatDescr || spMatDescr->Format != CUSPARSE_FORMAT_CSC || !cscColOffsets ||
-      (spMatDescr->Nnz > 0 && (!cscRowInd || !cscValues)))
+  if (!spMatDescr || spMatDescr->Format != CUSPARSE_FORMAT_CSC)
     return CUSPARSE_STATUS_INVALID_VALUE;
   spMatDescr->Offsets = cscColOffsets;
   spMatDescr->Indices = cscRowInd;
@@ -337,8 +336,7 @@ cusparseStatus_t cusparseCscSetPointers(cusparseSpMatDescr_t spMatDescr, void *c
 
 cusparseStatus_t cusparseCooSetPointers(cusparseSpMatDescr_t spMatDescr, void *cooRows, void *cooColumns,
                                         void *cooValues) {
-  if (!spMatDescr || spMatDescr->Format != CUSPARSE_FORMAT_COO ||
-      (spMatDescr->Nnz > 0 && (!cooRows || !cooColumns || !cooValues)))
+  if (!spMatDescr || spMatDescr->Format != CUSPARSE_FORMAT_COO)
     return CUSPARSE_STATUS_INVALID_VALUE;
   spMatDescr->Rows2 = cooRows;
   spMatDescr->Indices = cooColumns;
@@ -447,18 +445,17 @@ cusparseStatus_t cusparseSpMatSetAttribute(cusparseSpMatDescr_t spMatDescr, cusp
                                            void *data, size_t dataSize) {
   if (!spMatDescr || !data)
     return CUSPARSE_STATUS_INVALID_VALUE;
+  // NVIDIA's stores any value (a bad one is refused later, by the
+  // operations) and, once either attribute is set, treats the matrix as
+  // triangular: SpMV and SpMM refuse it (both recorded).
   if (attribute == CUSPARSE_SPMAT_FILL_MODE && dataSize == sizeof(cusparseFillMode_t)) {
-    auto F = *static_cast<cusparseFillMode_t *>(data);
-    if (F != CUSPARSE_FILL_MODE_LOWER && F != CUSPARSE_FILL_MODE_UPPER)
-      return CUSPARSE_STATUS_INVALID_VALUE;
-    spMatDescr->Fill = F;
+    spMatDescr->Fill = *static_cast<cusparseFillMode_t *>(data);
+    spMatDescr->Triangular = true;
     return CUSPARSE_STATUS_SUCCESS;
   }
   if (attribute == CUSPARSE_SPMAT_DIAG_TYPE && dataSize == sizeof(cusparseDiagType_t)) {
-    auto D = *static_cast<cusparseDiagType_t *>(data);
-    if (D != CUSPARSE_DIAG_TYPE_NON_UNIT && D != CUSPARSE_DIAG_TYPE_UNIT)
-      return CUSPARSE_STATUS_INVALID_VALUE;
-    spMatDescr->Diag = D;
+    spMatDescr->Diag = *static_cast<cusparseDiagType_t *>(data);
+    spMatDescr->Triangular = true;
     return CUSPARSE_STATUS_SUCCESS;
   }
   return CUSPARSE_STATUS_INVALID_VALUE;

@@ -77,6 +77,26 @@ cusparseStatus_t checkFormat(const char *Name, const cusparseSpMatDescr *A) {
   return CUSPARSE_STATUS_SUCCESS;
 }
 
+/// NVIDIA's SpMV and SpMM refuse a matrix whose fill mode or diagonal type
+/// was set (recorded: "triangular matrix properties ... are not supported").
+cusparseStatus_t checkGeneral(const char *Name, const cusparseSpMatDescr *A) {
+  if (!A->Triangular)
+    return CUSPARSE_STATUS_SUCCESS;
+  logMessage("%s: a matrix with a fill mode or diagonal type set is not supported (as NVIDIA's)", Name);
+  return CUSPARSE_STATUS_NOT_SUPPORTED;
+}
+
+/// SpSV and SpSM take only valid fill modes and diagonal types (NVIDIA's
+/// stores any value and faults later).
+cusparseStatus_t checkTriangle(const char *Name, const cusparseSpMatDescr *A) {
+  if ((A->Fill == CUSPARSE_FILL_MODE_LOWER || A->Fill == CUSPARSE_FILL_MODE_UPPER) &&
+      (A->Diag == CUSPARSE_DIAG_TYPE_NON_UNIT || A->Diag == CUSPARSE_DIAG_TYPE_UNIT))
+    return CUSPARSE_STATUS_SUCCESS;
+  logMessage("%s: fill mode %d / diagonal type %d are not valid", Name, static_cast<int>(A->Fill),
+             static_cast<int>(A->Diag));
+  return CUSPARSE_STATUS_NOT_SUPPORTED;
+}
+
 /// Rows and columns of op(A).
 void opShape(const cusparseSpMatDescr *A, cusparseOperation_t Op, int64_t &M, int64_t &N) {
   int64_t R = A->Rows, C = A->Cols;
@@ -101,7 +121,7 @@ constexpr size_t ScratchBytes = 128;
 
 template <typename T, typename O, typename I>
 void csrMv(int64_t Rows, const O *Ptr, const I *Idx, const T *Val, int64_t Base, const T *X, T *Y, T Alpha, T Beta) {
-  int64_t Start = Ptr[0];
+  int64_t Start = Base; // offsets count from the index base
   for (int64_t R = 0; R < Rows; ++R) {
     T Sum{};
     for (int64_t K = Ptr[R] - Start; K < Ptr[R + 1] - Start; ++K)
@@ -138,6 +158,8 @@ cusparseStatus_t checkSpMV(cusparseHandle_t handle, cusparseOperation_t opA, con
   if (vecX->Size != N || vecY->Size != M)
     return CUSPARSE_STATUS_INVALID_VALUE;
   if (cusparseStatus_t S = checkTypes("cusparseSpMV", computeType, {matA->Type, vecX->Type, vecY->Type}))
+    return S;
+  if (cusparseStatus_t S = checkGeneral("cusparseSpMV", matA))
     return S;
   return checkFormat("cusparseSpMV", matA);
 }
@@ -299,9 +321,10 @@ cusparseStatus_t cusparseSpMV(cusparseHandle_t handle, cusparseOperation_t opA, 
                               cusparseConstSpMatDescr_t matA, cusparseConstDnVecDescr_t vecX, const void *beta,
                               cusparseDnVecDescr_t vecY, cudaDataType computeType, cusparseSpMVAlg_t alg,
                               void *externalBuffer) {
-  (void)externalBuffer; // ferry's SpMV needs no scratch
   if (cusparseStatus_t S = checkSpMV(handle, opA, alpha, matA, vecX, beta, vecY, computeType, alg))
     return S;
+  if (!externalBuffer) // ferry's SpMV needs no scratch, but NVIDIA's refuses a null one (recorded)
+    return CUSPARSE_STATUS_INVALID_VALUE;
   if (vecY->Size == 0)
     return CUSPARSE_STATUS_SUCCESS;
   Scalar Al = takeScalar(handle, alpha, computeType), Be = takeScalar(handle, beta, computeType);
@@ -336,6 +359,8 @@ static cusparseStatus_t checkSpMM(cusparseHandle_t handle, cusparseOperation_t o
     logMessage("cusparseSpMM: batched dense matrices are not implemented");
     return CUSPARSE_STATUS_NOT_SUPPORTED;
   }
+  if (cusparseStatus_t S = checkGeneral("cusparseSpMM", matA))
+    return S;
   return checkFormat("cusparseSpMM", matA);
 }
 
@@ -361,9 +386,14 @@ cusparseStatus_t cusparseSpMM_preprocess(cusparseHandle_t handle, cusparseOperat
 cusparseStatus_t cusparseSpMM(cusparseHandle_t handle, cusparseOperation_t opA, cusparseOperation_t opB,
                               const void *alpha, cusparseConstSpMatDescr_t matA, cusparseConstDnMatDescr_t matB,
                               const void *beta, cusparseDnMatDescr_t matC, cudaDataType computeType,
-                              cusparseSpMMAlg_t alg, void *) {
+                              cusparseSpMMAlg_t alg, void *externalBuffer) {
   if (cusparseStatus_t S = checkSpMM(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg))
     return S;
+  if (!externalBuffer) {
+    // NVIDIA's runs into the null buffer and answers INTERNAL_ERROR (recorded).
+    logMessage("cusparseSpMM: null externalBuffer (CUSPARSE_STATUS_INTERNAL_ERROR, as NVIDIA's)");
+    return CUSPARSE_STATUS_INTERNAL_ERROR;
+  }
   Scalar Al = takeScalar(handle, alpha, computeType), Be = takeScalar(handle, beta, computeType);
   return enqueue(handle, [A = *matA, B = *matB, C = *matC, opA, opB, Al, Be, computeType] {
     dispatchType(computeType, [&](auto Zero) {
@@ -403,16 +433,20 @@ cusparseStatus_t cusparseSpSV_destroyDescr(cusparseSpSVDescr_t descr) {
 static cusparseStatus_t checkSpSV(cusparseHandle_t handle, cusparseOperation_t opA, const void *alpha,
                                   cusparseConstSpMatDescr_t matA, cusparseConstDnVecDescr_t vecX,
                                   cusparseDnVecDescr_t vecY, cudaDataType computeType, cusparseSpSVAlg_t alg,
-                                  cusparseSpSVDescr_t descr) {
+                                  cusparseSpSVDescr_t descr, bool Solving = false) {
   if (!validHandle(handle))
     return BadHandle;
   if (!matA || !vecX || !vecY || !alpha || !descr || !validOp(opA) || alg != CUSPARSE_SPSV_ALG_DEFAULT)
     return CUSPARSE_STATUS_INVALID_VALUE;
   int64_t M, N;
   opShape(matA, opA, M, N);
-  if (M != N || vecX->Size != N || vecY->Size != M)
+  // NVIDIA's bufferSize and analysis accept vectors of another size
+  // (recorded); the solve, which reads them, refuses them.
+  if (M != N || (Solving && (vecX->Size != N || vecY->Size != M)))
     return CUSPARSE_STATUS_INVALID_VALUE;
   if (cusparseStatus_t S = checkTypes("cusparseSpSV", computeType, {matA->Type, vecX->Type, vecY->Type}))
+    return S;
+  if (cusparseStatus_t S = checkTriangle("cusparseSpSV", matA))
     return S;
   if (matA->Format != CUSPARSE_FORMAT_CSR && matA->Format != CUSPARSE_FORMAT_COO &&
       matA->Format != CUSPARSE_FORMAT_CSC)
@@ -438,8 +472,7 @@ cusparseStatus_t cusparseSpSV_analysis(cusparseHandle_t handle, cusparseOperatio
                                        cusparseSpSVDescr_t spsvDescr, void *externalBuffer) {
   if (cusparseStatus_t S = checkSpSV(handle, opA, alpha, matA, vecX, vecY, computeType, alg, spsvDescr))
     return S;
-  if (!externalBuffer)
-    return CUSPARSE_STATUS_INVALID_VALUE;
+  (void)externalBuffer; // NVIDIA's accepts a null buffer here (recorded); ferry needs none
   spsvDescr->Analysed = true;
   spsvDescr->NewValues = nullptr;
   return CUSPARSE_STATUS_SUCCESS;
@@ -449,7 +482,7 @@ cusparseStatus_t cusparseSpSV_solve(cusparseHandle_t handle, cusparseOperation_t
                                     cusparseConstSpMatDescr_t matA, cusparseConstDnVecDescr_t vecX,
                                     cusparseDnVecDescr_t vecY, cudaDataType computeType, cusparseSpSVAlg_t alg,
                                     cusparseSpSVDescr_t spsvDescr) {
-  if (cusparseStatus_t S = checkSpSV(handle, opA, alpha, matA, vecX, vecY, computeType, alg, spsvDescr))
+  if (cusparseStatus_t S = checkSpSV(handle, opA, alpha, matA, vecX, vecY, computeType, alg, spsvDescr, true))
     return S;
   if (!spsvDescr->Analysed)
     return CUSPARSE_STATUS_INVALID_VALUE;
@@ -512,6 +545,8 @@ static cusparseStatus_t checkSpSM(cusparseHandle_t handle, cusparseOperation_t o
     return CUSPARSE_STATUS_INVALID_VALUE;
   if (cusparseStatus_t S = checkTypes("cusparseSpSM", computeType, {matA->Type, matB->Type, matC->Type}))
     return S;
+  if (cusparseStatus_t S = checkTriangle("cusparseSpSM", matA))
+    return S;
   if (matA->Format != CUSPARSE_FORMAT_CSR && matA->Format != CUSPARSE_FORMAT_COO &&
       matA->Format != CUSPARSE_FORMAT_CSC)
     return CUSPARSE_STATUS_NOT_SUPPORTED;
@@ -538,8 +573,7 @@ cusparseStatus_t cusparseSpSM_analysis(cusparseHandle_t handle, cusparseOperatio
                                        void *externalBuffer) {
   if (cusparseStatus_t S = checkSpSM(handle, opA, opB, alpha, matA, matB, matC, computeType, alg, spsmDescr))
     return S;
-  if (!externalBuffer)
-    return CUSPARSE_STATUS_INVALID_VALUE;
+  (void)externalBuffer; // as SpSV_analysis: a null buffer is accepted
   spsmDescr->Analysed = true;
   spsmDescr->NewValues = nullptr;
   return CUSPARSE_STATUS_SUCCESS;
@@ -652,11 +686,10 @@ cusparseStatus_t cusparseSDDMM(cusparseHandle_t handle, cusparseOperation_t opA,
           One(loadIndex(C.Rows2, C.IdxType, E) - Base, loadIndex(C.Indices, C.IdxType, E) - Base, E);
         return;
       }
-      int64_t Start = loadIndex(C.Offsets, C.OffType, 0);
       for (int64_t I = 0; I < C.Rows; ++I)
-        for (int64_t E = loadIndex(C.Offsets, C.OffType, I) - Start; E < loadIndex(C.Offsets, C.OffType, I + 1) - Start;
+        for (int64_t E = loadIndex(C.Offsets, C.OffType, I) - Base; E < loadIndex(C.Offsets, C.OffType, I + 1) - Base;
              ++E)
-          One(I, loadIndex(C.Indices, C.IdxType, Start + E) - Base, Start + E);
+          One(I, loadIndex(C.Indices, C.IdxType, E) - Base, E);
     });
   });
 }
@@ -723,13 +756,15 @@ cusparseStatus_t cusparseSpGEMM_compute(cusparseHandle_t handle, cusparseOperati
   if (cusparseStatus_t S =
           checkSpGEMM("cusparseSpGEMM_compute", handle, opA, opB, matA, matB, matC, computeType, alg, spgemmDescr, true))
     return S;
-  if (!alpha || !beta || !spgemmDescr->Estimated)
+  if (!alpha || !beta)
     return CUSPARSE_STATUS_INVALID_VALUE;
   bool Query;
   if (cusparseStatus_t S = sizeQuery(bufferSize2, externalBuffer2, Query))
     return S;
-  if (Query)
+  if (Query) // NVIDIA's answers the size even before workEstimation (recorded)
     return CUSPARSE_STATUS_SUCCESS;
+  if (!spgemmDescr->Estimated)
+    return CUSPARSE_STATUS_INVALID_VALUE;
   return spgemmCompute(handle, matA, matB, matC, computeType, takeScalar(handle, alpha, computeType), spgemmDescr);
 }
 

@@ -110,9 +110,11 @@ cusparseStatus_t cusparseCreate(cusparseHandle_t *handle) {
 }
 
 cusparseStatus_t cusparseDestroy(cusparseHandle_t handle) {
+  if (!handle)
+    return CUSPARSE_STATUS_SUCCESS; // as NVIDIA's (recorded)
   {
     std::lock_guard<std::mutex> G(RegistryLock);
-    if (!handle || !registry().erase(handle))
+    if (!registry().erase(handle))
       return CUSPARSE_STATUS_NOT_INITIALIZED;
   }
   // Queued work reads nothing of the handle, but captured work is kept by
@@ -126,14 +128,14 @@ cusparseStatus_t cusparseDestroy(cusparseHandle_t handle) {
 
 cusparseStatus_t cusparseSetStream(cusparseHandle_t handle, cudaStream_t streamId) {
   if (!validHandle(handle))
-    return CUSPARSE_STATUS_NOT_INITIALIZED;
+    return CUSPARSE_STATUS_INVALID_VALUE; // a null or unknown handle, as NVIDIA's
   handle->Stream = streamId;
   return CUSPARSE_STATUS_SUCCESS;
 }
 
 cusparseStatus_t cusparseGetStream(cusparseHandle_t handle, cudaStream_t *streamId) {
   if (!validHandle(handle))
-    return CUSPARSE_STATUS_NOT_INITIALIZED;
+    return CUSPARSE_STATUS_INVALID_VALUE; // a null or unknown handle, as NVIDIA's
   if (!streamId)
     return CUSPARSE_STATUS_INVALID_VALUE;
   *streamId = handle->Stream;
@@ -142,7 +144,7 @@ cusparseStatus_t cusparseGetStream(cusparseHandle_t handle, cudaStream_t *stream
 
 cusparseStatus_t cusparseSetPointerMode(cusparseHandle_t handle, cusparsePointerMode_t mode) {
   if (!validHandle(handle))
-    return CUSPARSE_STATUS_NOT_INITIALIZED;
+    return CUSPARSE_STATUS_INVALID_VALUE; // a null or unknown handle, as NVIDIA's
   if (mode != CUSPARSE_POINTER_MODE_HOST && mode != CUSPARSE_POINTER_MODE_DEVICE)
     return CUSPARSE_STATUS_INVALID_VALUE;
   handle->Mode = mode;
@@ -151,7 +153,7 @@ cusparseStatus_t cusparseSetPointerMode(cusparseHandle_t handle, cusparsePointer
 
 cusparseStatus_t cusparseGetPointerMode(cusparseHandle_t handle, cusparsePointerMode_t *mode) {
   if (!validHandle(handle))
-    return CUSPARSE_STATUS_NOT_INITIALIZED;
+    return CUSPARSE_STATUS_INVALID_VALUE; // a null or unknown handle, as NVIDIA's
   if (!mode)
     return CUSPARSE_STATUS_INVALID_VALUE;
   *mode = handle->Mode;
@@ -160,7 +162,7 @@ cusparseStatus_t cusparseGetPointerMode(cusparseHandle_t handle, cusparsePointer
 
 cusparseStatus_t cusparseGetVersion(cusparseHandle_t handle, int *version) {
   if (!validHandle(handle))
-    return CUSPARSE_STATUS_NOT_INITIALIZED;
+    return CUSPARSE_STATUS_INVALID_VALUE; // a null or unknown handle, as NVIDIA's
   if (!version)
     return CUSPARSE_STATUS_INVALID_VALUE;
   *version = CUSPARSE_VERSION;
@@ -211,7 +213,7 @@ const char *cusparseGetErrorName(cusparseStatus_t status) {
   case CUSPARSE_STATUS_INSUFFICIENT_RESOURCES:
     return "CUSPARSE_STATUS_INSUFFICIENT_RESOURCES";
   }
-  return "<unrecognized>";
+  return "unrecognized error code";
 }
 
 const char *cusparseGetErrorString(cusparseStatus_t status) {
@@ -227,9 +229,9 @@ const char *cusparseGetErrorString(cusparseStatus_t status) {
   case CUSPARSE_STATUS_ARCH_MISMATCH:
     return "architecture mismatch";
   case CUSPARSE_STATUS_MAPPING_ERROR:
-    return "mapping error";
+    return "texture memory mapping error";
   case CUSPARSE_STATUS_EXECUTION_FAILED:
-    return "execution failed";
+    return "kernel launch failure";
   case CUSPARSE_STATUS_INTERNAL_ERROR:
     return "internal error";
   case CUSPARSE_STATUS_MATRIX_TYPE_NOT_SUPPORTED:
@@ -241,7 +243,7 @@ const char *cusparseGetErrorString(cusparseStatus_t status) {
   case CUSPARSE_STATUS_INSUFFICIENT_RESOURCES:
     return "insufficient resources";
   }
-  return "unknown error";
+  return "unrecognized error code";
 }
 
 // The logger: ferry's cuSPARSE logs only through its own stderr lines, so
@@ -277,7 +279,9 @@ cusparseStatus_t cusparseDestroyMatDescr(cusparseMatDescr_t descrA) {
 }
 
 cusparseStatus_t cusparseSetMatType(cusparseMatDescr_t descrA, cusparseMatrixType_t type) {
-  if (!descrA || type < CUSPARSE_MATRIX_TYPE_GENERAL || type > CUSPARSE_MATRIX_TYPE_TRIANGULAR)
+  if (!descrA)
+    return CUSPARSE_STATUS_NOT_INITIALIZED; // as NVIDIA's (recorded)
+  if (type < CUSPARSE_MATRIX_TYPE_GENERAL || type > CUSPARSE_MATRIX_TYPE_TRIANGULAR)
     return CUSPARSE_STATUS_INVALID_VALUE;
   descrA->Type = type;
   return CUSPARSE_STATUS_SUCCESS;
@@ -288,7 +292,9 @@ cusparseMatrixType_t cusparseGetMatType(const cusparseMatDescr_t descrA) {
 }
 
 cusparseStatus_t cusparseSetMatFillMode(cusparseMatDescr_t descrA, cusparseFillMode_t fillMode) {
-  if (!descrA || (fillMode != CUSPARSE_FILL_MODE_LOWER && fillMode != CUSPARSE_FILL_MODE_UPPER))
+  if (!descrA)
+    return CUSPARSE_STATUS_NOT_INITIALIZED; // as NVIDIA's (recorded)
+  if ((fillMode != CUSPARSE_FILL_MODE_LOWER && fillMode != CUSPARSE_FILL_MODE_UPPER))
     return CUSPARSE_STATUS_INVALID_VALUE;
   descrA->Fill = fillMode;
   return CUSPARSE_STATUS_SUCCESS;
@@ -299,7 +305,9 @@ cusparseFillMode_t cusparseGetMatFillMode(const cusparseMatDescr_t descrA) {
 }
 
 cusparseStatus_t cusparseSetMatDiagType(cusparseMatDescr_t descrA, cusparseDiagType_t diagType) {
-  if (!descrA || (diagType != CUSPARSE_DIAG_TYPE_NON_UNIT && diagType != CUSPARSE_DIAG_TYPE_UNIT))
+  if (!descrA)
+    return CUSPARSE_STATUS_NOT_INITIALIZED; // as NVIDIA's (recorded)
+  if ((diagType != CUSPARSE_DIAG_TYPE_NON_UNIT && diagType != CUSPARSE_DIAG_TYPE_UNIT))
     return CUSPARSE_STATUS_INVALID_VALUE;
   descrA->Diag = diagType;
   return CUSPARSE_STATUS_SUCCESS;
@@ -310,7 +318,9 @@ cusparseDiagType_t cusparseGetMatDiagType(const cusparseMatDescr_t descrA) {
 }
 
 cusparseStatus_t cusparseSetMatIndexBase(cusparseMatDescr_t descrA, cusparseIndexBase_t base) {
-  if (!descrA || (base != CUSPARSE_INDEX_BASE_ZERO && base != CUSPARSE_INDEX_BASE_ONE))
+  if (!descrA)
+    return CUSPARSE_STATUS_NOT_INITIALIZED; // as NVIDIA's (recorded)
+  if ((base != CUSPARSE_INDEX_BASE_ZERO && base != CUSPARSE_INDEX_BASE_ONE))
     return CUSPARSE_STATUS_INVALID_VALUE;
   descrA->Base = base;
   return CUSPARSE_STATUS_SUCCESS;

@@ -27,8 +27,8 @@ struct csric02Info : FactorInfo {};
 
 namespace {
 
-/// What NVIDIA's answers for an invalid handle in the legacy API.
-constexpr cusparseStatus_t BadHandle = CUSPARSE_STATUS_INVALID_VALUE;
+/// What NVIDIA's answers for a null handle in the legacy API (recorded).
+constexpr cusparseStatus_t BadHandle = CUSPARSE_STATUS_NOT_INITIALIZED;
 
 constexpr int ScratchBytes = 128;
 
@@ -49,7 +49,7 @@ cusparseStatus_t checkFactor(cusparseHandle_t handle, int m, int nnz, const cusp
 /// missing one as a structural zero pivot.
 std::vector<int> findDiagonals(int m, const int *RowPtr, const int *ColInd, int Base, FactorInfo &Info) {
   std::vector<int> Diag(m, -1);
-  int Start = m > 0 ? RowPtr[0] : Base;
+  int Start = Base; // offsets count from the index base
   for (int I = 0; I < m; ++I) {
     for (int K = RowPtr[I] - Start; K < RowPtr[I + 1] - Start; ++K)
       if (ColInd[K] - Base == I)
@@ -64,7 +64,7 @@ std::vector<int> findDiagonals(int m, const int *RowPtr, const int *ColInd, int 
 template <typename T> void ilu0(int m, T *Val, const int *RowPtr, const int *ColInd, int Base, FactorInfo &Info) {
   Info.Position = -1;
   std::vector<int> Diag = findDiagonals(m, RowPtr, ColInd, Base, Info);
-  int Start = m > 0 ? RowPtr[0] : Base;
+  int Start = Base; // offsets count from the index base
   T BoostVal;
   std::memcpy(&BoostVal, Info.BoostVal, sizeof(T));
   std::vector<int> Pos(m, -1);
@@ -106,7 +106,7 @@ template <typename T> void ilu0(int m, T *Val, const int *RowPtr, const int *Col
 template <typename T> void ic0(int m, T *Val, const int *RowPtr, const int *ColInd, int Base, FactorInfo &Info) {
   Info.Position = -1;
   std::vector<int> Diag = findDiagonals(m, RowPtr, ColInd, Base, Info);
-  int Start = m > 0 ? RowPtr[0] : Base;
+  int Start = Base; // offsets count from the index base
   std::vector<int> Pos(m, -1);
   for (int I = 0; I < m; ++I) {
     int K0 = RowPtr[I] - Start, K1 = RowPtr[I + 1] - Start;

@@ -54,9 +54,11 @@ template <typename T> Csr<T> readCsr(const cusparseSpMatDescr &M) {
     A.Rows = Outer;
     A.Cols = M.Format == CUSPARSE_FORMAT_CSR ? M.Cols : M.Rows;
     A.Ptr.resize(Outer + 1);
-    int64_t Start = Outer >= 0 && M.Offsets ? loadIndex(M.Offsets, M.OffType, 0) : 0;
+    // Offsets count from the index base: entry K of row I sits at
+    // offset[I] - base + K in the index and value arrays.
+    int64_t First = M.Offsets ? loadIndex(M.Offsets, M.OffType, 0) : B, Start = First - B;
     for (int64_t I = 0; I <= Outer; ++I)
-      A.Ptr[I] = (M.Offsets ? loadIndex(M.Offsets, M.OffType, I) : 0) - Start;
+      A.Ptr[I] = (M.Offsets ? loadIndex(M.Offsets, M.OffType, I) : B) - First;
     int64_t N = A.Ptr[Outer];
     A.Idx.resize(N);
     A.Val.resize(N);
@@ -91,7 +93,7 @@ template <typename T> Csr<T> readCsr(const cusparseSpMatDescr &M) {
     A.Rows = M.Rows * Rb;
     A.Cols = M.Cols * Cb;
     A.Ptr.assign(A.Rows + 1, 0);
-    int64_t Start = loadIndex(M.Offsets, M.OffType, 0);
+    int64_t First = loadIndex(M.Offsets, M.OffType, 0), Start = First - B;
     for (int64_t Bi = 0; Bi < M.Rows; ++Bi) {
       int64_t Blocks = loadIndex(M.Offsets, M.OffType, Bi + 1) - loadIndex(M.Offsets, M.OffType, Bi);
       for (int64_t R = 0; R < Rb; ++R)
@@ -102,7 +104,7 @@ template <typename T> Csr<T> readCsr(const cusparseSpMatDescr &M) {
     A.Idx.resize(A.Ptr[A.Rows]);
     A.Val.resize(A.Ptr[A.Rows]);
     for (int64_t Bi = 0; Bi < M.Rows; ++Bi) {
-      int64_t K0 = loadIndex(M.Offsets, M.OffType, Bi) - Start, K1 = loadIndex(M.Offsets, M.OffType, Bi + 1) - Start;
+      int64_t K0 = loadIndex(M.Offsets, M.OffType, Bi) - First, K1 = loadIndex(M.Offsets, M.OffType, Bi + 1) - First;
       for (int64_t R = 0; R < Rb; ++R) {
         int64_t At = A.Ptr[Bi * Rb + R];
         for (int64_t K = K0; K < K1; ++K) {
