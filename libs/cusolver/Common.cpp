@@ -73,7 +73,9 @@ extern "C" {
   void P##sytrf_(const char *, const int *, T *, const int *, int *, T *, const int *, int *, size_t);                 \
   void P##trtri_(const char *, const char *, const int *, T *, const int *, int *, size_t, size_t);                    \
   void P##trtrs_(const char *, const char *, const char *, const int *, const int *, const T *, const int *, T *,     \
-                 const int *, int *, size_t, size_t, size_t);
+                 const int *, int *, size_t, size_t, size_t);                                                 \
+  void P##sytrs_(const char *, const int *, const int *, const T *, const int *, const int *, T *, const int *, int *, \
+                 size_t);
 FERRY_LAPACK_PROTOS(s, float, float)
 FERRY_LAPACK_PROTOS(d, double, double)
 FERRY_LAPACK_PROTOS(c, C32, float)
@@ -140,6 +142,9 @@ template <typename T> int querySize(T W) { return std::max(1, static_cast<int>(s
   void trtrs(char Uplo, char Trans, int N, int Nrhs, const T *A, int Lda, T *B, int Ldb, int *Info) {                  \
     char Diag = 'N';                                                                                                   \
     P##trtrs_(&Uplo, &Trans, &Diag, &N, &Nrhs, A, &Lda, B, &Ldb, Info, 1, 1, 1);                                       \
+  }                                                                                                                    \
+  void sytrs(char Uplo, int N, int Nrhs, const T *A, int Lda, const int *Piv, T *B, int Ldb, int *Info) {              \
+    P##sytrs_(&Uplo, &N, &Nrhs, A, &Lda, Piv, B, &Ldb, Info, 1);                                                       \
   }
 
 FERRY_LAPACK_COMMON(s, float)

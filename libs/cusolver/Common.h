@@ -97,7 +97,8 @@ void getrf(int M, int N, C64 *A, int Lda, int *Piv, int *Info);
   void syevd(char Jobz, char Uplo, int N, T *A, int Lda, Real<T> *W, int *Info);                                       \
   void sytrf(char Uplo, int N, T *A, int Lda, int *Piv, int *Info);                                                    \
   void trtri(char Uplo, char Diag, int N, T *A, int Lda, int *Info);                                                   \
-  void trtrs(char Uplo, char Trans, int N, int Nrhs, const T *A, int Lda, T *B, int Ldb, int *Info);
+  void trtrs(char Uplo, char Trans, int N, int Nrhs, const T *A, int Lda, T *B, int Ldb, int *Info);                \
+  void sytrs(char Uplo, int N, int Nrhs, const T *A, int Lda, const int *Piv, T *B, int Ldb, int *Info);
 FERRY_LAPACK_DECL(float)
 FERRY_LAPACK_DECL(double)
 FERRY_LAPACK_DECL(C32)

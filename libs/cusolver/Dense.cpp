@@ -833,3 +833,149 @@ cusolverStatus_t cusolverDnXsyevd(cusolverDnHandle_t h, cusolverDnParams_t param
     return reject(lookup(h), info, 0);
   FERRY_DISPATCH(K, syevd<T>("cusolverDnXsyevd", true, h, jobz, uplo, n, cast<T>(A), lda, cast<Real<T>>(W), info))
 }
+
+// ---------------------------------------------------------------- more of the 64-bit API
+
+namespace {
+
+template <typename T>
+cusolverStatus_t syevBatched(cusolverDnHandle_t Handle, cusolverEigMode_t Jobz, cublasFillMode_t Uplo, int64_t N,
+                             T *A, int64_t Lda, Real<T> *W, int *Info, int64_t Batch) {
+  DnHandle *H = lookup(Handle);
+  if (!H)
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (!Info || Batch < 0)
+    return Invalid;
+  if (int Bad = firstBad({{!validMode(Jobz), 2}, {!validFill(Uplo), 3}, {N < 0, 4}, {Lda < std::max<int64_t>(1, N), 7}}))
+    return reject(H, Info, -Bad);
+  if (!fits(N) || !fits(Lda) || !fits(Batch))
+    return tooLarge("cusolverDnXsyevBatched");
+  int Ni = N, L = Lda;
+  char Jz = Jobz == CUSOLVER_EIG_MODE_VECTOR ? 'V' : 'N', U = fillChar(Uplo);
+  return enqueue(lookup(Handle), [=] {
+    for (int64_t B = 0; B < Batch; ++B) {
+      int Status = 0;
+      if (Ni)
+        lapack::syevd(Jz, U, Ni, A + B * L * Ni, L, W + B * Ni, &Status);
+      Info[B] = Status;
+    }
+  });
+}
+
+template <typename T>
+cusolverStatus_t sytrs(cusolverDnHandle_t Handle, cublasFillMode_t Uplo, int64_t N, int64_t Nrhs, const T *A,
+                       int64_t Lda, const int64_t *Ipiv, T *B, int64_t Ldb, int *Info) {
+  DnHandle *H = lookup(Handle);
+  if (!H)
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (!Info || (N > 0 && !Ipiv))
+    return Invalid;
+  if (int Bad = firstBad({{!validFill(Uplo), 1},
+                          {N < 0, 2},
+                          {Nrhs < 0, 3},
+                          {Lda < std::max<int64_t>(1, N), 6},
+                          {Ldb < std::max<int64_t>(1, N), 10}}))
+    return reject(H, Info, -Bad);
+  if (!fits(N) || !fits(Nrhs) || !fits(Lda) || !fits(Ldb))
+    return tooLarge("cusolverDnXsytrs");
+  int Ni = N, R = Nrhs, La = Lda, Lb = Ldb;
+  char U = fillChar(Uplo);
+  return enqueue(H, [=] {
+    int Status = 0;
+    if (Ni && R) {
+      std::vector<int> P(Ipiv, Ipiv + Ni); // sytrf's pivots, LAPACK's format
+      lapack::sytrs(U, Ni, R, A, La, P.data(), B, Lb, &Status);
+    }
+    *Info = Status;
+  });
+}
+
+template <typename T>
+cusolverStatus_t trtri(cusolverDnHandle_t Handle, cublasFillMode_t Uplo, cublasDiagType_t Diag, int64_t N, T *A,
+                       int64_t Lda, int *Info) {
+  DnHandle *H = lookup(Handle);
+  if (!H)
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (!Info)
+    return Invalid;
+  if (int Bad = firstBad({{!validFill(Uplo), 1},
+                          {Diag != CUBLAS_DIAG_NON_UNIT && Diag != CUBLAS_DIAG_UNIT, 2},
+                          {N < 0, 3},
+                          {Lda < std::max<int64_t>(1, N), 6}}))
+    return reject(H, Info, -Bad);
+  if (!fits(N) || !fits(Lda))
+    return tooLarge("cusolverDnXtrtri");
+  int Ni = N, L = Lda;
+  char U = fillChar(Uplo), D = Diag == CUBLAS_DIAG_UNIT ? 'U' : 'N';
+  return enqueue(H, [=] {
+    int Status = 0;
+    if (Ni)
+      lapack::trtri(U, D, Ni, A, L, &Status);
+    *Info = Status;
+  });
+}
+
+} // namespace
+
+cusolverStatus_t cusolverDnXsyevBatched_bufferSize(cusolverDnHandle_t h, cusolverDnParams_t params,
+                                                   cusolverEigMode_t, cublasFillMode_t, int64_t n,
+                                                   cudaDataType dataTypeA, const void *, int64_t, cudaDataType,
+                                                   const void *, cudaDataType, size_t *dev, size_t *host, int64_t) {
+  Kind K = kindOf(dataTypeA);
+  return xBuffer(h, params, true, K == Kind::Bad ? Kind::D : K, dev, host, n);
+}
+
+cusolverStatus_t cusolverDnXsyevBatched(cusolverDnHandle_t h, cusolverDnParams_t params, cusolverEigMode_t jobz,
+                                        cublasFillMode_t uplo, int64_t n, cudaDataType dataTypeA, void *A,
+                                        int64_t lda, cudaDataType dataTypeW, void *W, cudaDataType computeType,
+                                        void *, size_t, void *, size_t, int *info, int64_t batchSize) {
+  if (!lookup(h))
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (!validParams(params))
+    return Invalid;
+  cusolverStatus_t St;
+  Kind K = typeOf("cusolverDnXsyevBatched", dataTypeA, computeType, {}, &St);
+  if (K == Kind::Bad)
+    return St;
+  if (dataTypeW != realOf(dataTypeA))
+    return reject(lookup(h), info, 0);
+  FERRY_DISPATCH(K, syevBatched<T>(h, jobz, uplo, n, cast<T>(A), lda, cast<Real<T>>(W), info, batchSize))
+}
+
+cusolverStatus_t cusolverDnXsytrs_bufferSize(cusolverDnHandle_t h, cublasFillMode_t, int64_t n, int64_t,
+                                             cudaDataType dataTypeA, const void *, int64_t, const int64_t *,
+                                             cudaDataType, void *, int64_t, size_t *dev, size_t *host) {
+  Kind K = kindOf(dataTypeA);
+  return xBuffer(h, nullptr, true, K == Kind::Bad ? Kind::D : K, dev, host, n);
+}
+
+cusolverStatus_t cusolverDnXsytrs(cusolverDnHandle_t h, cublasFillMode_t uplo, int64_t n, int64_t nrhs,
+                                  cudaDataType dataTypeA, const void *A, int64_t lda, const int64_t *ipiv,
+                                  cudaDataType dataTypeB, void *B, int64_t ldb, void *, size_t, void *, size_t,
+                                  int *info) {
+  if (!lookup(h))
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  cusolverStatus_t St;
+  Kind K = typeOf("cusolverDnXsytrs", dataTypeA, dataTypeA, {dataTypeB}, &St);
+  if (K == Kind::Bad)
+    return St;
+  FERRY_DISPATCH(K, sytrs<T>(h, uplo, n, nrhs, cast<T>(A), lda, ipiv, cast<T>(B), ldb, info))
+}
+
+cusolverStatus_t cusolverDnXtrtri_bufferSize(cusolverDnHandle_t h, cublasFillMode_t, cublasDiagType_t, int64_t n,
+                                             cudaDataType dataTypeA, void *, int64_t, size_t *dev, size_t *host) {
+  Kind K = kindOf(dataTypeA);
+  return xBuffer(h, nullptr, true, K == Kind::Bad ? Kind::D : K, dev, host, n);
+}
+
+cusolverStatus_t cusolverDnXtrtri(cusolverDnHandle_t h, cublasFillMode_t uplo, cublasDiagType_t diag, int64_t n,
+                                  cudaDataType dataTypeA, void *A, int64_t lda, void *, size_t, void *, size_t,
+                                  int *devInfo) {
+  if (!lookup(h))
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  cusolverStatus_t St;
+  Kind K = typeOf("cusolverDnXtrtri", dataTypeA, dataTypeA, {}, &St);
+  if (K == Kind::Bad)
+    return St;
+  FERRY_DISPATCH(K, trtri<T>(h, uplo, diag, n, cast<T>(A), lda, devInfo))
+}

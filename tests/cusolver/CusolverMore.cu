@@ -1,0 +1,346 @@
+/// \file
+/// cuSOLVER paths the apps leave out, each checked against a property the
+/// host verifies (no expected numbers from ferry): sytrf + Xsytrs (LDL^T
+/// solve of a symmetric indefinite system, as torch.linalg.ldl_solve),
+/// Xtrtri (T * inv(T) = I, upper and unit-lower), XsyevBatched (eigenpair
+/// residuals), ormqr from the right (C Q Q^T = C), gesvd with jobu = 'O'
+/// (U overwrites A), Zgetrs with op C, and cusolverRf's split factors
+/// (L U = P A Q). Prints `CusolverMore: PASS` or the failing checks.
+#define DISABLE_CUSOLVER_DEPRECATED
+#include <cuComplex.h>
+#include <cuda_runtime.h>
+#include <cusolverDn.h>
+#include <cusolverRf.h>
+#include <cmath>
+#include <complex>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+static int Failures = 0;
+static void check(const char *Name, bool Ok, double Measure) {
+  std::printf("%-20s %s (%.3g)\n", Name, Ok ? "ok" : "FAIL", Measure);
+  Failures += !Ok;
+}
+
+#define CK(Call)                                                                                                       \
+  do {                                                                                                                 \
+    int S_ = (int)(Call);                                                                                              \
+    if (S_) {                                                                                                          \
+      std::printf("FAIL: %s returned %d\n", #Call, S_);                                                                \
+      std::exit(1);                                                                                                    \
+    }                                                                                                                  \
+  } while (0)
+
+template <typename T> static T *up(const std::vector<T> &V) {
+  T *P;
+  cudaMalloc(&P, V.size() * sizeof(T));
+  cudaMemcpy(P, V.data(), V.size() * sizeof(T), cudaMemcpyHostToDevice);
+  return P;
+}
+template <typename T> static std::vector<T> down(const T *P, size_t N) {
+  std::vector<T> V(N);
+  cudaMemcpy(V.data(), P, N * sizeof(T), cudaMemcpyDeviceToHost);
+  return V;
+}
+
+static unsigned Seed = 12345;
+static double rnd() {
+  Seed = Seed * 1103515245u + 12345u;
+  return ((Seed >> 8) & 0xffff) / 32768.0 - 1.0;
+}
+
+int main() {
+  cusolverDnHandle_t H;
+  CK(cusolverDnCreate(&H));
+  int *Info;
+  cudaMalloc(&Info, 64 * sizeof(int));
+  const int N = 10;
+
+  // sytrf + Xsytrs on a symmetric indefinite matrix.
+  {
+    std::vector<double> A(N * N), B(N);
+    for (int J = 0; J < N; ++J)
+      for (int I = 0; I <= J; ++I)
+        A[J * N + I] = A[I * N + J] = rnd() + (I == J ? (I % 2 ? 3.0 : -3.0) : 0.0);
+    for (double &X : B)
+      X = rnd();
+    double *DA = up(A), *DB = up(B), *DW;
+    int *Piv32;
+    int64_t *Piv64;
+    cudaMalloc(&Piv32, N * sizeof(int));
+    cudaMalloc(&Piv64, N * sizeof(int64_t));
+    int L = 0;
+    CK(cusolverDnDsytrf_bufferSize(H, N, DA, N, &L));
+    cudaMalloc(&DW, L * sizeof(double));
+    CK(cusolverDnDsytrf(H, CUBLAS_FILL_MODE_LOWER, N, DA, N, Piv32, DW, L, Info));
+    auto P = down(Piv32, N);
+    std::vector<int64_t> P64(P.begin(), P.end());
+    cudaMemcpy(Piv64, P64.data(), N * sizeof(int64_t), cudaMemcpyHostToDevice);
+    size_t Dev = 0, Host = 0;
+    CK(cusolverDnXsytrs_bufferSize(H, CUBLAS_FILL_MODE_LOWER, N, 1, CUDA_R_64F, DA, N, Piv64, CUDA_R_64F, DB, N, &Dev,
+                                   &Host));
+    void *DevBuf;
+    cudaMalloc(&DevBuf, Dev ? Dev : 1);
+    std::vector<char> HostBuf(Host + 1);
+    CK(cusolverDnXsytrs(H, CUBLAS_FILL_MODE_LOWER, N, 1, CUDA_R_64F, DA, N, Piv64, CUDA_R_64F, DB, N, DevBuf, Dev,
+                        HostBuf.data(), Host, Info));
+    auto X = down(DB, N);
+    double Worst = 0;
+    for (int I = 0; I < N; ++I) {
+      double S = -B[I];
+      for (int K = 0; K < N; ++K)
+        S += A[K * N + I] * X[K];
+      Worst = std::fmax(Worst, std::fabs(S));
+    }
+    check("sytrf+Xsytrs", down(Info, 1)[0] == 0 && Worst < 1e-12, Worst);
+    cudaFree(DA);
+    cudaFree(DB);
+    cudaFree(DW);
+    cudaFree(Piv32);
+    cudaFree(Piv64);
+    cudaFree(DevBuf);
+  }
+
+  // Xtrtri: upper non-unit and lower unit.
+  for (int Case = 0; Case < 2; ++Case) {
+    bool Upper = Case == 0;
+    std::vector<double> T(N * N, 0.0);
+    for (int J = 0; J < N; ++J)
+      for (int I = 0; I < N; ++I)
+        if (Upper ? I <= J : I >= J)
+          T[J * N + I] = I == J ? (Upper ? 2.0 + 0.1 * I : 99.0) : 0.3 * rnd();
+    double *DT = up(T);
+    size_t Dev = 0, Host = 0;
+    cublasFillMode_t Fill = Upper ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
+    cublasDiagType_t Diag = Upper ? CUBLAS_DIAG_NON_UNIT : CUBLAS_DIAG_UNIT;
+    CK(cusolverDnXtrtri_bufferSize(H, Fill, Diag, N, CUDA_R_64F, DT, N, &Dev, &Host));
+    void *DevBuf;
+    cudaMalloc(&DevBuf, Dev ? Dev : 1);
+    std::vector<char> HostBuf(Host + 1);
+    CK(cusolverDnXtrtri(H, Fill, Diag, N, CUDA_R_64F, DT, N, DevBuf, Dev, HostBuf.data(), Host, Info));
+    auto Inv = down(DT, N * N);
+    if (!Upper)
+      for (int I = 0; I < N; ++I)
+        T[I * N + I] = Inv[I * N + I] = 1.0; // unit diagonal: the stored one is not referenced
+    double Worst = 0;
+    for (int J = 0; J < N; ++J)
+      for (int I = 0; I < N; ++I) {
+        double S = I == J ? -1.0 : 0.0;
+        for (int K = 0; K < N; ++K)
+          if ((Upper ? I <= K && K <= J : J <= K && K <= I))
+            S += T[K * N + I] * Inv[J * N + K];
+        Worst = std::fmax(Worst, std::fabs(S));
+      }
+    check(Upper ? "Xtrtri_upper" : "Xtrtri_lower_unit", down(Info, 1)[0] == 0 && Worst < 1e-13, Worst);
+    cudaFree(DT);
+    cudaFree(DevBuf);
+  }
+
+  // XsyevBatched: 5 symmetric 7 x 7 matrices.
+  {
+    const int M = 7, Batch = 5;
+    std::vector<double> A(M * M * Batch);
+    for (int B = 0; B < Batch; ++B)
+      for (int J = 0; J < M; ++J)
+        for (int I = 0; I <= J; ++I)
+          A[B * M * M + J * M + I] = A[B * M * M + I * M + J] = rnd();
+    double *DA = up(A), *DW;
+    cudaMalloc(&DW, M * Batch * sizeof(double));
+    cusolverDnParams_t P;
+    CK(cusolverDnCreateParams(&P));
+    size_t Dev = 0, Host = 0;
+    CK(cusolverDnXsyevBatched_bufferSize(H, P, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, M, CUDA_R_64F, DA, M,
+                                         CUDA_R_64F, DW, CUDA_R_64F, &Dev, &Host, Batch));
+    void *DevBuf;
+    cudaMalloc(&DevBuf, Dev ? Dev : 1);
+    std::vector<char> HostBuf(Host + 1);
+    CK(cusolverDnXsyevBatched(H, P, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, M, CUDA_R_64F, DA, M,
+                              CUDA_R_64F, DW, CUDA_R_64F, DevBuf, Dev, HostBuf.data(), Host, Info, Batch));
+    auto V = down(DA, M * M * Batch), W = down(DW, M * Batch);
+    auto I = down(Info, Batch);
+    double Worst = 0;
+    bool InfoOk = true;
+    for (int B = 0; B < Batch; ++B) {
+      InfoOk &= I[B] == 0;
+      for (int K = 0; K < M; ++K)
+        for (int Row = 0; Row < M; ++Row) {
+          double S = -W[B * M + K] * V[B * M * M + K * M + Row];
+          for (int J = 0; J < M; ++J)
+            S += A[B * M * M + J * M + Row] * V[B * M * M + K * M + J];
+          Worst = std::fmax(Worst, std::fabs(S));
+        }
+    }
+    check("XsyevBatched", InfoOk && Worst < 1e-12, Worst);
+    CK(cusolverDnDestroyParams(P));
+    cudaFree(DA);
+    cudaFree(DW);
+    cudaFree(DevBuf);
+  }
+
+  // ormqr from the right: C Q Q^T = C (Q from geqrf of a 9 x 9 matrix).
+  {
+    const int M = 9, R = 4;
+    std::vector<double> A(M * M), C(R * M);
+    for (double &X : A)
+      X = rnd();
+    for (double &X : C)
+      X = rnd();
+    double *DA = up(A), *DC = up(C), *Tau, *DW;
+    cudaMalloc(&Tau, M * sizeof(double));
+    cudaMalloc(&DW, 4096 * sizeof(double));
+    CK(cusolverDnDgeqrf(H, M, M, DA, M, Tau, DW, 4096, Info));
+    CK(cusolverDnDormqr(H, CUBLAS_SIDE_RIGHT, CUBLAS_OP_N, R, M, M, DA, M, Tau, DC, R, DW, 4096, Info));
+    auto CQ = down(DC, R * M);
+    CK(cusolverDnDormqr(H, CUBLAS_SIDE_RIGHT, CUBLAS_OP_T, R, M, M, DA, M, Tau, DC, R, DW, 4096, Info));
+    auto Back = down(DC, R * M);
+    double Worst = 0, Moved = 0;
+    for (int I = 0; I < R * M; ++I) {
+      Worst = std::fmax(Worst, std::fabs(Back[I] - C[I]));
+      Moved = std::fmax(Moved, std::fabs(CQ[I] - C[I]));
+    }
+    check("ormqr_right", down(Info, 1)[0] == 0 && Worst < 1e-13 && Moved > 1e-3, Worst);
+    cudaFree(DA);
+    cudaFree(DC);
+    cudaFree(Tau);
+    cudaFree(DW);
+  }
+
+  // gesvd jobu = 'O': U overwrites A; U S V^T = A.
+  {
+    const int M = 8, Nn = 5;
+    std::vector<double> A(M * Nn);
+    for (double &X : A)
+      X = rnd();
+    double *DA = up(A), *DS, *DVT, *DW;
+    cudaMalloc(&DS, Nn * sizeof(double));
+    cudaMalloc(&DVT, Nn * Nn * sizeof(double));
+    cudaMalloc(&DW, 4096 * sizeof(double));
+    CK(cusolverDnDgesvd(H, 'O', 'A', M, Nn, DA, M, DS, nullptr, M, DVT, Nn, DW, 4096, nullptr, Info));
+    auto U = down(DA, M * Nn), S = down(DS, Nn), VT = down(DVT, Nn * Nn);
+    double Worst = 0;
+    for (int J = 0; J < Nn; ++J)
+      for (int I = 0; I < M; ++I) {
+        double X = -A[J * M + I];
+        for (int K = 0; K < Nn; ++K)
+          X += U[K * M + I] * S[K] * VT[J * Nn + K];
+        Worst = std::fmax(Worst, std::fabs(X));
+      }
+    check("gesvd_jobu_O", down(Info, 1)[0] == 0 && Worst < 1e-13, Worst);
+    cudaFree(DA);
+    cudaFree(DS);
+    cudaFree(DVT);
+    cudaFree(DW);
+  }
+
+  // Zgetrs with op C: A^H x = b.
+  {
+    using Z = std::complex<double>;
+    std::vector<Z> A(N * N), B(N);
+    for (Z &X : A)
+      X = Z(rnd(), rnd());
+    for (Z &X : B)
+      X = Z(rnd(), rnd());
+    auto *DA = reinterpret_cast<cuDoubleComplex *>(up(A));
+    auto *DB = reinterpret_cast<cuDoubleComplex *>(up(B));
+    cuDoubleComplex *DW;
+    int *Piv;
+    cudaMalloc(&DW, 1024 * sizeof(cuDoubleComplex));
+    cudaMalloc(&Piv, N * sizeof(int));
+    CK(cusolverDnZgetrf(H, N, N, DA, N, DW, Piv, Info));
+    CK(cusolverDnZgetrs(H, CUBLAS_OP_C, N, 1, DA, N, Piv, DB, N, Info));
+    auto X = down(reinterpret_cast<Z *>(DB), N);
+    double Worst = 0;
+    for (int I = 0; I < N; ++I) {
+      Z S = -B[I];
+      for (int K = 0; K < N; ++K)
+        S += std::conj(A[I * N + K]) * X[K];
+      Worst = std::fmax(Worst, std::abs(S));
+    }
+    check("zgetrs_opC", down(Info, 1)[0] == 0 && Worst < 1e-12, Worst);
+    cudaFree(DA);
+    cudaFree(DB);
+    cudaFree(DW);
+    cudaFree(Piv);
+  }
+
+  // cusolverRf: split factors of a tridiagonal matrix (P = Q = identity) give L U = A.
+  {
+    const int M = 6;
+    std::vector<int> Row{0}, Col;
+    std::vector<double> Val;
+    for (int I = 0; I < M; ++I) {
+      for (int J = std::max(0, I - 1); J <= std::min(M - 1, I + 1); ++J) {
+        Col.push_back(J);
+        Val.push_back(J == I ? 4.0 : -1.0 - 0.1 * I);
+      }
+      Row.push_back(Col.size());
+    }
+    // Its LU without pivoting, by hand on the band.
+    std::vector<double> Lsub(M, 0.0), Ud(M), Uup(M, 0.0);
+    for (int I = 0; I < M; ++I) {
+      double Sub = I ? -1.0 - 0.1 * I : 0.0, Sup = -1.0 - 0.1 * I;
+      if (I) {
+        Lsub[I] = Sub / Ud[I - 1];
+        Ud[I] = 4.0 - Lsub[I] * Uup[I - 1];
+      } else {
+        Ud[I] = 4.0;
+      }
+      Uup[I] = I + 1 < M ? Sup : 0.0;
+    }
+    std::vector<int> LRow{0}, LCol, URow{0}, UCol, P(M), Q(M);
+    std::vector<double> LVal, UVal;
+    for (int I = 0; I < M; ++I) {
+      P[I] = Q[I] = I;
+      if (I) {
+        LCol.push_back(I - 1);
+        LVal.push_back(Lsub[I]);
+      }
+      LCol.push_back(I);
+      LVal.push_back(1.0);
+      LRow.push_back(LCol.size());
+      UCol.push_back(I);
+      UVal.push_back(Ud[I]);
+      if (I + 1 < M) {
+        UCol.push_back(I + 1);
+        UVal.push_back(Uup[I]);
+      }
+      URow.push_back(UCol.size());
+    }
+    // New values: scale the matrix by 2; the refactored U must double.
+    cusolverRfHandle_t Rf;
+    CK(cusolverRfCreate(&Rf));
+    CK(cusolverRfSetupHost(M, (int)Col.size(), Row.data(), Col.data(), Val.data(), (int)LCol.size(), LRow.data(),
+                           LCol.data(), LVal.data(), (int)UCol.size(), URow.data(), UCol.data(), UVal.data(), P.data(),
+                           Q.data(), Rf));
+    CK(cusolverRfAnalyze(Rf));
+    std::vector<double> Val2(Val);
+    for (double &V : Val2)
+      V *= 2;
+    int *DRow = up(Row), *DCol = up(Col), *DP = up(P), *DQ = up(Q);
+    double *DVal = up(Val2);
+    CK(cusolverRfResetValues(M, (int)Col.size(), DRow, DCol, DVal, DP, DQ, Rf));
+    CK(cusolverRfRefactor(Rf));
+    int NnzL, NnzU, *Lr, *Lc, *Ur, *Uc;
+    double *Lv, *Uv;
+    CK(cusolverRfExtractSplitFactorsHost(Rf, &NnzL, &Lr, &Lc, &Lv, &NnzU, &Ur, &Uc, &Uv));
+    double Worst = 0;
+    bool Shape = NnzL == (int)LCol.size() && NnzU == (int)UCol.size();
+    for (int K = 0; Shape && K < NnzU; ++K)
+      Worst = std::fmax(Worst, std::fabs(Uv[K] - 2 * UVal[K]));
+    for (int K = 0; Shape && K < NnzL; ++K)
+      Worst = std::fmax(Worst, std::fabs(Lv[K] - LVal[K]));
+    check("rf_split_factors", Shape && Worst < 1e-13, Worst);
+    std::free(Lr);
+    std::free(Lc);
+    std::free(Lv);
+    std::free(Ur);
+    std::free(Uc);
+    std::free(Uv);
+    CK(cusolverRfDestroy(Rf));
+  }
+
+  CK(cusolverDnDestroy(H));
+  std::printf("CusolverMore: %s\n", Failures ? "FAIL" : "PASS");
+  return Failures ? 1 : 0;
+}
