@@ -1239,11 +1239,15 @@ ferry::Status HsaQueue::enqueueHostFunction(std::function<void(CUresult)> Fn) {
   std::lock_guard<std::mutex> L(Lock);
   std::shared_ptr<HsaSignal> Before = Last, Done = *S;
   HsaDevice &Dev = D;
-  HostThreads.emplace_back([Before, Done, Fn = std::move(Fn), &Dev] {
+  HostThreads.emplace_back([Before, Done, Fn = std::move(Fn), &Dev]() mutable {
     if (Before)
       Before->wait();
     ferry::Status F = Dev.fault();
     Fn(F.code());
+    // What the function holds (a graph launch's allocations) goes before
+    // the command counts as done: a synchronize that returns must find it
+    // released (cudaDeviceGraphMemTrim right after one saw it still held).
+    Fn = nullptr;
     Dev.Rt.fn().hsa_signal_store_screlease(Done->handle(), 0);
   });
   Last = Done;

@@ -387,6 +387,25 @@ TEST_F(HsaOnSim, DeviceAssertIsCudaErrorAssertWithCudasMessage) {
   (void)Dev->release(ferry::MemoryKind::Device, *P, Host.size() * 4);
 }
 
+TEST_F(HsaOnSim, AHostFunctionsCapturesAreGoneWhenItsWorkIsDone) {
+  // A graph launch keeps its allocations alive with a host function that
+  // captures them; they were released only after the command completed, so
+  // cudaDeviceGraphMemTrim right after a synchronize still found them held
+  // (graph_mem_nodes on simulated gfx1100).
+  struct Slow {
+    std::atomic<bool> *Gone;
+    ~Slow() {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      *Gone = true;
+    }
+  };
+  std::atomic<bool> Gone{false};
+  std::shared_ptr<Slow> Held(new Slow{&Gone});
+  ASSERT_TRUE(Queue->enqueueHostFunction([Keep = std::move(Held)](CUresult) {}));
+  Queue->drain();
+  EXPECT_TRUE(Gone.load());
+}
+
 TEST(HsaOnTwoSims, EachDeviceRunsItsOwnTarget) {
   useSimulator("gfx942,gfx1100");
   auto B = createHsaDeviceBackend();
