@@ -153,6 +153,11 @@ cusparseStatus_t checkSpMV(cusparseHandle_t handle, cusparseOperation_t opA, con
     return CUSPARSE_STATUS_INVALID_VALUE;
   if (alg < CUSPARSE_SPMV_ALG_DEFAULT || alg > CUSPARSE_SPMV_BSR_ALG1)
     return CUSPARSE_STATUS_INVALID_VALUE;
+  // A conjugate transpose of real values is refused (recorded for every
+  // format and algorithm).
+  if (opA == CUSPARSE_OPERATION_CONJUGATE_TRANSPOSE && (matA->Type == CUDA_R_32F || matA->Type == CUDA_R_64F ||
+                                                        matA->Type == CUDA_R_16F || matA->Type == CUDA_R_16BF))
+    return CUSPARSE_STATUS_INVALID_VALUE;
   int64_t M, N;
   opShape(matA, opA, M, N);
   if (vecX->Size != N || vecY->Size != M)
@@ -361,6 +366,11 @@ static cusparseStatus_t checkSpMM(cusparseHandle_t handle, cusparseOperation_t o
   }
   if (cusparseStatus_t S = checkGeneral("cusparseSpMM", matA))
     return S;
+  if (matA->Format == CUSPARSE_FORMAT_BSR && matA->BlockOrder == CUSPARSE_ORDER_COL) {
+    // NVIDIA's SpMM takes row-major blocks only (recorded: NOT_SUPPORTED).
+    logMessage("cusparseSpMM: BSR with column-major blocks is not supported (as NVIDIA's)");
+    return CUSPARSE_STATUS_NOT_SUPPORTED;
+  }
   return checkFormat("cusparseSpMM", matA);
 }
 
@@ -615,7 +625,7 @@ cusparseStatus_t cusparseSpSM_updateMatrix(cusparseHandle_t handle, cusparseSpSM
   return CUSPARSE_STATUS_SUCCESS;
 }
 
-// SDDMM: C = alpha (op(A) op(B)) .* spy(C) + beta C, C sparse (CSR/COO).
+// SDDMM: C = alpha (op(A) op(B)) .* spy(C) + beta C, C in CSR (COO refused, as NVIDIA's).
 
 static cusparseStatus_t checkSDDMM(cusparseHandle_t handle, cusparseOperation_t opA, cusparseOperation_t opB,
                                    const void *alpha, cusparseConstDnMatDescr_t matA, cusparseConstDnMatDescr_t matB,
@@ -633,7 +643,7 @@ static cusparseStatus_t checkSDDMM(cusparseHandle_t handle, cusparseOperation_t 
     return CUSPARSE_STATUS_INVALID_VALUE;
   if (cusparseStatus_t S = checkTypes("cusparseSDDMM", computeType, {matA->Type, matB->Type, matC->Type}))
     return S;
-  if (matC->Format != CUSPARSE_FORMAT_CSR && matC->Format != CUSPARSE_FORMAT_COO) {
+  if (matC->Format != CUSPARSE_FORMAT_CSR) { // NVIDIA's refuses COO too (recorded)
     logMessage("cusparseSDDMM: sparse format %d is not implemented", static_cast<int>(matC->Format));
     return CUSPARSE_STATUS_NOT_SUPPORTED;
   }
