@@ -1274,3 +1274,70 @@ static CUresult addConditional(const char *Fn, CUgraphNode *Out, CUgraph hGraph,
   P.phGraph_out = reinterpret_cast<CUgraph *>((*Node)->BodyHandles.data());
   return CUDA_SUCCESS;
 }
+
+//===----------------------------------------------------------------------===//
+// User objects
+//===----------------------------------------------------------------------===//
+
+FERRY_EXPORT CUresult cuUserObjectCreate(CUuserObject *object_out, void *ptr, CUhostFn destroy,
+                                         unsigned int initialRefcount, unsigned int flags) {
+  if (!object_out || !destroy)
+    return fail(__func__, CUDA_ERROR_INVALID_VALUE, "object_out or destroy is null");
+  if (initialRefcount == 0)
+    return fail(__func__, CUDA_ERROR_INVALID_VALUE, "initialRefcount is 0");
+  // The driver API requires CU_USER_OBJECT_NO_DESTRUCTOR_SYNC: nothing
+  // waits for the destructor.
+  if (flags != CU_USER_OBJECT_NO_DESTRUCTOR_SYNC)
+    return fail(__func__, CUDA_ERROR_INVALID_VALUE, "flags must be CU_USER_OBJECT_NO_DESTRUCTOR_SYNC");
+  auto O = std::make_shared<core::UserObject>(ptr, destroy, initialRefcount);
+  core::publish(O);
+  *object_out = handleOf<CUuserObject>(O.get());
+  return CUDA_SUCCESS;
+}
+
+FERRY_EXPORT CUresult cuUserObjectRetain(CUuserObject object, unsigned int count) {
+  auto O = core::resolve<core::UserObject>(object);
+  if (!O)
+    return fail(__func__, O.error());
+  if (count == 0)
+    return fail(__func__, CUDA_ERROR_INVALID_VALUE, "count is 0");
+  (*O)->retain(count);
+  return CUDA_SUCCESS;
+}
+
+FERRY_EXPORT CUresult cuUserObjectRelease(CUuserObject object, unsigned int count) {
+  auto O = core::resolve<core::UserObject>(object);
+  if (!O)
+    return fail(__func__, O.error());
+  if (count == 0)
+    return fail(__func__, CUDA_ERROR_INVALID_VALUE, "count is 0");
+  return done(__func__, (*O)->release(count));
+}
+
+FERRY_EXPORT CUresult cuGraphRetainUserObject(CUgraph graph, CUuserObject object, unsigned int count,
+                                              unsigned int flags) {
+  auto G = core::resolve<Graph>(graph);
+  if (!G)
+    return fail(__func__, G.error());
+  auto O = core::resolve<core::UserObject>(object);
+  if (!O)
+    return fail(__func__, O.error());
+  if (count == 0)
+    return fail(__func__, CUDA_ERROR_INVALID_VALUE, "count is 0");
+  if (flags & ~unsigned(CU_GRAPH_USER_OBJECT_MOVE))
+    return fail(__func__, CUDA_ERROR_INVALID_VALUE, "unknown flags");
+  (*G)->retainUserObject(*O, count, flags & CU_GRAPH_USER_OBJECT_MOVE);
+  return CUDA_SUCCESS;
+}
+
+FERRY_EXPORT CUresult cuGraphReleaseUserObject(CUgraph graph, CUuserObject object, unsigned int count) {
+  auto G = core::resolve<Graph>(graph);
+  if (!G)
+    return fail(__func__, G.error());
+  auto O = core::resolve<core::UserObject>(object);
+  if (!O)
+    return fail(__func__, O.error());
+  if (count == 0)
+    return fail(__func__, CUDA_ERROR_INVALID_VALUE, "count is 0");
+  return done(__func__, (*G)->releaseUserObject(*O, count));
+}

@@ -69,6 +69,47 @@ static void destroyOwned(const NodeWork &W) {
 }
 
 //===----------------------------------------------------------------------===//
+// User objects
+//===----------------------------------------------------------------------===//
+
+void UserObject::retain(unsigned N) {
+  std::lock_guard<std::mutex> L(M);
+  Count += N;
+}
+
+Status UserObject::release(unsigned N) {
+  {
+    std::lock_guard<std::mutex> L(M);
+    if (N > Count)
+      return makeError(CUDA_ERROR_INVALID_VALUE, "releasing " + std::to_string(N) + " references of a user object that has " +
+                                                     std::to_string(Count));
+    Count -= N;
+    if (Count != 0 || N == 0)
+      return Status::ok();
+  }
+  void *P = Ptr;
+  void (*Fn)(void *) = Destroy;
+  retire(this); // may be the last reference to this object
+  if (Fn)
+    Fn(P);
+  return Status::ok();
+}
+
+UserRefs::~UserRefs() {
+  for (auto &[O, N] : Held)
+    (void)O->release(N);
+}
+
+std::shared_ptr<UserRefs> UserRefs::retainCopy() const {
+  auto C = std::make_shared<UserRefs>();
+  for (auto &[O, N] : Held) {
+    O->retain(N);
+    C->Held[O] = N;
+  }
+  return C;
+}
+
+//===----------------------------------------------------------------------===//
 // Graph
 //===----------------------------------------------------------------------===//
 
@@ -80,6 +121,27 @@ Graph::~Graph() {
     retire(N.get());
     destroyOwned(N->Work);
   }
+}
+
+void Graph::retainUserObject(const Ref<UserObject> &O, unsigned N, bool Move) {
+  if (!Move)
+    O->retain(N);
+  std::lock_guard<std::mutex> L(M);
+  Users.Held[O] += N;
+}
+
+Status Graph::releaseUserObject(const Ref<UserObject> &O, unsigned N) {
+  {
+    std::lock_guard<std::mutex> L(M);
+    auto It = Users.Held.find(O);
+    unsigned Have = It == Users.Held.end() ? 0 : It->second;
+    if (N > Have)
+      return makeError(CUDA_ERROR_INVALID_VALUE, "the graph holds " + std::to_string(Have) +
+                                                     " references of the user object, not " + std::to_string(N));
+    if ((It->second -= N) == 0)
+      Users.Held.erase(It);
+  }
+  return O->release(N);
 }
 
 Ref<Graph> Graph::create() {
@@ -310,6 +372,10 @@ Expected<Ref<Graph>> Graph::clone() const {
   auto G = Graph::create();
   std::lock_guard<std::mutex> L(M);
   G->Conds = Conds;
+  for (auto &[O, N] : Users.Held) {
+    O->retain(N);
+    G->Users.Held[O] = N;
+  }
   std::map<const GraphNode *, GraphNode *> Map;
   for (auto &N : Nodes) {
     auto W = copyWork(N->Work);
@@ -446,6 +512,8 @@ Expected<Ref<GraphExec>> GraphExec::instantiate(Graph &G, unsigned long long Fla
       return makeError(CUDA_ERROR_NOT_SUPPORTED,
                        "a graph with memory nodes can have only one instantiation at a time");
     X->Conds = G.Conds;
+    if (!G.Users.Held.empty())
+      X->Users = G.Users.retainCopy();
     auto Order = topoIndices(G.Nodes);
     if (!Order)
       return Order.takeError();
@@ -610,11 +678,12 @@ Status GraphExec::launch(Stream &S) {
           return St;
     if (Status St = enqueueOn(Q); !St)
       return St;
-    if (Allocs.empty())
+    if (Allocs.empty() && !Users)
       return Status::ok();
-    // The allocations stay until this launch has finished, even if the
-    // graph and this executable graph are destroyed meanwhile.
-    return Q.enqueueHostFunction([Keep = Allocs](CUresult) {});
+    // The allocations and user objects stay until this launch has
+    // finished, even if the graph and this executable graph are destroyed
+    // meanwhile.
+    return Q.enqueueHostFunction([Keep = Allocs, KeepUsers = Users](CUresult) {});
   });
 }
 

@@ -140,6 +140,38 @@ private:
   Graph *Owner;
 };
 
+/// A user object (cuUserObjectCreate): a destructor the program hands the
+/// driver, run once the last of its references is released: the program's
+/// own, graphs' (cuGraphRetainUserObject) and those of executable graphs,
+/// which each launch keeps until its work has finished.
+class UserObject final : public Object {
+public:
+  static constexpr Kind ObjectKind = Kind::UserObject;
+  UserObject(void *Ptr, void (*Destroy)(void *), unsigned Count)
+      : Object(Kind::UserObject), Ptr(Ptr), Destroy(Destroy), Count(Count) {}
+  void retain(unsigned N);
+  /// Drops N references; the last runs the destructor (on this thread) and
+  /// retires the handle. More than are held is INVALID_VALUE.
+  Status release(unsigned N);
+
+private:
+  void *Ptr;
+  void (*Destroy)(void *);
+  std::mutex M;
+  uint64_t Count;
+};
+
+/// References to user objects, held together and released when this goes.
+struct UserRefs {
+  std::map<Ref<UserObject>, unsigned> Held;
+  UserRefs() = default;
+  UserRefs(const UserRefs &) = delete;
+  UserRefs &operator=(const UserRefs &) = delete;
+  ~UserRefs();
+  /// A copy holding references of its own.
+  std::shared_ptr<UserRefs> retainCopy() const;
+};
+
 class Graph final : public Object {
 public:
   static constexpr Kind ObjectKind = Kind::Graph;
@@ -163,6 +195,11 @@ public:
   std::vector<std::pair<GraphNode *, GraphNode *>> edges() const;
   /// Kahn's order (ties by creation order); INVALID_VALUE on a cycle.
   Expected<std::vector<GraphNode *>> topologicalOrder() const;
+
+  /// cuGraphRetainUserObject / cuGraphReleaseUserObject: Move takes over
+  /// the caller's N references instead of adding N.
+  void retainUserObject(const Ref<UserObject> &O, unsigned N, bool Move);
+  Status releaseUserObject(const Ref<UserObject> &O, unsigned N);
 
   /// A published deep copy (child graphs are copied too). The clone
   /// remembers which of its nodes each original became (cuGraphNodeFindInClone).
@@ -199,6 +236,7 @@ private:
   /// Live executable graphs made from this one while it has memory nodes.
   std::atomic<int> MemInstances{0};
   std::map<const GraphNode *, GraphNode *> CloneMap; ///< Original -> copy.
+  UserRefs Users; ///< Under M.
 };
 
 /// Result of GraphExec::update, in CUgraphExecUpdateResult's values.
@@ -274,6 +312,9 @@ private:
   /// launches in flight, so destroying a graph meanwhile is safe).
   std::vector<std::shared_ptr<GraphAlloc>> Allocs;
   bool HasMemNodes = false;
+  /// The graph's user-object references at instantiation, held by this
+  /// and by each launch until its work has finished.
+  std::shared_ptr<UserRefs> Users;
   std::weak_ptr<Graph> MemSource; ///< Whose MemInstances this counts in.
   /// The source graph's nodes in creation order, and each one's step.
   std::vector<Ref<GraphNode>> Sources;

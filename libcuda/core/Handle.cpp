@@ -23,6 +23,7 @@ const char *kindName(Kind K) {
   case Kind::GraphNode: return "graph node";
   case Kind::GraphExec: return "graph exec";
   case Kind::MemPool: return "memory pool";
+  case Kind::UserObject: return "user object";
   }
   return "object";
 }

@@ -29,6 +29,7 @@ enum class Kind : uint32_t {
   GraphNode = 0xFE4C7C0C,
   GraphExec = 0xFE4C7C0D,
   MemPool = 0xFE4C7C20,
+  UserObject = 0xFE4C7C21,
 };
 
 const char *kindName(Kind K);

@@ -8,6 +8,9 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -347,6 +350,60 @@ TEST_F(GraphApi, InvalidCalls) {
   EXPECT_EQ(cuGraphDestroy(Other), CUDA_SUCCESS);
   EXPECT_EQ(cuGraphDestroy(G), CUDA_SUCCESS);
   EXPECT_EQ(cuGraphDestroy(G), CUDA_ERROR_INVALID_HANDLE) << "stale handle";
+}
+
+} // namespace
+
+namespace {
+
+std::atomic<int> Destroyed{0};
+void destroyUser(void *P) { Destroyed += *static_cast<int *>(P); }
+void sleep100(void *) { std::this_thread::sleep_for(std::chrono::milliseconds(100)); }
+
+bool waitFor(int Want) {
+  for (int I = 0; I < 500 && Destroyed.load() != Want; ++I)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  return Destroyed.load() == Want;
+}
+
+// User objects (cuda.core's graph builder makes one per graph): the
+// destructor runs once the last reference goes, and an executable graph's
+// launch keeps its references until the launch has finished, even if the
+// graph and the executable graph are destroyed meanwhile.
+TEST_F(GraphApi, UserObjectsLiveUntilTheirLastReference) {
+  Destroyed = 0;
+  static int One = 1;
+  CUuserObject U = nullptr;
+  EXPECT_EQ(cuUserObjectCreate(&U, &One, destroyUser, 1, 0), CUDA_ERROR_INVALID_VALUE);
+  ASSERT_EQ(cuUserObjectCreate(&U, &One, destroyUser, 2, CU_USER_OBJECT_NO_DESTRUCTOR_SYNC), CUDA_SUCCESS);
+  ASSERT_EQ(cuUserObjectRetain(U, 1), CUDA_SUCCESS);                        // 3 held by us
+  EXPECT_EQ(cuUserObjectRelease(U, 4), CUDA_ERROR_INVALID_VALUE);
+  ASSERT_EQ(cuUserObjectRelease(U, 2), CUDA_SUCCESS);                       // 1 left
+
+  CUgraph G = nullptr;
+  ASSERT_EQ(cuGraphCreate(&G, 0), CUDA_SUCCESS);
+  CUDA_HOST_NODE_PARAMS H{};
+  H.fn = sleep100;
+  CUgraphNode Node = nullptr;
+  ASSERT_EQ(cuGraphAddHostNode(&Node, G, nullptr, 0, &H), CUDA_SUCCESS);
+  ASSERT_EQ(cuGraphRetainUserObject(G, U, 1, CU_GRAPH_USER_OBJECT_MOVE), CUDA_SUCCESS); // ours moves
+  ASSERT_EQ(cuGraphRetainUserObject(G, U, 2, 0), CUDA_SUCCESS);
+  EXPECT_EQ(cuGraphReleaseUserObject(G, U, 4), CUDA_ERROR_INVALID_VALUE);
+  ASSERT_EQ(cuGraphReleaseUserObject(G, U, 2), CUDA_SUCCESS);               // graph holds 1
+  CUgraph Copy = nullptr;
+  ASSERT_EQ(cuGraphClone(&Copy, G), CUDA_SUCCESS);
+  ASSERT_EQ(cuGraphDestroy(Copy), CUDA_SUCCESS);
+  CUgraphExec X = nullptr;
+  ASSERT_EQ(cuGraphInstantiateWithFlags(&X, G, 0), CUDA_SUCCESS);
+  ASSERT_EQ(cuGraphDestroy(G), CUDA_SUCCESS);
+  ASSERT_EQ(cuGraphLaunch(X, S), CUDA_SUCCESS);
+  ASSERT_EQ(cuGraphExecDestroy(X), CUDA_SUCCESS);
+  EXPECT_EQ(Destroyed.load(), 0) << "destroyed while a launch still ran";
+  ASSERT_EQ(cuStreamSynchronize(S), CUDA_SUCCESS);
+  EXPECT_TRUE(waitFor(1)) << "the destructor ran " << Destroyed.load() << " times";
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_EQ(Destroyed.load(), 1);
+  EXPECT_EQ(cuUserObjectRelease(U, 1), CUDA_ERROR_INVALID_HANDLE); // gone with its last reference
 }
 
 } // namespace
