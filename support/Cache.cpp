@@ -48,6 +48,9 @@ const std::string &CodeCache::buildIdentity() {
     if (stat(Info.dli_fname, &St) == 0)
       Out += ":" + std::to_string(St.st_size) + ":" + std::to_string(St.st_mtim.tv_sec) + "." +
              std::to_string(St.st_mtim.tv_nsec);
+    // Settings that change what the lowering produces.
+    if (Settings::get().getBool(SettingKey::ExactF64Nan))
+      Out += ";exact-f64-nan";
     return Out;
   }();
   return Id;

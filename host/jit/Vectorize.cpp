@@ -1051,6 +1051,13 @@ private:
   /// Runs Body(lane) for each lane set in Mask, in lane order; Body returns
   /// the lane's result (or null). Returns the widened results.
   Value *perLane(Value *Mask, Type *ResTy, const std::function<Value *(Value *)> &Body) {
+    // Half and bfloat results gather as integers: x86 holds a lone
+    // bfloat/half in an f32 register and converts it back when it goes
+    // into a vector, which quiets a signalling NaN (the old value of a bf16
+    // atomic add, issue 21); its bits must come back unchanged.
+    Type *FinalTy = ResTy;
+    if (!ResTy->isVoidTy() && (ResTy->getScalarType()->isBFloatTy() || ResTy->getScalarType()->isHalfTy()))
+      ResTy = ResTy->getWithNewType(B.getInt16Ty());
     BasicBlock *Pre = B.GetInsertBlock();
     BasicBlock *Head = BasicBlock::Create(C, "lane.head", W);
     BasicBlock *Do = BasicBlock::Create(C, "lane.do", W);
@@ -1071,6 +1078,8 @@ private:
     B.CreateCondBr(On, Do, Latch);
     B.SetInsertPoint(Do);
     Value *R = Body(L);
+    if (R && R->getType() != ResTy)
+      R = B.CreateBitCast(R, ResTy);
     Value *Acc2 = WT ? insertLane(Acc, R, ResTy, L) : nullptr;
     BasicBlock *DoEnd = B.GetInsertBlock();
     B.CreateBr(Latch);
@@ -1086,6 +1095,8 @@ private:
     L->addIncoming(Next, Latch);
     B.CreateCondBr(B.CreateICmpEQ(Next, B.getInt32(Lanes)), Done, Head);
     B.SetInsertPoint(Done);
+    if (AccN && FinalTy != ResTy)
+      return B.CreateBitCast(AccN, wide(FinalTy));
     return AccN;
   }
   /// Emit(true) when every lane is active, else Emit(false): masked
@@ -2114,6 +2125,13 @@ Value *Emitter::emitVarGeneric(Instruction &I, Value *Mask) {
              isa<CmpInst>(I) || isa<CastInst>(I) || isa<UnaryOperator>(I) || isa<FreezeInst>(I)) {
     for (unsigned K = 0; K < I.getNumOperands(); ++K)
       NI->setOperand(K, vec(I.getOperand(K)));
+    // x86 has no vector division: each lane divides, the inactive ones too,
+    // whose divisors may be 0 (gcd's `a % b` loop ends at b == 0) and would
+    // trap. They divide by 1 instead.
+    if (I.isIntDivRem() && Mask) {
+      Value *On = I.getType()->isVectorTy() ? expandMask(Mask, I.getType()) : Mask;
+      NI->setOperand(1, B.CreateSelect(On, NI->getOperand(1), ConstantInt::get(NI->getOperand(1)->getType(), 1)));
+    }
   } else {
     NI->deleteValue();
     return scalarise(I, Mask);

@@ -28,6 +28,9 @@ namespace ferry::ptx::lower {
 /// Names of the canonical-NaN marker functions (FunctionLowering::
 /// canonicalNaN), all gone after the pass nan-results.
 inline constexpr llvm::StringLiteral NanMarkerPrefix = "ferry.nan.marker.";
+/// Names of the f64 NaN-choice marker functions (FunctionLowering::
+/// pickNaN), also gone after the pass nan-results.
+inline constexpr llvm::StringLiteral NanPickPrefix = "ferry.nan.pick.";
 
 /// The ferry intrinsics (SimtIntrinsics.def).
 enum class Intr {
@@ -191,6 +194,12 @@ public:
   /// becomes the canonical NaN (0x7fffffff, 0x7fff) where it can be seen
   /// (a marker resolved by the pass nan-results). Other types unchanged.
   llvm::Value *canonicalNaN(llvm::Value *V);
+  /// NVIDIA's choice among NaN operands of an f64 operation: R, the
+  /// result, unless one of Order (all the operands, in the H100's
+  /// priority) is a NaN, then the first such one quieted. A marker resolved
+  /// by the pass nan-results: selects only where the NaN's bits can be seen
+  /// and two different operands can both be NaN. Other types unchanged.
+  llvm::Value *pickNaN(llvm::Value *R, llvm::ArrayRef<llvm::Value *> Order);
   /// V with its quiet bit set (a quiet NaN from a signalling one; V must be
   /// a NaN for the result to mean anything).
   llvm::Value *quietNaN(llvm::Value *V);

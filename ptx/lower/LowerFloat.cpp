@@ -271,7 +271,7 @@ Error FunctionLowering::lowerFloatArith(const Instruction &I) {
       Value *Zero = B.CreateFCmpOEQ(R, ConstantFP::get(VT, 0.0));
       R = exactZeroSign(directedRound(R, Err, Mode, Finite2(*A, Y)), Zero, *A, Y, Mode);
     }
-    return Out(R);
+    return Out(pickNaN(R, {*Bv, *A}));
   }
   case Opcode::Mul: {
     Expected<Value *> A = In(1), Bv = In(2);
@@ -297,7 +297,7 @@ Error FunctionLowering::lowerFloatArith(const Instruction &I) {
                                   Fma(*A, *Bv, B.CreateFNeg(R)));
       R = directedRound(R, Err, Mode, Finite2(*A, *Bv));
     }
-    return Out(R);
+    return Out(pickNaN(R, {*Bv, *A}));
   }
   case Opcode::Fma:
   case Opcode::Mad: {
@@ -306,8 +306,9 @@ Error FunctionLowering::lowerFloatArith(const Instruction &I) {
     if (!Bv) return Bv.takeError();
     if (!Cv) return Cv.takeError();
     if (!Directed)
-      return Out(FlushTinyF16(Fma(*A, *Bv, *Cv),
-                              B.CreateFAdd(B.CreateFMul(Wide(*A), Wide(*Bv)), Wide(*Cv))));
+      return Out(pickNaN(FlushTinyF16(Fma(*A, *Bv, *Cv),
+                                      B.CreateFAdd(B.CreateFMul(Wide(*A), Wide(*Bv)), Wide(*Cv))),
+                         {*Bv, *Cv, *A}));
     if (ST->isDoubleTy() && VT->isVectorTy())
       return notLowered(I, "vector f64 fma");
     Value *R, *Err;
@@ -342,7 +343,7 @@ Error FunctionLowering::lowerFloatArith(const Instruction &I) {
       Res = B.CreateSelect(B.CreateAnd(ExactZero, B.CreateNot(B.CreateAnd(ProdPosZero, CPosZero))),
                            ConstantFP::get(VT, -0.0), Res);
     }
-    return Out(Res);
+    return Out(pickNaN(Res, {*Bv, *Cv, *A}));
   }
   case Opcode::Div: {
     Expected<Value *> A = In(1), Bv = In(2);

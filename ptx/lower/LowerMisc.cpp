@@ -433,10 +433,13 @@ Error lowerVmad(FunctionLowering &FL, const Instruction &I) {
   Tmp = B.CreateAdd(Tmp, B.CreateSExt(C, I64));
   if (Po || NegProd || NegC)
     Tmp = B.CreateAdd(Tmp, B.getInt64(1));
-  if (I.has(Modifier::Shr7))
-    Tmp = B.CreateAShr(Tmp, 7);
-  else if (I.has(Modifier::Shr15))
-    Tmp = B.CreateAShr(Tmp, 15);
+  // With .sat on an unsigned final type the H100 shifts logically, so a
+  // negative intermediate saturates to 0xffffffff (measured, issue 21;
+  // tests/ptx-conformance/fit_video.py); the low 32 bits of an unsaturated
+  // result are the same either way.
+  bool Logical = I.has(Modifier::Sat) && !SignedFinal;
+  if (unsigned Sh = I.has(Modifier::Shr7) ? 7 : I.has(Modifier::Shr15) ? 15 : 0)
+    Tmp = Logical ? B.CreateLShr(Tmp, Sh) : B.CreateAShr(Tmp, Sh);
   if (I.has(Modifier::Sat)) {
     int64_t Lo = SignedFinal ? INT32_MIN : 0, Hi = SignedFinal ? INT32_MAX : UINT32_MAX;
     Tmp = FL.callLLVM(Intrinsic::smax, {I64}, {FL.callLLVM(Intrinsic::smin, {I64}, {Tmp, B.getInt64(Hi)}),
@@ -624,7 +627,11 @@ Error FunctionLowering::lowerVideo(const Instruction &I) {
     // maximum as well, and .h1 always receives 0. ferry does what the GPU
     // does.
     if (DSel == Component::None) {
-      T = Clamp(T, 32, DSigned);
+      // An s32 destination clamps to its range; on a u32 one the H100
+      // raises a negative intermediate to 0 but does not cap it: above
+      // 2^32-1 it wraps (measured, issue 21: fit_video.py). Shifts clamp
+      // both ways (their .sat forms match the ISA).
+      T = DSigned || IsShift ? Clamp(T, 32, DSigned) : callLLVM(Intrinsic::smax, {I64}, {T, B.getInt64(0)});
     } else if (DSel == Component::H1) {
       T = B.getInt64(0);
     } else {
@@ -632,12 +639,23 @@ Error FunctionLowering::lowerVideo(const Instruction &I) {
       Value *Out = B.CreateOr(B.CreateICmpSLT(T, B.getInt64(0)), B.CreateICmpSGT(T, B.getInt64(Max)));
       T = B.CreateSelect(Out, B.getInt64(Max), T);
     }
-  } else {
+  } else if (IsShift) {
     // Without .sat the intermediate wraps to the destination type before a
-    // secondary min/max sees it (as on an H100).
+    // secondary operation sees it.
     Value *W = B.CreateTrunc(T, B.getInt32Ty());
     T = DSigned ? B.CreateSExt(W, I64) : B.CreateZExt(W, I64);
   }
+  // What a secondary min/max sees (measured on an H100, issue 21:
+  // tests/ptx-conformance/fit_video.py states the rules and checks them on
+  // every row of the goldens): vadd and vsub wrap the intermediate to 32
+  // bits and sign-extend it whatever the destination type, vabsdiff, vmin
+  // and vmax keep it exact; it is compared with c as signed 64-bit values
+  // for an s32 destination and as unsigned ones for a u32 destination (so
+  // a negative intermediate, or one of vadd/vsub with bit 31 set, is larger
+  // than every c there).
+  bool WrapFirst = !IsShift && (I.Op == Opcode::Vadd || I.Op == Opcode::Vsub);
+  if (WrapFirst)
+    T = B.CreateSExt(B.CreateTrunc(T, B.getInt32Ty()), I64);
   std::optional<Modifier> Op2;
   for (Modifier M : {Modifier::Add, Modifier::Min, Modifier::Max})
     if (I.has(M))
@@ -647,9 +665,10 @@ Error FunctionLowering::lowerVideo(const Instruction &I) {
     if (!Cv || DSel != Component::None)
       return fail(spell(I) + ": a secondary operation needs c and no destination selector");
     Value *C64 = DSigned ? B.CreateSExt(Cv, I64) : B.CreateZExt(Cv, I64);
+    bool Unsigned = !DSigned && !IsShift;
+    Intrinsic::ID Min = Unsigned ? Intrinsic::umin : Intrinsic::smin, Max = Unsigned ? Intrinsic::umax : Intrinsic::smax;
     D = *Op2 == Modifier::Add ? B.CreateAdd(T, C64)
-      : *Op2 == Modifier::Min ? callLLVM(Intrinsic::smin, {I64}, {T, C64})
-                              : callLLVM(Intrinsic::smax, {I64}, {T, C64});
+      : callLLVM(*Op2 == Modifier::Min ? Min : Max, {I64}, {T, C64});
     D = B.CreateTrunc(D, B.getInt32Ty());
   } else if (DSel != Component::None) {
     if (!Cv)

@@ -333,6 +333,23 @@ Value *FunctionLowering::canonicalNaN(Value *V) {
   return B.CreateCall(F, {V});
 }
 
+Value *FunctionLowering::pickNaN(Value *R, ArrayRef<Value *> Order) {
+  // Two NaN operands: an H100 returns the second's (a NaN c before a NaN a
+  // in fma), quieted; x86 and AMD the first's (tests/ptx-conformance,
+  // goldens/f64nan.txt). A marker call ferry.nan.pick.f64.N(r, order...),
+  // which the pass nan-results turns into selects where the result's bits
+  // can be seen, and into r elsewhere.
+  if (!R->getType()->isDoubleTy() || isa<Constant>(R))
+    return R;
+  SmallVector<Type *, 4> Params(Order.size() + 1, R->getType());
+  SmallVector<Value *, 4> Args{R};
+  Args.append(Order.begin(), Order.end());
+  std::string Name = (NanPickPrefix + "f64." + Twine(Order.size())).str();
+  FunctionCallee F = B.GetInsertBlock()->getModule()->getOrInsertFunction(
+      Name, FunctionType::get(R->getType(), Params, false));
+  return B.CreateCall(F, Args);
+}
+
 Value *FunctionLowering::quietNaN(Value *V) {
   Type *T = V->getType();
   Type *ST = T->getScalarType();

@@ -15,10 +15,26 @@
 /// Selecting at every result instead costs a compare and a blend per
 /// operation: 2.2x on an all-pairs n-body kernel, where only the
 /// accumulators, which reach a store, need it here.
+///
+/// f64 results keep their NaN's payload on both, but given two NaN operands
+/// an H100 returns the second one's (add, sub, mul, min, max; in fma b's,
+/// then c's, then a's), x86 the first one's. The lowering wraps such a
+/// result in a choice marker (FunctionLowering::pickNaN) naming the
+/// operands in the H100's order; where the result's bits can be seen the
+/// pass selects the first NaN among them, quieted. A payload flows on
+/// through later f64 operations, so the search for an observer goes on
+/// through other choice markers (it stops only at a canonical one). On
+/// f64-bound code nearly every operation then reaches a store: the choice
+/// costs 2x on an all-pairs n-body in double, so it is made only under
+/// FERRY_EXACT_F64_NAN=1 (the conformance suite sets it); otherwise the
+/// markers become their results.
 //===----------------------------------------------------------------------===//
 #include "ptx/lower/Passes.h"
+#include "support/Settings.h"
 
-#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/Analysis/SimplifyQuery.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -36,40 +52,85 @@ bool isMarker(const Value *V) {
   return F && F->getName().starts_with(NanMarkerPrefix);
 }
 
-/// Whether a NaN in V (or in what V flows into without being canonicalised
-/// again) can reach a place where its bits are seen.
-bool observed(const Value *V) {
-  SmallVector<const Value *, 16> Work{V};
-  SmallPtrSet<const Value *, 16> Seen{V};
-  while (!Work.empty()) {
-    const Value *X = Work.pop_back_val();
-    for (const User *U : X->users()) {
-      if (isMarker(U) || isa<FCmpInst>(U) || isa<FPToSIInst>(U) || isa<FPToUIInst>(U))
-        continue;
-      if (const auto *II = dyn_cast<IntrinsicInst>(U)) {
-        switch (II->getIntrinsicID()) {
-        case Intrinsic::fptosi_sat:
-        case Intrinsic::fptoui_sat:
-        case Intrinsic::is_fpclass:
-          continue;
-        default:
-          break;
-        }
-      }
-      // Operations whose result is a float (or a vector of them) carry the
-      // NaN on: follow them. Anything else sees the bits.
-      const auto *I = dyn_cast<llvm::Instruction>(U);
-      bool Carries = I && !isa<CallInst>(I) && !isa<StoreInst>(I) && !isa<BitCastInst>(I) &&
-                     !isa<ReturnInst>(I) && I->getType()->isFPOrFPVectorTy();
-      if (const auto *II = dyn_cast<IntrinsicInst>(U))
-        Carries = II->getType()->isFPOrFPVectorTy(); // fma, minnum, fabs, copysign, ...
-      if (!Carries)
-        return true;
-      if (Seen.insert(U).second)
-        Work.push_back(U);
+bool isPick(const Value *V) {
+  const auto *C = dyn_cast<CallInst>(V);
+  const llvm::Function *F = C ? C->getCalledFunction() : nullptr;
+  return F && F->getName().starts_with(NanPickPrefix);
+}
+
+/// How an instruction treats a NaN among its operands.
+enum class Use { Ignores, Carries, Sees };
+
+Use classify(const llvm::Instruction &I) {
+  if (isMarker(&I) || isa<FCmpInst>(I) || isa<FPToSIInst>(I) || isa<FPToUIInst>(I))
+    return Use::Ignores;
+  if (const auto *II = dyn_cast<IntrinsicInst>(&I)) {
+    switch (II->getIntrinsicID()) {
+    case Intrinsic::fptosi_sat:
+    case Intrinsic::fptoui_sat:
+    case Intrinsic::is_fpclass:
+      return Use::Ignores;
+    default:
+      // fma, minnum, fabs, copysign, ...: a float result carries it on.
+      return II->getType()->isFPOrFPVectorTy() ? Use::Carries : Use::Sees;
     }
   }
-  return false;
+  if (isPick(&I))
+    return Use::Carries; // the result or one of its NaN operands, quieted
+  // Operations whose result is a float (or a vector of them) carry the NaN
+  // on. Anything else sees the bits.
+  bool Carries = !isa<CallInst>(I) && !isa<StoreInst>(I) && !isa<BitCastInst>(I) && !isa<ReturnInst>(I) &&
+                 I.getType()->isFPOrFPVectorTy();
+  return Carries ? Use::Carries : Use::Sees;
+}
+
+/// The values whose NaN (or that of what they flow into without being
+/// canonicalised again) can reach a place where its bits are seen: back
+/// from every instruction that sees its operands' bits, through the ones
+/// that carry a NaN on. Linear in the module's size.
+DenseSet<const Value *> observedValues(llvm::Module &M) {
+  DenseSet<const Value *> Obs;
+  SmallVector<const Value *, 64> Work;
+  auto Mark = [&](const Value *V) {
+    if (Obs.insert(V).second)
+      Work.push_back(V);
+  };
+  for (llvm::Function &F : M)
+    for (llvm::Instruction &I : instructions(F))
+      if (classify(I) == Use::Sees)
+        for (const Value *Op : I.operands())
+          Mark(Op);
+  while (!Work.empty()) {
+    const auto *I = dyn_cast<llvm::Instruction>(Work.pop_back_val());
+    if (I && classify(*I) == Use::Carries)
+      for (const Value *Op : I->operands())
+        Mark(Op);
+  }
+  return Obs;
+}
+
+/// ferry.nan.pick.f64.N(r, o1, ..., oN): r unless some o is a NaN, then
+/// the first such one with its quiet bit set. The operands are all those of
+/// the operation, so a lone NaN among them is what r holds already (x86
+/// quiets it too): selects only for the operands that can be NaN, distinct
+/// ones, and none for the last of them (x * x, or x + 1.0, needs none).
+Value *resolvePick(CallInst *C, const SimplifyQuery &SQ) {
+  SmallVector<Value *, 4> Can;
+  for (unsigned K = 1; K < C->arg_size(); ++K) {
+    Value *O = C->getArgOperand(K);
+    if (!is_contained(Can, O) && !isKnownNeverNaN(O, 0, SQ))
+      Can.push_back(O);
+  }
+  IRBuilder<> B(C);
+  Value *V = C->getArgOperand(0);
+  Type *T = V->getType();
+  Type *IT = B.getInt64Ty();
+  for (unsigned K = Can.size(); K-- > 1;) {
+    Value *O = Can[K - 1];
+    Value *Quiet = B.CreateBitCast(B.CreateOr(B.CreateBitCast(O, IT), B.getInt64(uint64_t(1) << 51)), T);
+    V = B.CreateSelect(B.CreateFCmpUNO(O, O), Quiet, V);
+  }
+  return V;
 }
 
 } // namespace
@@ -78,15 +139,22 @@ void runNanResults(llvm::Module &M) {
   SmallVector<CallInst *, 64> Markers;
   for (llvm::Function &F : M)
     for (llvm::Instruction &I : instructions(F))
-      if (isMarker(&I))
+      if (isMarker(&I) || isPick(&I))
         Markers.push_back(cast<CallInst>(&I));
   // Decide first (the decisions look through other markers), then rewrite.
+  // The f64 choice costs a select per operation on f64 chains that reach
+  // memory (2x on an all-pairs n-body in double), so it is a setting.
+  static const bool Exact = Settings::get().getBool(SettingKey::ExactF64Nan);
+  DenseSet<const Value *> Obs = observedValues(M);
   SmallVector<bool, 64> Seen;
   for (CallInst *C : Markers)
-    Seen.push_back(observed(C));
+    Seen.push_back(Obs.contains(C));
   for (auto [C, Obs] : llvm::zip(Markers, Seen)) {
     Value *V = C->getArgOperand(0);
-    if (Obs) {
+    if (isPick(C)) {
+      if (Obs && Exact)
+        V = resolvePick(C, SimplifyQuery(M.getDataLayout()));
+    } else if (Obs) {
       IRBuilder<> B(C);
       Type *T = V->getType();
       Type *ST = T->getScalarType();
@@ -98,7 +166,7 @@ void runNanResults(llvm::Module &M) {
     C->eraseFromParent();
   }
   for (llvm::Function &F : llvm::make_early_inc_range(M))
-    if (F.getName().starts_with(NanMarkerPrefix) && F.use_empty())
+    if ((F.getName().starts_with(NanMarkerPrefix) || F.getName().starts_with(NanPickPrefix)) && F.use_empty())
       F.eraseFromParent();
 }
 

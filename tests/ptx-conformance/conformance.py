@@ -8,7 +8,7 @@
       runs NVIDIA's ptxas (sm_90) over every candidate and writes
       forms-valid.txt: the candidates it accepts. Needs the CUDA toolkit;
       only run when forms.py changes, before recording.
-  conformance.py record RESULTS...
+  conformance.py record RESULTS... [--family F]
       turns runner output taken over NVIDIA's driver into goldens/<family>.txt
   conformance.py check --runner BIN [--lib DIR] [--work DIR] [--family F]
                        [--expected FILE]
@@ -255,7 +255,7 @@ def inputs_crc(form):
 
 
 def cmd_record(args):
-    forms = selected_forms()
+    forms = selected_forms(family=args.family)
     res = parse_results(args.results)
     os.makedirs(GOLDENS, exist_ok=True)
     missing = 0
@@ -613,6 +613,7 @@ def main():
     f.add_argument("--ptxas", default="/usr/local/cuda/bin/ptxas")
     r = sub.add_parser("record")
     r.add_argument("results", nargs="+")
+    r.add_argument("--family", help="write only these families' goldens (the others stay as they are)")
     c = sub.add_parser("check")
     c.add_argument("--runner")
     c.add_argument("--lib")

@@ -18,6 +18,7 @@ div.full), where `tol` names the PTX ISA's stated bound (see TOLERANCES).
 """
 
 import random
+import re
 import zlib
 
 ROUNDS = ["rn", "rz", "rm", "rp"]
@@ -39,9 +40,12 @@ class Form:
     """One instruction form. `body` is PTX with {d0}.. for results and {a0}..
     for operands; `outs`/`ins` are their PTX types; `tol` the comparison."""
 
-    def __init__(self, fam, key, body, outs, ins, tol=None, pool=None, count=128):
+    def __init__(self, fam, key, body, outs, ins, tol=None, pool=None, count=128, cross=False):
         self.fam, self.key, self.body, self.outs, self.ins = fam, key, body, outs, ins
         self.tol = tol
+        # cross: every combination of the operands' pools first (then random
+        # tuples up to count), instead of edges paired with rotating edges.
+        self.cross = cross
         self.pool = pool or {}  # operand index -> custom value list generator
         self.count = count
         self.name = None  # kernel name, set by the generator
@@ -175,7 +179,11 @@ def inputs_for(form):
     for i, t in enumerate(ins):
         pools.append(form.pool[i](t) if i in form.pool else edges_of(t))
     rows = []
-    if len(ins) == 1:
+    if form.cross:
+        rows = [[]]
+        for p in pools:
+            rows = [r + [v] for r in rows for v in p]
+    elif len(ins) == 1:
         rows = [[v] for v in pools[0]]
     elif ins:
         # Pairs of edges first (every edge of each operand against a rotating
@@ -657,8 +665,71 @@ def video():
     return F
 
 
+# Words that tell the video emulation's rules apart: the ends of the s32 and
+# u32 ranges and their neighbours (bit 31 set or not), halfway points, and
+# small values; every combination of them for each operand.
+VIDEO_SWEEP3 = [0, 1, 0x7FFF, 0x40000000, 0x7FFFFFFE, 0x7FFFFFFF, 0x80000000, 0x80000001, 0xC0000000, 0xFFFFFFFF]
+VIDEO_SWEEP2 = VIDEO_SWEEP3 + [2, 0x80, 0xFF, 0x8000, 0xFFFF, 0x3FFFFFFF, 0x7FFF0000, 0xFFFF0000, 0xFFFFFFFE]
+
+
+def video_sweep():
+    """The scalar video forms (whole words, no selectors) again, on every
+    combination of VIDEO_SWEEP words plus random ones: ptxas emulates them
+    on sm_90 and departs from the PTX ISA's text where values carry bit 31
+    (saturation, the secondary min/max), so their rules are fitted to these
+    rows (fit_video.py) rather than read from the ISA."""
+    F = []
+    for f in video():
+        if " " in f.key or not re.match(r"v(add|sub|absdiff|min|max|shl|shr|mad|set)\.", f.key):
+            continue
+        n = len(f.ins)
+        if f.key.startswith(("vshl", "vshr")):
+            pool = {0: lambda t: VIDEO_SWEEP2, 1: shift_pool}
+            count = len(VIDEO_SWEEP2) * len(shift_pool("u32")) + 128
+        elif n == 2:
+            pool = {0: lambda t: VIDEO_SWEEP2, 1: lambda t: VIDEO_SWEEP2}
+            count = len(VIDEO_SWEEP2) ** 2 + 128
+        else:
+            pool = {i: (lambda t: VIDEO_SWEEP3) for i in range(n)}
+            count = len(VIDEO_SWEEP3) ** n + 256
+        F.append(Form("videosweep", f.key + " sweep", f.body, f.outs, f.ins, pool=pool, count=count, cross=True))
+    return F
+
+
+# NaNs of both signs, quiet and signalling, with and without payload, and
+# the non-NaN values that make an invalid operation (0, the infinities) or
+# pass a NaN on (1).
+F64_NAN_SWEEP = [0x7FF8000000000000, 0xFFF8000000000000, 0x7FF0000000000001, 0xFFF4000000000002,
+                 0x7FFC00000000ABCD, 0xFFF800000000DEAD, 0x7FF123456789ABCD, 0x3FF0000000000000,
+                 0x7FF0000000000000, 0xFFF0000000000000, 0x0]
+
+
+def f64_nan_sweep():
+    """The f64 arithmetic forms on every combination of F64_NAN_SWEEP values:
+    which NaN an H100 returns when several operands are NaN (x86 returns the
+    first; the float family's inputs meet two NaNs only twice per form)."""
+    F = []
+    pool = lambda t: F64_NAN_SWEEP
+    n = len(F64_NAN_SWEEP)
+    for op in ["add", "sub", "mul"]:
+        for r in [""] + ["." + x for x in ROUNDS]:
+            k = f"{op}{r}.f64"
+            F.append(Form("f64nan", k + " nan", k + " {d0}, {a0}, {a1};", ["f64"], ["f64", "f64"],
+                          pool={0: pool, 1: pool}, count=n * n, cross=True))
+    for k in ["min.f64", "max.f64"] + [f"div.{r}.f64" for r in ROUNDS]:
+        F.append(Form("f64nan", k + " nan", k + " {d0}, {a0}, {a1};", ["f64"], ["f64", "f64"],
+                      pool={0: pool, 1: pool}, count=n * n, cross=True))
+    for r in ROUNDS:
+        for op in ["fma", "mad"]:
+            k = f"{op}.{r}.f64"
+            F.append(Form("f64nan", k + " nan", k + " {d0}, {a0}, {a1}, {a2};", ["f64"], ["f64"] * 3,
+                          pool={0: pool, 1: pool, 2: pool}, count=n ** 3, cross=True))
+    return F
+
+
 def all_forms():
     forms = int_arith() + carry() + bits() + compare() + float_arith() + special() + cvt() + warp() + atom() + video()
+    forms += video_sweep() + f64_nan_sweep()
     seen, out = set(), []
     for f in forms:
         if f.key in seen:
