@@ -50,7 +50,8 @@ template <typename T> HostCsr<T> laplacian2d(int N) {
 
 /// A random Rows x Cols pattern with about PerRow entries a row (and the
 /// diagonal, made dominant, when Square); values in [-1, 1).
-template <typename T> HostCsr<T> randomCsr(int Rows, int Cols, int PerRow, uint64_t Seed, bool Square) {
+template <typename T>
+HostCsr<T> randomCsr(int Rows, int Cols, int PerRow, uint64_t Seed, bool Square) {
   Lcg R(Seed);
   HostCsr<T> A;
   A.Rows = Rows;
@@ -92,10 +93,14 @@ template <typename T> std::vector<T> randomVector(int N, uint64_t Seed) {
 }
 
 template <typename T> double magnitude(T V) { return std::fabs((double)V); }
-template <typename R> double magnitude(std::complex<R> V) { return std::abs(std::complex<double>(V)); }
+template <typename R> double magnitude(std::complex<R> V) {
+  return std::abs(std::complex<double>(V));
+}
 
 template <typename T> std::complex<double> asC(T V) { return {(double)V, 0.0}; }
-template <typename R> std::complex<double> asC(std::complex<R> V) { return {(double)V.real(), (double)V.imag()}; }
+template <typename R> std::complex<double> asC(std::complex<R> V) {
+  return {(double)V.real(), (double)V.imag()};
+}
 
 template <typename V> double sumAbs(const V &Xs) {
   double S = 0;

@@ -35,9 +35,9 @@ int main() {
         int *DPtr = upload(Ptr), *DIdx = upload(Idx);
         float *DVal = upload(Val);
         cusparseSpMatDescr_t MA;
-        CUSPARSE_CHECK(cusparseCreateBsr(&MA, Mb, Nb, Nnzb, Bs, Bs, DPtr, DIdx, DVal, CUSPARSE_INDEX_32I,
-                                         CUSPARSE_INDEX_32I,
-                                         Base ? CUSPARSE_INDEX_BASE_ONE : CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F, Order));
+        CUSPARSE_CHECK(cusparseCreateBsr(
+            &MA, Mb, Nb, Nnzb, Bs, Bs, DPtr, DIdx, DVal, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+            Base ? CUSPARSE_INDEX_BASE_ONE : CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F, Order));
         char Name[64];
         // SpMV
         std::vector<float> X = randomVector<float>(N, 92);
@@ -49,13 +49,13 @@ int main() {
         float Alpha = 1, Beta = 0;
         std::snprintf(Name, sizeof Name, "spmv-b%d-%s-base%d", Bs, Ord ? "col" : "row", Base);
         size_t Size = 0;
-        int St = cusparseSpMV_bufferSize(H, CUSPARSE_OPERATION_NON_TRANSPOSE, &Alpha, MA, VX, &Beta, VY, CUDA_R_32F,
-                                         CUSPARSE_SPMV_ALG_DEFAULT, &Size);
+        int St = cusparseSpMV_bufferSize(H, CUSPARSE_OPERATION_NON_TRANSPOSE, &Alpha, MA, VX, &Beta,
+                                         VY, CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, &Size);
         void *Buf = nullptr;
         if (St == 0) {
           CHECK(cudaMalloc(&Buf, Size ? Size : 1));
-          St = cusparseSpMV(H, CUSPARSE_OPERATION_NON_TRANSPOSE, &Alpha, MA, VX, &Beta, VY, CUDA_R_32F,
-                            CUSPARSE_SPMV_ALG_DEFAULT, Buf);
+          St = cusparseSpMV(H, CUSPARSE_OPERATION_NON_TRANSPOSE, &Alpha, MA, VX, &Beta, VY,
+                            CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, Buf);
         }
         if (St) {
           std::printf("%-24s status %d\n", Name, St);
@@ -77,13 +77,14 @@ int main() {
         CUSPARSE_CHECK(cusparseCreateDnMat(&MB, N, K, N, DB, CUDA_R_32F, CUSPARSE_ORDER_COL));
         CUSPARSE_CHECK(cusparseCreateDnMat(&MC, M, K, M, DC, CUDA_R_32F, CUSPARSE_ORDER_COL));
         std::snprintf(Name, sizeof Name, "spmm-b%d-%s-base%d", Bs, Ord ? "col" : "row", Base);
-        St = cusparseSpMM_bufferSize(H, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &Alpha, MA,
-                                     MB, &Beta, MC, CUDA_R_32F, CUSPARSE_SPMM_ALG_DEFAULT, &Size);
+        St = cusparseSpMM_bufferSize(H, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                     CUSPARSE_OPERATION_NON_TRANSPOSE, &Alpha, MA, MB, &Beta, MC,
+                                     CUDA_R_32F, CUSPARSE_SPMM_ALG_DEFAULT, &Size);
         Buf = nullptr;
         if (St == 0) {
           CHECK(cudaMalloc(&Buf, Size ? Size : 1));
-          St = cusparseSpMM(H, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &Alpha, MA, MB,
-                            &Beta, MC, CUDA_R_32F, CUSPARSE_SPMM_ALG_DEFAULT, Buf);
+          St = cusparseSpMM(H, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                            &Alpha, MA, MB, &Beta, MC, CUDA_R_32F, CUSPARSE_SPMM_ALG_DEFAULT, Buf);
         }
         if (St) {
           std::printf("%-24s status %d\n", Name, St);
@@ -102,7 +103,8 @@ int main() {
         CUSPARSE_CHECK(cusparseDestroyDnMat(MB));
         CUSPARSE_CHECK(cusparseDestroyDnMat(MC));
         CUSPARSE_CHECK(cusparseDestroySpMat(MA));
-        cudaFree(DPtr), cudaFree(DIdx), cudaFree(DVal), cudaFree(DX), cudaFree(DY), cudaFree(DB), cudaFree(DC);
+        cudaFree(DPtr), cudaFree(DIdx), cudaFree(DVal), cudaFree(DX), cudaFree(DY), cudaFree(DB),
+            cudaFree(DC);
       }
   CUSPARSE_CHECK(cusparseDestroy(H));
   return finish(Failures == 0);

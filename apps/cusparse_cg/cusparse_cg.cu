@@ -19,7 +19,9 @@ template <> struct Blas<double> {
   static cublasStatus_t axpy(cublasHandle_t H, int N, const double *A, const double *X, double *Y) {
     return cublasDaxpy(H, N, A, X, 1, Y, 1);
   }
-  static cublasStatus_t scal(cublasHandle_t H, int N, const double *A, double *X) { return cublasDscal(H, N, A, X, 1); }
+  static cublasStatus_t scal(cublasHandle_t H, int N, const double *A, double *X) {
+    return cublasDscal(H, N, A, X, 1);
+  }
   static constexpr cudaDataType Type = CUDA_R_64F;
 };
 template <> struct Blas<float> {
@@ -29,11 +31,14 @@ template <> struct Blas<float> {
   static cublasStatus_t axpy(cublasHandle_t H, int N, const float *A, const float *X, float *Y) {
     return cublasSaxpy(H, N, A, X, 1, Y, 1);
   }
-  static cublasStatus_t scal(cublasHandle_t H, int N, const float *A, float *X) { return cublasSscal(H, N, A, X, 1); }
+  static cublasStatus_t scal(cublasHandle_t H, int N, const float *A, float *X) {
+    return cublasSscal(H, N, A, X, 1);
+  }
   static constexpr cudaDataType Type = CUDA_R_32F;
 };
 
-template <typename T> void solve(const char *Name, double Tol, cudaStream_t S, cusparseHandle_t Sp, cublasHandle_t Bl) {
+template <typename T>
+void solve(const char *Name, double Tol, cudaStream_t S, cusparseHandle_t Sp, cublasHandle_t Bl) {
   HostCsr<T> A = laplacian2d<T>(48);
   int N = A.Rows;
   std::vector<T> B(N, T(1)), X(N, T(0));
@@ -44,14 +49,14 @@ template <typename T> void solve(const char *Name, double Tol, cudaStream_t S, c
   cusparseSpMatDescr_t MA;
   cusparseDnVecDescr_t VP, VAp;
   cudaDataType Ty = Blas<T>::Type;
-  CUSPARSE_CHECK(cusparseCreateCsr(&MA, N, N, A.nnz(), DPtr, DIdx, DVal, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
-                                   CUSPARSE_INDEX_BASE_ZERO, Ty));
+  CUSPARSE_CHECK(cusparseCreateCsr(&MA, N, N, A.nnz(), DPtr, DIdx, DVal, CUSPARSE_INDEX_32I,
+                                   CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, Ty));
   CUSPARSE_CHECK(cusparseCreateDnVec(&VP, N, DP, Ty));
   CUSPARSE_CHECK(cusparseCreateDnVec(&VAp, N, DAp, Ty));
   T One = 1, Zero = 0;
   size_t Size = 0;
-  CUSPARSE_CHECK(cusparseSpMV_bufferSize(Sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &One, MA, VP, &Zero, VAp, Ty,
-                                         CUSPARSE_SPMV_ALG_DEFAULT, &Size));
+  CUSPARSE_CHECK(cusparseSpMV_bufferSize(Sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &One, MA, VP, &Zero,
+                                         VAp, Ty, CUSPARSE_SPMV_ALG_DEFAULT, &Size));
   void *Buf;
   CHECK(cudaMalloc(&Buf, Size ? Size : 1));
   // x = 0, r = b, p = r
@@ -84,7 +89,8 @@ template <typename T> void solve(const char *Name, double Tol, cudaStream_t S, c
   CUSPARSE_CHECK(cusparseDestroySpMat(MA));
   CUSPARSE_CHECK(cusparseDestroyDnVec(VP));
   CUSPARSE_CHECK(cusparseDestroyDnVec(VAp));
-  cudaFree(DPtr), cudaFree(DIdx), cudaFree(DVal), cudaFree(DX), cudaFree(DR), cudaFree(DP), cudaFree(DAp), cudaFree(Buf);
+  cudaFree(DPtr), cudaFree(DIdx), cudaFree(DVal), cudaFree(DX), cudaFree(DR), cudaFree(DP),
+      cudaFree(DAp), cudaFree(Buf);
 }
 
 int main() {

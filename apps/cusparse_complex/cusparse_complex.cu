@@ -12,7 +12,8 @@
 typedef std::complex<float> cf;
 typedef std::complex<double> cd;
 
-template <typename T> static HostCsr<T> randomComplex(int Rows, int Cols, int PerRow, uint64_t Seed, bool Square) {
+template <typename T>
+static HostCsr<T> randomComplex(int Rows, int Cols, int PerRow, uint64_t Seed, bool Square) {
   HostCsr<float> Re = randomCsr<float>(Rows, Cols, PerRow, Seed, Square);
   HostCsr<T> A;
   A.Rows = Rows, A.Cols = Cols, A.Ptr = Re.Ptr, A.Idx = Re.Idx;
@@ -38,8 +39,8 @@ int main() {
     int *DPtr = upload(A.Ptr), *DIdx = upload(A.Idx);
     cf *DVal = upload(A.Val), *DX = upload(X), *DY = upload(Y0);
     cusparseSpMatDescr_t MA;
-    CUSPARSE_CHECK(cusparseCreateCsr(&MA, M, N, A.nnz(), DPtr, DIdx, DVal, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
-                                     CUSPARSE_INDEX_BASE_ZERO, CUDA_C_32F));
+    CUSPARSE_CHECK(cusparseCreateCsr(&MA, M, N, A.nnz(), DPtr, DIdx, DVal, CUSPARSE_INDEX_32I,
+                                     CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_C_32F));
     const char *Names[] = {"cspmv-n", "cspmv-t", "cspmv-h"};
     for (int Op = 0; Op < 3; ++Op) {
       int Rm = Op ? N : M, Cm = Op ? M : N;
@@ -49,8 +50,8 @@ int main() {
       CUSPARSE_CHECK(cusparseCreateDnVec(&VY, Rm, DY, CUDA_C_32F));
       cuComplex Alpha = make_cuComplex(0.5f, -1.0f), Beta = make_cuComplex(0.25f, 0.5f);
       size_t Size;
-      CUSPARSE_CHECK(cusparseSpMV_bufferSize(H, (cusparseOperation_t)Op, &Alpha, MA, VX, &Beta, VY, CUDA_C_32F,
-                                             CUSPARSE_SPMV_ALG_DEFAULT, &Size));
+      CUSPARSE_CHECK(cusparseSpMV_bufferSize(H, (cusparseOperation_t)Op, &Alpha, MA, VX, &Beta, VY,
+                                             CUDA_C_32F, CUSPARSE_SPMV_ALG_DEFAULT, &Size));
       void *Buf;
       CHECK(cudaMalloc(&Buf, Size ? Size : 1));
       CUSPARSE_CHECK(cusparseSpMV(H, (cusparseOperation_t)Op, &Alpha, MA, VX, &Beta, VY, CUDA_C_32F,
@@ -89,13 +90,14 @@ int main() {
       const char *Name;
       cusparseFillMode_t Fill;
       cusparseOperation_t Op;
-    } Cases[] = {{"zspsv-lower-n", CUSPARSE_FILL_MODE_LOWER, CUSPARSE_OPERATION_NON_TRANSPOSE},
-                 {"zspsv-upper-n", CUSPARSE_FILL_MODE_UPPER, CUSPARSE_OPERATION_NON_TRANSPOSE},
-                 {"zspsv-lower-h", CUSPARSE_FILL_MODE_LOWER, CUSPARSE_OPERATION_CONJUGATE_TRANSPOSE}};
+    } Cases[] = {
+        {"zspsv-lower-n", CUSPARSE_FILL_MODE_LOWER, CUSPARSE_OPERATION_NON_TRANSPOSE},
+        {"zspsv-upper-n", CUSPARSE_FILL_MODE_UPPER, CUSPARSE_OPERATION_NON_TRANSPOSE},
+        {"zspsv-lower-h", CUSPARSE_FILL_MODE_LOWER, CUSPARSE_OPERATION_CONJUGATE_TRANSPOSE}};
     for (const Case &Cs : Cases) {
       cusparseSpMatDescr_t MA;
-      CUSPARSE_CHECK(cusparseCreateCsr(&MA, N, N, A.nnz(), DPtr, DIdx, DVal, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
-                                       CUSPARSE_INDEX_BASE_ZERO, CUDA_C_64F));
+      CUSPARSE_CHECK(cusparseCreateCsr(&MA, N, N, A.nnz(), DPtr, DIdx, DVal, CUSPARSE_INDEX_32I,
+                                       CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_C_64F));
       cusparseFillMode_t Fill = Cs.Fill;
       CUSPARSE_CHECK(cusparseSpMatSetAttribute(MA, CUSPARSE_SPMAT_FILL_MODE, &Fill, sizeof Fill));
       cusparseDnVecDescr_t VX, VY;
@@ -105,13 +107,14 @@ int main() {
       CUSPARSE_CHECK(cusparseSpSV_createDescr(&D));
       cuDoubleComplex Alpha = make_cuDoubleComplex(2.0, 1.0);
       size_t Size;
-      CUSPARSE_CHECK(cusparseSpSV_bufferSize(H, Cs.Op, &Alpha, MA, VX, VY, CUDA_C_64F, CUSPARSE_SPSV_ALG_DEFAULT, D,
-                                             &Size));
+      CUSPARSE_CHECK(cusparseSpSV_bufferSize(H, Cs.Op, &Alpha, MA, VX, VY, CUDA_C_64F,
+                                             CUSPARSE_SPSV_ALG_DEFAULT, D, &Size));
       void *Buf;
       CHECK(cudaMalloc(&Buf, Size ? Size : 1));
-      CUSPARSE_CHECK(
-          cusparseSpSV_analysis(H, Cs.Op, &Alpha, MA, VX, VY, CUDA_C_64F, CUSPARSE_SPSV_ALG_DEFAULT, D, Buf));
-      CUSPARSE_CHECK(cusparseSpSV_solve(H, Cs.Op, &Alpha, MA, VX, VY, CUDA_C_64F, CUSPARSE_SPSV_ALG_DEFAULT, D));
+      CUSPARSE_CHECK(cusparseSpSV_analysis(H, Cs.Op, &Alpha, MA, VX, VY, CUDA_C_64F,
+                                           CUSPARSE_SPSV_ALG_DEFAULT, D, Buf));
+      CUSPARSE_CHECK(cusparseSpSV_solve(H, Cs.Op, &Alpha, MA, VX, VY, CUDA_C_64F,
+                                        CUSPARSE_SPSV_ALG_DEFAULT, D));
       std::vector<cd> Y = download(DY, N), Check(N);
       // Check = op(T) y with T the chosen triangle.
       for (int I = 0; I < N; ++I)
@@ -151,7 +154,8 @@ int main() {
     cf *DXs = upload(Xs), *DYd = upload(Yd);
     cusparseSpVecDescr_t VX;
     cusparseDnVecDescr_t VY;
-    CUSPARSE_CHECK(cusparseCreateSpVec(&VX, N, Nz, DInd, DXs, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_C_32F));
+    CUSPARSE_CHECK(cusparseCreateSpVec(&VX, N, Nz, DInd, DXs, CUSPARSE_INDEX_32I,
+                                       CUSPARSE_INDEX_BASE_ZERO, CUDA_C_32F));
     CUSPARSE_CHECK(cusparseCreateDnVec(&VY, N, DYd, CUDA_C_32F));
     for (int Conj = 0; Conj < 2; ++Conj) {
       auto Op = Conj ? CUSPARSE_OPERATION_CONJUGATE_TRANSPOSE : CUSPARSE_OPERATION_NON_TRANSPOSE;
@@ -189,7 +193,8 @@ int main() {
     CHECK(cudaMalloc(&DSz, Nz * sizeof(cd)));
     cusparseSpVecDescr_t SZ;
     cusparseDnVecDescr_t DZ;
-    CUSPARSE_CHECK(cusparseCreateSpVec(&SZ, N, Nz, DInd, DSz, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_C_64F));
+    CUSPARSE_CHECK(cusparseCreateSpVec(&SZ, N, Nz, DInd, DSz, CUSPARSE_INDEX_32I,
+                                       CUSPARSE_INDEX_BASE_ZERO, CUDA_C_64F));
     CUSPARSE_CHECK(cusparseCreateDnVec(&DZ, N, DDz, CUDA_C_64F));
     CUSPARSE_CHECK(cusparseGather(H, DZ, SZ));
     std::vector<cd> G = download(DSz, Nz);
@@ -215,7 +220,8 @@ int main() {
     float *DXr = upload(Xr), *DYr = upload(Yr);
     cusparseSpVecDescr_t SR;
     cusparseDnVecDescr_t DR;
-    CUSPARSE_CHECK(cusparseCreateSpVec(&SR, N, Nz, DInd, DXr, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+    CUSPARSE_CHECK(cusparseCreateSpVec(&SR, N, Nz, DInd, DXr, CUSPARSE_INDEX_32I,
+                                       CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
     CUSPARSE_CHECK(cusparseCreateDnVec(&DR, N, DYr, CUDA_R_32F));
     float C = 0.6f, S = 0.8f;
     CUSPARSE_CHECK(cusparseRot(H, &C, &S, SR, DR));

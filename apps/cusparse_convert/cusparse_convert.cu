@@ -53,8 +53,8 @@ int main() {
   CUSPARSE_CHECK(cusparseXcoosortByRow(H, M, N, Nnz, DR, DC, DP, Buf));
   cusparseSpVecDescr_t VX;
   cusparseDnVecDescr_t VY;
-  CUSPARSE_CHECK(cusparseCreateSpVec(&VX, Nnz, Nnz, DP, DSorted, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
-                                     CUDA_R_32F));
+  CUSPARSE_CHECK(cusparseCreateSpVec(&VX, Nnz, Nnz, DP, DSorted, CUSPARSE_INDEX_32I,
+                                     CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
   CUSPARSE_CHECK(cusparseCreateDnVec(&VY, Nnz, DV, CUDA_R_32F));
   CUSPARSE_CHECK(cusparseGather(H, VY, VX));
   std::vector<int> GotR = download(DR, Nnz), GotC = download(DC, Nnz);
@@ -87,13 +87,14 @@ int main() {
   CHECK(cudaMalloc(&DCscPtr, (N + 1) * sizeof(int)));
   CHECK(cudaMalloc(&DCscIdx, Nnz * sizeof(int)));
   CHECK(cudaMalloc(&DCscVal, Nnz * sizeof(float)));
-  CUSPARSE_CHECK(cusparseCsr2cscEx2_bufferSize(H, M, N, Nnz, DSorted, DPtr, DC, DCscVal, DCscPtr, DCscIdx, CUDA_R_32F,
-                                               CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ONE,
-                                               CUSPARSE_CSR2CSC_ALG1, &Size));
+  CUSPARSE_CHECK(cusparseCsr2cscEx2_bufferSize(
+      H, M, N, Nnz, DSorted, DPtr, DC, DCscVal, DCscPtr, DCscIdx, CUDA_R_32F,
+      CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ONE, CUSPARSE_CSR2CSC_ALG1, &Size));
   void *Buf2;
   CHECK(cudaMalloc(&Buf2, Size ? Size : 1));
-  CUSPARSE_CHECK(cusparseCsr2cscEx2(H, M, N, Nnz, DSorted, DPtr, DC, DCscVal, DCscPtr, DCscIdx, CUDA_R_32F,
-                                    CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ONE, CUSPARSE_CSR2CSC_ALG1, Buf2));
+  CUSPARSE_CHECK(cusparseCsr2cscEx2(H, M, N, Nnz, DSorted, DPtr, DC, DCscVal, DCscPtr, DCscIdx,
+                                    CUDA_R_32F, CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ONE,
+                                    CUSPARSE_CSR2CSC_ALG1, Buf2));
   std::vector<int> WantPtr(N + 1, 0), WantIdx(Nnz);
   std::vector<float> WantVal(Nnz);
   for (int J : A.Idx)
@@ -111,16 +112,19 @@ int main() {
     ++X;
   std::vector<int> CscPtr = download(DCscPtr, N + 1), CscIdx = download(DCscIdx, Nnz);
   std::vector<float> CscVal = download(DCscVal, Nnz);
-  report("csr2csc", CscPtr == WantPtr && CscIdx == WantIdx && CscVal == WantVal, (double)isum(CscIdx));
+  report("csr2csc", CscPtr == WantPtr && CscIdx == WantIdx && CscVal == WantVal,
+         (double)isum(CscIdx));
   CHECK(cudaMemset(DCscIdx, 0, Nnz * sizeof(int)));
-  CUSPARSE_CHECK(cusparseCsr2cscEx2(H, M, N, Nnz, nullptr, DPtr, DC, nullptr, DCscPtr, DCscIdx, CUDA_R_32F,
-                                    CUSPARSE_ACTION_SYMBOLIC, CUSPARSE_INDEX_BASE_ONE, CUSPARSE_CSR2CSC_ALG1, Buf2));
+  CUSPARSE_CHECK(cusparseCsr2cscEx2(H, M, N, Nnz, nullptr, DPtr, DC, nullptr, DCscPtr, DCscIdx,
+                                    CUDA_R_32F, CUSPARSE_ACTION_SYMBOLIC, CUSPARSE_INDEX_BASE_ONE,
+                                    CUSPARSE_CSR2CSC_ALG1, Buf2));
   report("csr2csc-symbolic", download(DCscIdx, Nnz) == WantIdx, (double)isum(WantIdx));
 
   // 4. Sort the row-sorted COO by column: the CSC order.
   CUSPARSE_CHECK(cusparseCreateIdentityPermutation(H, Nnz, DP));
   CUSPARSE_CHECK(cusparseXcoosortByColumn(H, M, N, Nnz, DR, DC, DP, Buf));
-  std::vector<int> ByColR = download(DR, Nnz), ByColC = download(DC, Nnz), Perm1 = download(DP, Nnz);
+  std::vector<int> ByColR = download(DR, Nnz), ByColC = download(DC, Nnz),
+                   Perm1 = download(DP, Nnz);
   Ok = true;
   for (int J = 0, K = 0; J < N; ++J)
     for (int P = WantPtr[J] - 1; P < WantPtr[J + 1] - 1; ++P, ++K)
@@ -151,10 +155,11 @@ int main() {
   CHECK(cudaMalloc(&DDense, M * N * sizeof(float)));
   cusparseSpMatDescr_t MA;
   cusparseDnMatDescr_t MD;
-  CUSPARSE_CHECK(cusparseCreateCsr(&MA, M, N, Nnz, DZPtr, DZIdx, DZVal, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
-                                   CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+  CUSPARSE_CHECK(cusparseCreateCsr(&MA, M, N, Nnz, DZPtr, DZIdx, DZVal, CUSPARSE_INDEX_32I,
+                                   CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
   CUSPARSE_CHECK(cusparseCreateDnMat(&MD, M, N, M, DDense, CUDA_R_32F, CUSPARSE_ORDER_COL));
-  CUSPARSE_CHECK(cusparseSparseToDense_bufferSize(H, MA, MD, CUSPARSE_SPARSETODENSE_ALG_DEFAULT, &Size));
+  CUSPARSE_CHECK(
+      cusparseSparseToDense_bufferSize(H, MA, MD, CUSPARSE_SPARSETODENSE_ALG_DEFAULT, &Size));
   void *Buf4;
   CHECK(cudaMalloc(&Buf4, Size ? Size : 1));
   CUSPARSE_CHECK(cusparseSparseToDense(H, MA, MD, CUSPARSE_SPARSETODENSE_ALG_DEFAULT, Buf4));
@@ -167,12 +172,14 @@ int main() {
   int *DOff;
   CHECK(cudaMalloc(&DOff, (M + 1) * sizeof(int)));
   cusparseSpMatDescr_t MB;
-  CUSPARSE_CHECK(cusparseCreateCsr(&MB, M, N, 0, DOff, nullptr, nullptr, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
-                                   CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
-  CUSPARSE_CHECK(cusparseDenseToSparse_bufferSize(H, MD, MB, CUSPARSE_DENSETOSPARSE_ALG_DEFAULT, &Size));
+  CUSPARSE_CHECK(cusparseCreateCsr(&MB, M, N, 0, DOff, nullptr, nullptr, CUSPARSE_INDEX_32I,
+                                   CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+  CUSPARSE_CHECK(
+      cusparseDenseToSparse_bufferSize(H, MD, MB, CUSPARSE_DENSETOSPARSE_ALG_DEFAULT, &Size));
   void *Buf5;
   CHECK(cudaMalloc(&Buf5, Size ? Size : 1));
-  CUSPARSE_CHECK(cusparseDenseToSparse_analysis(H, MD, MB, CUSPARSE_DENSETOSPARSE_ALG_DEFAULT, Buf5));
+  CUSPARSE_CHECK(
+      cusparseDenseToSparse_analysis(H, MD, MB, CUSPARSE_DENSETOSPARSE_ALG_DEFAULT, Buf5));
   int64_t Rr, Cc, Nz;
   CUSPARSE_CHECK(cusparseSpMatGetSize(MB, &Rr, &Cc, &Nz));
   std::printf("dense2sparse nnz %lld (of %d)\n", (long long)Nz, Nnz);
@@ -181,7 +188,8 @@ int main() {
   CHECK(cudaMalloc(&DBIdx, Nz * sizeof(int)));
   CHECK(cudaMalloc(&DBVal, Nz * sizeof(float)));
   CUSPARSE_CHECK(cusparseCsrSetPointers(MB, DOff, DBIdx, DBVal));
-  CUSPARSE_CHECK(cusparseDenseToSparse_convert(H, MD, MB, CUSPARSE_DENSETOSPARSE_ALG_DEFAULT, Buf5));
+  CUSPARSE_CHECK(
+      cusparseDenseToSparse_convert(H, MD, MB, CUSPARSE_DENSETOSPARSE_ALG_DEFAULT, Buf5));
   // Each row's (column, value) pairs, in any order within the row.
   {
     std::vector<int> Off = download(DOff, M + 1), Idx2 = download(DBIdx, Nz);
@@ -204,8 +212,8 @@ int main() {
         }
       for (int K = 0; K < Nz && K < Nnz; ++K)
         if (Idx2[K] != A.Idx[K] || Val2[K] != A.Val[K]) {
-          std::fprintf(stderr, "dense2sparse: entry %d is (%d, %g), want (%d, %g)\n", K, Idx2[K], Val2[K], A.Idx[K],
-                       A.Val[K]);
+          std::fprintf(stderr, "dense2sparse: entry %d is (%d, %g), want (%d, %g)\n", K, Idx2[K],
+                       Val2[K], A.Idx[K], A.Val[K]);
           break;
         }
     }

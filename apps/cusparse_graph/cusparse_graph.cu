@@ -60,20 +60,21 @@ int main() {
   CHECK(cudaMemcpy(DX, X0.data(), N * sizeof(double), cudaMemcpyHostToDevice));
   cusparseSpMatDescr_t MA;
   cusparseDnVecDescr_t VX, VY;
-  CUSPARSE_CHECK(cusparseCreateCsr(&MA, N, N, A.nnz(), DPtr, DIdx, DVal, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
-                                   CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
+  CUSPARSE_CHECK(cusparseCreateCsr(&MA, N, N, A.nnz(), DPtr, DIdx, DVal, CUSPARSE_INDEX_32I,
+                                   CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
   CUSPARSE_CHECK(cusparseCreateDnVec(&VX, N, DX, CUDA_R_64F));
   CUSPARSE_CHECK(cusparseCreateDnVec(&VY, N, DY, CUDA_R_64F));
   size_t Size;
-  CUSPARSE_CHECK(cusparseSpMV_bufferSize(H, CUSPARSE_OPERATION_NON_TRANSPOSE, DScalars, MA, VX, DScalars + 1, VY,
-                                         CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, &Size));
+  CUSPARSE_CHECK(cusparseSpMV_bufferSize(H, CUSPARSE_OPERATION_NON_TRANSPOSE, DScalars, MA, VX,
+                                         DScalars + 1, VY, CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT,
+                                         &Size));
   void *Buf;
   CHECK(cudaMalloc(&Buf, Size ? Size : 1));
 
   cudaGraph_t Graph;
   CHECK(cudaStreamBeginCapture(S, cudaStreamCaptureModeGlobal));
-  CUSPARSE_CHECK(cusparseSpMV(H, CUSPARSE_OPERATION_NON_TRANSPOSE, DScalars, MA, VX, DScalars + 1, VY, CUDA_R_64F,
-                              CUSPARSE_SPMV_ALG_DEFAULT, Buf));
+  CUSPARSE_CHECK(cusparseSpMV(H, CUSPARSE_OPERATION_NON_TRANSPOSE, DScalars, MA, VX, DScalars + 1,
+                              VY, CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, Buf));
   normalise<<<1, 256, 0, S>>>(DX, DY, N, DNorm);
   CHECK(cudaStreamEndCapture(S, &Graph));
   size_t Nodes = 0;
@@ -92,7 +93,12 @@ int main() {
   double HNorm = 0;
   for (int It = 0; It < 30; ++It) {
     std::vector<double> Hy = hostSpmv(A, Hx);
-    HNorm = std::sqrt([&] { double S = 0; for (double V : Hy) S += V * V; return S; }());
+    HNorm = std::sqrt([&] {
+      double S = 0;
+      for (double V : Hy)
+        S += V * V;
+      return S;
+    }());
     for (int I = 0; I < N; ++I)
       Hx[I] = Hy[I] / HNorm;
   }
@@ -102,8 +108,8 @@ int main() {
 
   // An SpMV queued behind a kernel on the same stream sees the kernel's result.
   fill<<<4, 128, 0, S>>>(DX, N, 1.0);
-  CUSPARSE_CHECK(cusparseSpMV(H, CUSPARSE_OPERATION_NON_TRANSPOSE, DScalars, MA, VX, DScalars + 1, VY, CUDA_R_64F,
-                              CUSPARSE_SPMV_ALG_DEFAULT, Buf));
+  CUSPARSE_CHECK(cusparseSpMV(H, CUSPARSE_OPERATION_NON_TRANSPOSE, DScalars, MA, VX, DScalars + 1,
+                              VY, CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, Buf));
   CHECK(cudaStreamSynchronize(S));
   std::vector<double> Y = download(DY, N), Ones(N, 1.0);
   report("after-kernel", allClose(Y, hostSpmv(A, Ones), 1e-12), sumAbs(Y));

@@ -22,10 +22,10 @@ int main() {
   int64_t *DPtr = upload(Ptr), *DIdx = upload(Idx), *DRows = upload(Rows);
   double *DVal = upload(A.Val);
   cusparseSpMatDescr_t Csr, Coo;
-  CUSPARSE_CHECK(cusparseCreateCsr(&Csr, N, N, A.nnz(), DPtr, DIdx, DVal, CUSPARSE_INDEX_64I, CUSPARSE_INDEX_64I,
+  CUSPARSE_CHECK(cusparseCreateCsr(&Csr, N, N, A.nnz(), DPtr, DIdx, DVal, CUSPARSE_INDEX_64I,
+                                   CUSPARSE_INDEX_64I, CUSPARSE_INDEX_BASE_ONE, CUDA_R_64F));
+  CUSPARSE_CHECK(cusparseCreateCoo(&Coo, N, N, A.nnz(), DRows, DIdx, DVal, CUSPARSE_INDEX_64I,
                                    CUSPARSE_INDEX_BASE_ONE, CUDA_R_64F));
-  CUSPARSE_CHECK(cusparseCreateCoo(&Coo, N, N, A.nnz(), DRows, DIdx, DVal, CUSPARSE_INDEX_64I, CUSPARSE_INDEX_BASE_ONE,
-                                   CUDA_R_64F));
   {
     int64_t R, C, Z;
     void *P, *I, *V;
@@ -33,8 +33,9 @@ int main() {
     cusparseIndexBase_t B;
     cudaDataType T;
     CUSPARSE_CHECK(cusparseCsrGet(Csr, &R, &C, &Z, &P, &I, &V, &Pt, &It, &B, &T));
-    std::printf("csr get: %lld x %lld nnz %lld types %d %d base %d value %d same arrays %d\n", (long long)R,
-                (long long)C, (long long)Z, (int)Pt, (int)It, (int)B, (int)T, P == DPtr && I == DIdx && V == DVal);
+    std::printf("csr get: %lld x %lld nnz %lld types %d %d base %d value %d same arrays %d\n",
+                (long long)R, (long long)C, (long long)Z, (int)Pt, (int)It, (int)B, (int)T,
+                P == DPtr && I == DIdx && V == DVal);
   }
   std::vector<double> X = randomVector<double>(N, 142);
   double *DX = upload(X), *DY;
@@ -48,8 +49,8 @@ int main() {
     for (int Op = 0; Op < 2; ++Op) {
       cusparseSpMatDescr_t M = F ? Coo : Csr;
       size_t Size;
-      CUSPARSE_CHECK(cusparseSpMV_bufferSize(H, (cusparseOperation_t)Op, &One, M, VX, &Zero, VY, CUDA_R_64F,
-                                             CUSPARSE_SPMV_ALG_DEFAULT, &Size));
+      CUSPARSE_CHECK(cusparseSpMV_bufferSize(H, (cusparseOperation_t)Op, &One, M, VX, &Zero, VY,
+                                             CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, &Size));
       void *Buf;
       CHECK(cudaMalloc(&Buf, Size ? Size : 1));
       CUSPARSE_CHECK(cusparseSpMV(H, (cusparseOperation_t)Op, &One, M, VX, &Zero, VY, CUDA_R_64F,
@@ -74,12 +75,14 @@ int main() {
     CUSPARSE_CHECK(cusparseCreateDnMat(&MB, N, K, K, DB, CUDA_R_64F, CUSPARSE_ORDER_ROW));
     CUSPARSE_CHECK(cusparseCreateDnMat(&MC, N, K, K, DC, CUDA_R_64F, CUSPARSE_ORDER_ROW));
     size_t Size;
-    CUSPARSE_CHECK(cusparseSpMM_bufferSize(H, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &One,
-                                           Csr, MB, &Zero, MC, CUDA_R_64F, CUSPARSE_SPMM_ALG_DEFAULT, &Size));
+    CUSPARSE_CHECK(cusparseSpMM_bufferSize(H, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                           CUSPARSE_OPERATION_NON_TRANSPOSE, &One, Csr, MB, &Zero,
+                                           MC, CUDA_R_64F, CUSPARSE_SPMM_ALG_DEFAULT, &Size));
     void *Buf;
     CHECK(cudaMalloc(&Buf, Size ? Size : 1));
-    CUSPARSE_CHECK(cusparseSpMM(H, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &One, Csr, MB,
-                                &Zero, MC, CUDA_R_64F, CUSPARSE_SPMM_ALG_DEFAULT, Buf));
+    CUSPARSE_CHECK(cusparseSpMM(H, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                CUSPARSE_OPERATION_NON_TRANSPOSE, &One, Csr, MB, &Zero, MC,
+                                CUDA_R_64F, CUSPARSE_SPMM_ALG_DEFAULT, Buf));
     std::vector<double> C = download(DC, N * K), Want(N * K, 0.0);
     for (int I = 0; I < N; ++I)
       for (int P = A.Ptr[I]; P < A.Ptr[I + 1]; ++P)
@@ -99,14 +102,14 @@ int main() {
     cusparseSpSVDescr_t D;
     CUSPARSE_CHECK(cusparseSpSV_createDescr(&D));
     size_t Size;
-    CUSPARSE_CHECK(cusparseSpSV_bufferSize(H, CUSPARSE_OPERATION_NON_TRANSPOSE, &One, Csr, VX, VY, CUDA_R_64F,
-                                           CUSPARSE_SPSV_ALG_DEFAULT, D, &Size));
+    CUSPARSE_CHECK(cusparseSpSV_bufferSize(H, CUSPARSE_OPERATION_NON_TRANSPOSE, &One, Csr, VX, VY,
+                                           CUDA_R_64F, CUSPARSE_SPSV_ALG_DEFAULT, D, &Size));
     void *Buf;
     CHECK(cudaMalloc(&Buf, Size ? Size : 1));
-    CUSPARSE_CHECK(cusparseSpSV_analysis(H, CUSPARSE_OPERATION_NON_TRANSPOSE, &One, Csr, VX, VY, CUDA_R_64F,
-                                         CUSPARSE_SPSV_ALG_DEFAULT, D, Buf));
-    CUSPARSE_CHECK(cusparseSpSV_solve(H, CUSPARSE_OPERATION_NON_TRANSPOSE, &One, Csr, VX, VY, CUDA_R_64F,
-                                      CUSPARSE_SPSV_ALG_DEFAULT, D));
+    CUSPARSE_CHECK(cusparseSpSV_analysis(H, CUSPARSE_OPERATION_NON_TRANSPOSE, &One, Csr, VX, VY,
+                                         CUDA_R_64F, CUSPARSE_SPSV_ALG_DEFAULT, D, Buf));
+    CUSPARSE_CHECK(cusparseSpSV_solve(H, CUSPARSE_OPERATION_NON_TRANSPOSE, &One, Csr, VX, VY,
+                                      CUDA_R_64F, CUSPARSE_SPSV_ALG_DEFAULT, D));
     std::vector<double> Y = download(DY, N), Check(Y);
     for (int I = 0; I < N; ++I)
       for (int P = A.Ptr[I]; P < A.Ptr[I + 1]; ++P)

@@ -76,11 +76,13 @@ int main() {
   CUSPARSE_CHECK(cusparseScsric02_bufferSize(Sp, N, Nnz, Descr, DIc, DPtr, DIdx, Info, &Size));
   void *Buf;
   CHECK(cudaMalloc(&Buf, Size));
-  CUSPARSE_CHECK(cusparseScsric02_analysis(Sp, N, Nnz, Descr, DIc, DPtr, DIdx, Info, CUSPARSE_SOLVE_POLICY_NO_LEVEL, Buf));
+  CUSPARSE_CHECK(cusparseScsric02_analysis(Sp, N, Nnz, Descr, DIc, DPtr, DIdx, Info,
+                                           CUSPARSE_SOLVE_POLICY_NO_LEVEL, Buf));
   int Pivot = 0;
   int PivotStatus = cusparseXcsric02_zeroPivot(Sp, Info, &Pivot);
   std::printf("analysis: status %d pivot %d\n", PivotStatus, Pivot);
-  CUSPARSE_CHECK(cusparseScsric02(Sp, N, Nnz, Descr, DIc, DPtr, DIdx, Info, CUSPARSE_SOLVE_POLICY_NO_LEVEL, Buf));
+  CUSPARSE_CHECK(cusparseScsric02(Sp, N, Nnz, Descr, DIc, DPtr, DIdx, Info,
+                                  CUSPARSE_SOLVE_POLICY_NO_LEVEL, Buf));
   PivotStatus = cusparseXcsric02_zeroPivot(Sp, Info, &Pivot);
   std::printf("factor: status %d pivot %d\n", PivotStatus, Pivot);
   std::vector<double> Want(L.Val.begin(), L.Val.end());
@@ -110,10 +112,10 @@ int main() {
   int *DAPtr = upload(A.Ptr), *DAIdx = upload(A.Idx);
   float *DAVal = upload(A.Val);
   cusparseSpMatDescr_t MA, ML;
-  CUSPARSE_CHECK(cusparseCreateCsr(&MA, N, N, A.nnz(), DAPtr, DAIdx, DAVal, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
-                                   CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
-  CUSPARSE_CHECK(cusparseCreateCsr(&ML, N, N, Nnz, DPtr, DIdx, DIc, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
-                                   CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+  CUSPARSE_CHECK(cusparseCreateCsr(&MA, N, N, A.nnz(), DAPtr, DAIdx, DAVal, CUSPARSE_INDEX_32I,
+                                   CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+  CUSPARSE_CHECK(cusparseCreateCsr(&ML, N, N, Nnz, DPtr, DIdx, DIc, CUSPARSE_INDEX_32I,
+                                   CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
   cusparseFillMode_t Lower = CUSPARSE_FILL_MODE_LOWER;
   CUSPARSE_CHECK(cusparseSpMatSetAttribute(ML, CUSPARSE_SPMAT_FILL_MODE, &Lower, sizeof Lower));
   float *DX, *DR, *DZ, *DT, *DP, *DQ;
@@ -131,15 +133,20 @@ int main() {
   CUSPARSE_CHECK(cusparseSpSV_createDescr(&SLt));
   size_t S1, S2, S3;
   auto N_ = CUSPARSE_OPERATION_NON_TRANSPOSE, T_ = CUSPARSE_OPERATION_TRANSPOSE;
-  CUSPARSE_CHECK(cusparseSpSV_bufferSize(Sp, N_, &One, ML, VR, VT, CUDA_R_32F, CUSPARSE_SPSV_ALG_DEFAULT, SL, &S1));
-  CUSPARSE_CHECK(cusparseSpSV_bufferSize(Sp, T_, &One, ML, VT, VZ, CUDA_R_32F, CUSPARSE_SPSV_ALG_DEFAULT, SLt, &S2));
-  CUSPARSE_CHECK(cusparseSpMV_bufferSize(Sp, N_, &One, MA, VP, &Zero, VQ, CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, &S3));
+  CUSPARSE_CHECK(cusparseSpSV_bufferSize(Sp, N_, &One, ML, VR, VT, CUDA_R_32F,
+                                         CUSPARSE_SPSV_ALG_DEFAULT, SL, &S1));
+  CUSPARSE_CHECK(cusparseSpSV_bufferSize(Sp, T_, &One, ML, VT, VZ, CUDA_R_32F,
+                                         CUSPARSE_SPSV_ALG_DEFAULT, SLt, &S2));
+  CUSPARSE_CHECK(cusparseSpMV_bufferSize(Sp, N_, &One, MA, VP, &Zero, VQ, CUDA_R_32F,
+                                         CUSPARSE_SPMV_ALG_DEFAULT, &S3));
   void *B1, *B2, *B3;
   CHECK(cudaMalloc(&B1, S1));
   CHECK(cudaMalloc(&B2, S2));
   CHECK(cudaMalloc(&B3, S3 ? S3 : 1));
-  CUSPARSE_CHECK(cusparseSpSV_analysis(Sp, N_, &One, ML, VR, VT, CUDA_R_32F, CUSPARSE_SPSV_ALG_DEFAULT, SL, B1));
-  CUSPARSE_CHECK(cusparseSpSV_analysis(Sp, T_, &One, ML, VT, VZ, CUDA_R_32F, CUSPARSE_SPSV_ALG_DEFAULT, SLt, B2));
+  CUSPARSE_CHECK(cusparseSpSV_analysis(Sp, N_, &One, ML, VR, VT, CUDA_R_32F,
+                                       CUSPARSE_SPSV_ALG_DEFAULT, SL, B1));
+  CUSPARSE_CHECK(cusparseSpSV_analysis(Sp, T_, &One, ML, VT, VZ, CUDA_R_32F,
+                                       CUSPARSE_SPSV_ALG_DEFAULT, SLt, B2));
   std::vector<float> B(N, 1.0f);
   CHECK(cudaMemset(DX, 0, N * sizeof(float)));
   CHECK(cudaMemcpy(DR, B.data(), N * sizeof(float), cudaMemcpyHostToDevice));
@@ -147,8 +154,10 @@ int main() {
   CUBLAS_CHECK(cublasSdot(Bl, N, DR, 1, DR, 1, &Bb));
   int K = 0;
   for (; K < 500; ++K) {
-    CUSPARSE_CHECK(cusparseSpSV_solve(Sp, N_, &One, ML, VR, VT, CUDA_R_32F, CUSPARSE_SPSV_ALG_DEFAULT, SL));
-    CUSPARSE_CHECK(cusparseSpSV_solve(Sp, T_, &One, ML, VT, VZ, CUDA_R_32F, CUSPARSE_SPSV_ALG_DEFAULT, SLt));
+    CUSPARSE_CHECK(
+        cusparseSpSV_solve(Sp, N_, &One, ML, VR, VT, CUDA_R_32F, CUSPARSE_SPSV_ALG_DEFAULT, SL));
+    CUSPARSE_CHECK(
+        cusparseSpSV_solve(Sp, T_, &One, ML, VT, VZ, CUDA_R_32F, CUSPARSE_SPSV_ALG_DEFAULT, SLt));
     RzOld = Rz;
     CUBLAS_CHECK(cublasSdot(Bl, N, DR, 1, DZ, 1, &Rz));
     if (K == 0) {
@@ -158,7 +167,8 @@ int main() {
       CUBLAS_CHECK(cublasSscal(Bl, N, &Beta, DP, 1));
       CUBLAS_CHECK(cublasSaxpy(Bl, N, &One, DZ, 1, DP, 1));
     }
-    CUSPARSE_CHECK(cusparseSpMV(Sp, N_, &One, MA, VP, &Zero, VQ, CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, B3));
+    CUSPARSE_CHECK(
+        cusparseSpMV(Sp, N_, &One, MA, VP, &Zero, VQ, CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, B3));
     CUBLAS_CHECK(cublasSdot(Bl, N, DP, 1, DQ, 1, &PQ));
     float Alpha = Rz / PQ, NegAlpha = -Alpha;
     CUBLAS_CHECK(cublasSaxpy(Bl, N, &Alpha, DP, 1, DX, 1));
@@ -200,7 +210,8 @@ int main() {
     CUSPARSE_CHECK(cusparseSetMatIndexBase(D1, CUSPARSE_INDEX_BASE_ONE));
     csric02Info_t I1;
     CUSPARSE_CHECK(cusparseCreateCsric02Info(&I1));
-    CUSPARSE_CHECK(cusparseScsric02_analysis(Sp, N, Bad.nnz(), D1, BV, BP, BI, I1, CUSPARSE_SOLVE_POLICY_NO_LEVEL, Buf));
+    CUSPARSE_CHECK(cusparseScsric02_analysis(Sp, N, Bad.nnz(), D1, BV, BP, BI, I1,
+                                             CUSPARSE_SOLVE_POLICY_NO_LEVEL, Buf));
     int P1 = 0;
     int St = cusparseXcsric02_zeroPivot(Sp, I1, &P1);
     std::printf("structural zero pivot: status %d position %d\n", St, P1);

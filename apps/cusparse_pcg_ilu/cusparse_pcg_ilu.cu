@@ -74,7 +74,8 @@ int main() {
   int Pivot = 0;
   cusparseStatus_t St = cusparseXcsrilu02_zeroPivot(Sp, Info, &Pivot);
   std::printf("analysis zero pivot: status %d position %d\n", (int)St, Pivot);
-  CUSPARSE_CHECK(cusparseDcsrilu02(Sp, N, Nnz, Descr, DIlu, DPtr, DIdx, Info, CUSPARSE_SOLVE_POLICY_USE_LEVEL, IluBuf));
+  CUSPARSE_CHECK(cusparseDcsrilu02(Sp, N, Nnz, Descr, DIlu, DPtr, DIdx, Info,
+                                   CUSPARSE_SOLVE_POLICY_USE_LEVEL, IluBuf));
   St = cusparseXcsrilu02_zeroPivot(Sp, Info, &Pivot);
   std::printf("factor zero pivot: status %d position %d\n", (int)St, Pivot);
   std::vector<double> Want = A.Val;
@@ -84,12 +85,12 @@ int main() {
 
   // Descriptors: A, L (lower, unit) and U (upper, non-unit) over the factor.
   cusparseSpMatDescr_t MA, ML, MU;
-  CUSPARSE_CHECK(cusparseCreateCsr(&MA, N, N, Nnz, DPtr, DIdx, DVal, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
-                                   CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
-  CUSPARSE_CHECK(cusparseCreateCsr(&ML, N, N, Nnz, DPtr, DIdx, DIlu, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
-                                   CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
-  CUSPARSE_CHECK(cusparseCreateCsr(&MU, N, N, Nnz, DPtr, DIdx, DIlu, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
-                                   CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
+  CUSPARSE_CHECK(cusparseCreateCsr(&MA, N, N, Nnz, DPtr, DIdx, DVal, CUSPARSE_INDEX_32I,
+                                   CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
+  CUSPARSE_CHECK(cusparseCreateCsr(&ML, N, N, Nnz, DPtr, DIdx, DIlu, CUSPARSE_INDEX_32I,
+                                   CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
+  CUSPARSE_CHECK(cusparseCreateCsr(&MU, N, N, Nnz, DPtr, DIdx, DIlu, CUSPARSE_INDEX_32I,
+                                   CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
   cusparseFillMode_t Lower = CUSPARSE_FILL_MODE_LOWER, Upper = CUSPARSE_FILL_MODE_UPPER;
   cusparseDiagType_t Unit = CUSPARSE_DIAG_TYPE_UNIT, NonUnit = CUSPARSE_DIAG_TYPE_NON_UNIT;
   CUSPARSE_CHECK(cusparseSpMatSetAttribute(ML, CUSPARSE_SPMAT_FILL_MODE, &Lower, sizeof Lower));
@@ -114,20 +115,20 @@ int main() {
   CUSPARSE_CHECK(cusparseSpSV_createDescr(&SL));
   CUSPARSE_CHECK(cusparseSpSV_createDescr(&SU));
   size_t SizeL, SizeU, SizeMv;
-  CUSPARSE_CHECK(cusparseSpSV_bufferSize(Sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &One, ML, VR, VT, CUDA_R_64F,
-                                         CUSPARSE_SPSV_ALG_DEFAULT, SL, &SizeL));
-  CUSPARSE_CHECK(cusparseSpSV_bufferSize(Sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &One, MU, VT, VZ, CUDA_R_64F,
-                                         CUSPARSE_SPSV_ALG_DEFAULT, SU, &SizeU));
-  CUSPARSE_CHECK(cusparseSpMV_bufferSize(Sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &One, MA, VP, &Zero, VQ, CUDA_R_64F,
-                                         CUSPARSE_SPMV_ALG_DEFAULT, &SizeMv));
+  CUSPARSE_CHECK(cusparseSpSV_bufferSize(Sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &One, ML, VR, VT,
+                                         CUDA_R_64F, CUSPARSE_SPSV_ALG_DEFAULT, SL, &SizeL));
+  CUSPARSE_CHECK(cusparseSpSV_bufferSize(Sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &One, MU, VT, VZ,
+                                         CUDA_R_64F, CUSPARSE_SPSV_ALG_DEFAULT, SU, &SizeU));
+  CUSPARSE_CHECK(cusparseSpMV_bufferSize(Sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &One, MA, VP, &Zero,
+                                         VQ, CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, &SizeMv));
   void *BufL, *BufU, *BufMv;
   CHECK(cudaMalloc(&BufL, SizeL));
   CHECK(cudaMalloc(&BufU, SizeU));
   CHECK(cudaMalloc(&BufMv, SizeMv ? SizeMv : 1));
-  CUSPARSE_CHECK(cusparseSpSV_analysis(Sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &One, ML, VR, VT, CUDA_R_64F,
-                                       CUSPARSE_SPSV_ALG_DEFAULT, SL, BufL));
-  CUSPARSE_CHECK(cusparseSpSV_analysis(Sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &One, MU, VT, VZ, CUDA_R_64F,
-                                       CUSPARSE_SPSV_ALG_DEFAULT, SU, BufU));
+  CUSPARSE_CHECK(cusparseSpSV_analysis(Sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &One, ML, VR, VT,
+                                       CUDA_R_64F, CUSPARSE_SPSV_ALG_DEFAULT, SL, BufL));
+  CUSPARSE_CHECK(cusparseSpSV_analysis(Sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &One, MU, VT, VZ,
+                                       CUDA_R_64F, CUSPARSE_SPSV_ALG_DEFAULT, SU, BufU));
 
   // (Preconditioned) CG; Precond = false skips the two solves.
   auto Solve = [&](bool Precond, int &Iterations) {
@@ -139,10 +140,10 @@ int main() {
     int K = 0;
     for (; K < 1000; ++K) {
       if (Precond) {
-        CUSPARSE_CHECK(cusparseSpSV_solve(Sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &One, ML, VR, VT, CUDA_R_64F,
-                                          CUSPARSE_SPSV_ALG_DEFAULT, SL));
-        CUSPARSE_CHECK(cusparseSpSV_solve(Sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &One, MU, VT, VZ, CUDA_R_64F,
-                                          CUSPARSE_SPSV_ALG_DEFAULT, SU));
+        CUSPARSE_CHECK(cusparseSpSV_solve(Sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &One, ML, VR, VT,
+                                          CUDA_R_64F, CUSPARSE_SPSV_ALG_DEFAULT, SL));
+        CUSPARSE_CHECK(cusparseSpSV_solve(Sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &One, MU, VT, VZ,
+                                          CUDA_R_64F, CUSPARSE_SPSV_ALG_DEFAULT, SU));
       } else {
         CUBLAS_CHECK(cublasDcopy(Bl, N, DR, 1, DZ, 1));
       }
@@ -155,8 +156,8 @@ int main() {
         CUBLAS_CHECK(cublasDscal(Bl, N, &Beta, DP, 1));
         CUBLAS_CHECK(cublasDaxpy(Bl, N, &One, DZ, 1, DP, 1));
       }
-      CUSPARSE_CHECK(cusparseSpMV(Sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &One, MA, VP, &Zero, VQ, CUDA_R_64F,
-                                  CUSPARSE_SPMV_ALG_DEFAULT, BufMv));
+      CUSPARSE_CHECK(cusparseSpMV(Sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &One, MA, VP, &Zero, VQ,
+                                  CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, BufMv));
       CUBLAS_CHECK(cublasDdot(Bl, N, DP, 1, DQ, 1, &PQ));
       double Alpha = Rz / PQ, NegAlpha = -Alpha;
       CUBLAS_CHECK(cublasDaxpy(Bl, N, &Alpha, DP, 1, DX, 1));

@@ -40,16 +40,18 @@ int main() {
     };
     float *DA = Store(A, M, K), *DB = Store(B, BRows, BCols), *DVal = upload(C.Val);
     cusparseDnMatDescr_t MA, MB;
-    CUSPARSE_CHECK(cusparseCreateDnMat(&MA, M, K, Cs.Order == CUSPARSE_ORDER_ROW ? K : M, DA, CUDA_R_32F, Cs.Order));
-    CUSPARSE_CHECK(
-        cusparseCreateDnMat(&MB, BRows, BCols, Cs.Order == CUSPARSE_ORDER_ROW ? BCols : BRows, DB, CUDA_R_32F, Cs.Order));
+    CUSPARSE_CHECK(cusparseCreateDnMat(&MA, M, K, Cs.Order == CUSPARSE_ORDER_ROW ? K : M, DA,
+                                       CUDA_R_32F, Cs.Order));
+    CUSPARSE_CHECK(cusparseCreateDnMat(&MB, BRows, BCols,
+                                       Cs.Order == CUSPARSE_ORDER_ROW ? BCols : BRows, DB,
+                                       CUDA_R_32F, Cs.Order));
     cusparseSpMatDescr_t MC;
     if (Cs.Coo)
       CUSPARSE_CHECK(cusparseCreateCoo(&MC, M, N, C.nnz(), DRows, DIdx, DVal, CUSPARSE_INDEX_32I,
                                        CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
     else
-      CUSPARSE_CHECK(cusparseCreateCsr(&MC, M, N, C.nnz(), DPtr, DIdx, DVal, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
-                                       CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+      CUSPARSE_CHECK(cusparseCreateCsr(&MC, M, N, C.nnz(), DPtr, DIdx, DVal, CUSPARSE_INDEX_32I,
+                                       CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
     float Alpha = 0.5f, Beta = Cs.Beta;
     auto OpA = CUSPARSE_OPERATION_NON_TRANSPOSE;
     auto OpB = Cs.TransB ? CUSPARSE_OPERATION_TRANSPOSE : CUSPARSE_OPERATION_NON_TRANSPOSE;
@@ -66,8 +68,8 @@ int main() {
     CHECK(cudaMalloc(&Buf, Size ? Size : 1));
     CUSPARSE_CHECK(cusparseSDDMM_preprocess(H, OpA, OpB, &Alpha, MA, MB, &Beta, MC, CUDA_R_32F,
                                             CUSPARSE_SDDMM_ALG_DEFAULT, Buf));
-    CUSPARSE_CHECK(
-        cusparseSDDMM(H, OpA, OpB, &Alpha, MA, MB, &Beta, MC, CUDA_R_32F, CUSPARSE_SDDMM_ALG_DEFAULT, Buf));
+    CUSPARSE_CHECK(cusparseSDDMM(H, OpA, OpB, &Alpha, MA, MB, &Beta, MC, CUDA_R_32F,
+                                 CUSPARSE_SDDMM_ALG_DEFAULT, Buf));
     CHECK(cudaDeviceSynchronize());
     std::vector<float> Got = download(DVal, C.nnz());
     std::vector<double> Want(C.nnz());

@@ -30,7 +30,8 @@ template <typename T> static HostCsr<double> hostProduct(const HostCsr<T> &A, co
   return C;
 }
 
-template <typename T> static void classic(const char *Name, cudaDataType Ty, double Tol, cusparseHandle_t H) {
+template <typename T>
+static void classic(const char *Name, cudaDataType Ty, double Tol, cusparseHandle_t H) {
   HostCsr<T> A = randomCsr<T>(200, 200, 5, 31, true);
   int N = A.Rows;
   int *DPtr = upload(A.Ptr), *DIdx = upload(A.Idx);
@@ -38,26 +39,26 @@ template <typename T> static void classic(const char *Name, cudaDataType Ty, dou
   int *DCPtr;
   CHECK(cudaMalloc(&DCPtr, (N + 1) * sizeof(int)));
   cusparseSpMatDescr_t MA, MC;
-  CUSPARSE_CHECK(cusparseCreateCsr(&MA, N, N, A.nnz(), DPtr, DIdx, DVal, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
-                                   CUSPARSE_INDEX_BASE_ZERO, Ty));
-  CUSPARSE_CHECK(cusparseCreateCsr(&MC, N, N, 0, DCPtr, nullptr, nullptr, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
-                                   CUSPARSE_INDEX_BASE_ZERO, Ty));
+  CUSPARSE_CHECK(cusparseCreateCsr(&MA, N, N, A.nnz(), DPtr, DIdx, DVal, CUSPARSE_INDEX_32I,
+                                   CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, Ty));
+  CUSPARSE_CHECK(cusparseCreateCsr(&MC, N, N, 0, DCPtr, nullptr, nullptr, CUSPARSE_INDEX_32I,
+                                   CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, Ty));
   cusparseSpGEMMDescr_t D;
   CUSPARSE_CHECK(cusparseSpGEMM_createDescr(&D));
   T Alpha = 1, Beta = 0;
   auto Op = CUSPARSE_OPERATION_NON_TRANSPOSE;
   size_t Size1 = 0, Size2 = 0;
   void *Buf1 = nullptr, *Buf2 = nullptr;
-  CUSPARSE_CHECK(cusparseSpGEMM_workEstimation(H, Op, Op, &Alpha, MA, MA, &Beta, MC, Ty, CUSPARSE_SPGEMM_DEFAULT, D,
-                                               &Size1, nullptr));
+  CUSPARSE_CHECK(cusparseSpGEMM_workEstimation(H, Op, Op, &Alpha, MA, MA, &Beta, MC, Ty,
+                                               CUSPARSE_SPGEMM_DEFAULT, D, &Size1, nullptr));
   CHECK(cudaMalloc(&Buf1, Size1));
-  CUSPARSE_CHECK(cusparseSpGEMM_workEstimation(H, Op, Op, &Alpha, MA, MA, &Beta, MC, Ty, CUSPARSE_SPGEMM_DEFAULT, D,
-                                               &Size1, Buf1));
-  CUSPARSE_CHECK(cusparseSpGEMM_compute(H, Op, Op, &Alpha, MA, MA, &Beta, MC, Ty, CUSPARSE_SPGEMM_DEFAULT, D, &Size2,
-                                        nullptr));
+  CUSPARSE_CHECK(cusparseSpGEMM_workEstimation(H, Op, Op, &Alpha, MA, MA, &Beta, MC, Ty,
+                                               CUSPARSE_SPGEMM_DEFAULT, D, &Size1, Buf1));
+  CUSPARSE_CHECK(cusparseSpGEMM_compute(H, Op, Op, &Alpha, MA, MA, &Beta, MC, Ty,
+                                        CUSPARSE_SPGEMM_DEFAULT, D, &Size2, nullptr));
   CHECK(cudaMalloc(&Buf2, Size2));
-  CUSPARSE_CHECK(cusparseSpGEMM_compute(H, Op, Op, &Alpha, MA, MA, &Beta, MC, Ty, CUSPARSE_SPGEMM_DEFAULT, D, &Size2,
-                                        Buf2));
+  CUSPARSE_CHECK(cusparseSpGEMM_compute(H, Op, Op, &Alpha, MA, MA, &Beta, MC, Ty,
+                                        CUSPARSE_SPGEMM_DEFAULT, D, &Size2, Buf2));
   int64_t R, C, Nnz;
   CUSPARSE_CHECK(cusparseSpMatGetSize(MC, &R, &C, &Nnz));
   int *DCIdx;
@@ -65,15 +66,16 @@ template <typename T> static void classic(const char *Name, cudaDataType Ty, dou
   CHECK(cudaMalloc(&DCIdx, Nnz * sizeof(int)));
   CHECK(cudaMalloc(&DCVal, Nnz * sizeof(T)));
   CUSPARSE_CHECK(cusparseCsrSetPointers(MC, DCPtr, DCIdx, DCVal));
-  CUSPARSE_CHECK(cusparseSpGEMM_copy(H, Op, Op, &Alpha, MA, MA, &Beta, MC, Ty, CUSPARSE_SPGEMM_DEFAULT, D));
+  CUSPARSE_CHECK(
+      cusparseSpGEMM_copy(H, Op, Op, &Alpha, MA, MA, &Beta, MC, Ty, CUSPARSE_SPGEMM_DEFAULT, D));
   CHECK(cudaDeviceSynchronize());
   HostCsr<double> Want = hostProduct(A, A);
   std::vector<int> GotPtr = download(DCPtr, N + 1), GotIdx = download(DCIdx, Nnz);
   std::vector<T> GotVal = download(DCVal, Nnz);
   // cuSPARSE sorts each row's columns; compare as sorted rows.
   bool Ok = GotPtr == Want.Ptr && GotIdx == Want.Idx && allClose(GotVal, Want.Val, Tol);
-  std::printf("%s: C is %lld x %lld with %lld entries (host: %d)\n", Name, (long long)R, (long long)C,
-              (long long)Nnz, Want.nnz());
+  std::printf("%s: C is %lld x %lld with %lld entries (host: %d)\n", Name, (long long)R,
+              (long long)C, (long long)Nnz, Want.nnz());
   report(Name, Ok, sumAbs(GotVal));
   CUSPARSE_CHECK(cusparseSpGEMM_destroyDescr(D));
   CUSPARSE_CHECK(cusparseDestroySpMat(MA));
@@ -83,17 +85,22 @@ template <typename T> static void classic(const char *Name, cudaDataType Ty, dou
 }
 
 static void reuse(cusparseHandle_t H) {
-  HostCsr<float> A = randomCsr<float>(150, 120, 4, 41, false), B = randomCsr<float>(120, 150, 4, 42, false);
-  int *DAPtr = upload(A.Ptr), *DAIdx = upload(A.Idx), *DBPtr = upload(B.Ptr), *DBIdx = upload(B.Idx), *DCPtr;
+  HostCsr<float> A = randomCsr<float>(150, 120, 4, 41, false),
+                 B = randomCsr<float>(120, 150, 4, 42, false);
+  int *DAPtr = upload(A.Ptr), *DAIdx = upload(A.Idx), *DBPtr = upload(B.Ptr),
+      *DBIdx = upload(B.Idx), *DCPtr;
   float *DAVal = upload(A.Val), *DBVal = upload(B.Val);
   CHECK(cudaMalloc(&DCPtr, (A.Rows + 1) * sizeof(int)));
   cusparseSpMatDescr_t MA, MB, MC;
-  CUSPARSE_CHECK(cusparseCreateCsr(&MA, A.Rows, A.Cols, A.nnz(), DAPtr, DAIdx, DAVal, CUSPARSE_INDEX_32I,
-                                   CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
-  CUSPARSE_CHECK(cusparseCreateCsr(&MB, B.Rows, B.Cols, B.nnz(), DBPtr, DBIdx, DBVal, CUSPARSE_INDEX_32I,
-                                   CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
-  CUSPARSE_CHECK(cusparseCreateCsr(&MC, A.Rows, B.Cols, 0, nullptr, nullptr, nullptr, CUSPARSE_INDEX_32I,
-                                   CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+  CUSPARSE_CHECK(cusparseCreateCsr(&MA, A.Rows, A.Cols, A.nnz(), DAPtr, DAIdx, DAVal,
+                                   CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
+                                   CUDA_R_32F));
+  CUSPARSE_CHECK(cusparseCreateCsr(&MB, B.Rows, B.Cols, B.nnz(), DBPtr, DBIdx, DBVal,
+                                   CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
+                                   CUDA_R_32F));
+  CUSPARSE_CHECK(cusparseCreateCsr(&MC, A.Rows, B.Cols, 0, nullptr, nullptr, nullptr,
+                                   CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
+                                   CUDA_R_32F));
   cusparseSpGEMMDescr_t D;
   CUSPARSE_CHECK(cusparseSpGEMM_createDescr(&D));
   auto Op = CUSPARSE_OPERATION_NON_TRANSPOSE;
@@ -103,7 +110,8 @@ static void reuse(cusparseHandle_t H) {
   CUSPARSE_CHECK(cusparseSpGEMMreuse_workEstimation(H, Op, Op, MA, MB, MC, Alg, D, &S1, nullptr));
   CHECK(cudaMalloc(&B1, S1));
   CUSPARSE_CHECK(cusparseSpGEMMreuse_workEstimation(H, Op, Op, MA, MB, MC, Alg, D, &S1, B1));
-  CUSPARSE_CHECK(cusparseSpGEMMreuse_nnz(H, Op, Op, MA, MB, MC, Alg, D, &S2, nullptr, &S3, nullptr, &S4, nullptr));
+  CUSPARSE_CHECK(cusparseSpGEMMreuse_nnz(H, Op, Op, MA, MB, MC, Alg, D, &S2, nullptr, &S3, nullptr,
+                                         &S4, nullptr));
   CHECK(cudaMalloc(&B2, S2));
   CHECK(cudaMalloc(&B3, S3));
   CHECK(cudaMalloc(&B4, S4));
@@ -125,7 +133,8 @@ static void reuse(cusparseHandle_t H) {
         V = V * 0.5f + 0.25f;
       CHECK(cudaMemcpy(DAVal, A.Val.data(), A.nnz() * sizeof(float), cudaMemcpyHostToDevice));
     }
-    CUSPARSE_CHECK(cusparseSpGEMMreuse_compute(H, Op, Op, &Alpha, MA, MB, &Beta, MC, CUDA_R_32F, Alg, D));
+    CUSPARSE_CHECK(
+        cusparseSpGEMMreuse_compute(H, Op, Op, &Alpha, MA, MB, &Beta, MC, CUDA_R_32F, Alg, D));
     CHECK(cudaDeviceSynchronize());
     HostCsr<double> Want = hostProduct(A, B);
     for (auto &V : Want.Val)

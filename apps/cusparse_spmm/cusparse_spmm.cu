@@ -8,8 +8,9 @@
 #include "../common/sparse_util.h"
 
 /// Host reference: C = alpha op(A) op(B) + beta C, everything dense row-major.
-static std::vector<double> refMM(const HostCsr<float> &A, bool TransA, const std::vector<float> &B, int BRows,
-                                 int BCols, bool TransB, const std::vector<float> &C0, float Alpha, float Beta) {
+static std::vector<double> refMM(const HostCsr<float> &A, bool TransA, const std::vector<float> &B,
+                                 int BRows, int BCols, bool TransB, const std::vector<float> &C0,
+                                 float Alpha, float Beta) {
   int M = TransA ? A.Cols : A.Rows, K = TransA ? A.Rows : A.Cols, N = TransB ? BRows : BCols;
   std::vector<double> Ad(A.Rows * A.Cols, 0.0);
   for (int I = 0; I < A.Rows; ++I)
@@ -30,7 +31,8 @@ static std::vector<double> refMM(const HostCsr<float> &A, bool TransA, const std
 }
 
 /// Dense row-major host matrix -> device in the given order.
-static float *toDevice(const std::vector<float> &RowMajor, int Rows, int Cols, cusparseOrder_t Order) {
+static float *toDevice(const std::vector<float> &RowMajor, int Rows, int Cols,
+                       cusparseOrder_t Order) {
   std::vector<float> V(RowMajor.size());
   for (int I = 0; I < Rows; ++I)
     for (int J = 0; J < Cols; ++J)
@@ -53,8 +55,8 @@ int main() {
   int *DPtr = upload(A.Ptr), *DIdx = upload(A.Idx);
   float *DVal = upload(A.Val);
   cusparseSpMatDescr_t MA;
-  CUSPARSE_CHECK(cusparseCreateCsr(&MA, M, K, A.nnz(), DPtr, DIdx, DVal, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
-                                   CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+  CUSPARSE_CHECK(cusparseCreateCsr(&MA, M, K, A.nnz(), DPtr, DIdx, DVal, CUSPARSE_INDEX_32I,
+                                   CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
   int64_t R, C, Z;
   CUSPARSE_CHECK(cusparseSpMatGetSize(MA, &R, &C, &Z));
   std::printf("A: %lld x %lld, nnz %lld\n", (long long)R, (long long)C, (long long)Z);
@@ -71,12 +73,15 @@ int main() {
   for (const Case &Cs : Cases) {
     int Am = Cs.TransA ? K : M, Ak = Cs.TransA ? M : K;
     int BRows = Cs.TransB ? N : Ak, BCols = Cs.TransB ? Ak : N;
-    std::vector<float> B = randomVector<float>(BRows * BCols, 3), C0 = randomVector<float>(Am * N, 4);
+    std::vector<float> B = randomVector<float>(BRows * BCols, 3),
+                       C0 = randomVector<float>(Am * N, 4);
     float *DB = toDevice(B, BRows, BCols, Cs.Order), *DC = toDevice(C0, Am, N, Cs.Order);
     cusparseDnMatDescr_t MB, MC;
-    CUSPARSE_CHECK(cusparseCreateDnMat(&MB, BRows, BCols, Cs.Order == CUSPARSE_ORDER_COL ? BRows : BCols, DB,
+    CUSPARSE_CHECK(cusparseCreateDnMat(&MB, BRows, BCols,
+                                       Cs.Order == CUSPARSE_ORDER_COL ? BRows : BCols, DB,
                                        CUDA_R_32F, Cs.Order));
-    CUSPARSE_CHECK(cusparseCreateDnMat(&MC, Am, N, Cs.Order == CUSPARSE_ORDER_COL ? Am : N, DC, CUDA_R_32F, Cs.Order));
+    CUSPARSE_CHECK(cusparseCreateDnMat(&MC, Am, N, Cs.Order == CUSPARSE_ORDER_COL ? Am : N, DC,
+                                       CUDA_R_32F, Cs.Order));
     float Alpha = 1.25f, Beta = Cs.Beta;
     auto OpA = Cs.TransA ? CUSPARSE_OPERATION_TRANSPOSE : CUSPARSE_OPERATION_NON_TRANSPOSE;
     auto OpB = Cs.TransB ? CUSPARSE_OPERATION_TRANSPOSE : CUSPARSE_OPERATION_NON_TRANSPOSE;
@@ -85,7 +90,8 @@ int main() {
                                            CUSPARSE_SPMM_ALG_DEFAULT, &Size));
     void *Buf;
     CHECK(cudaMalloc(&Buf, Size ? Size : 1));
-    CUSPARSE_CHECK(cusparseSpMM(H, OpA, OpB, &Alpha, MA, MB, &Beta, MC, CUDA_R_32F, CUSPARSE_SPMM_ALG_DEFAULT, Buf));
+    CUSPARSE_CHECK(cusparseSpMM(H, OpA, OpB, &Alpha, MA, MB, &Beta, MC, CUDA_R_32F,
+                                CUSPARSE_SPMM_ALG_DEFAULT, Buf));
     CHECK(cudaDeviceSynchronize());
     std::vector<float> Got = fromDevice(DC, Am, N, Cs.Order);
     std::vector<double> Want = refMM(A, Cs.TransA, B, BRows, BCols, Cs.TransB, C0, Alpha, Beta);
@@ -120,8 +126,8 @@ int main() {
   cusparseSpMatDescr_t Coo, Csc;
   CUSPARSE_CHECK(cusparseCreateCoo(&Coo, M, K, A.nnz(), DRows, DIdx, DVal, CUSPARSE_INDEX_32I,
                                    CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
-  CUSPARSE_CHECK(cusparseCreateCsc(&Csc, M, K, A.nnz(), DCPtr, DCIdx, DCVal, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
-                                   CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+  CUSPARSE_CHECK(cusparseCreateCsc(&Csc, M, K, A.nnz(), DCPtr, DCIdx, DCVal, CUSPARSE_INDEX_32I,
+                                   CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
   std::vector<float> B = randomVector<float>(K * N, 8), C0(M * N, 0.0f);
   for (auto [Name, Mat] : {std::make_pair("coo-col", Coo), std::make_pair("csc-col", Csc)}) {
     float *DB = toDevice(B, K, N, CUSPARSE_ORDER_COL), *DC = toDevice(C0, M, N, CUSPARSE_ORDER_COL);
@@ -130,15 +136,18 @@ int main() {
     CUSPARSE_CHECK(cusparseCreateDnMat(&MC, M, N, M, DC, CUDA_R_32F, CUSPARSE_ORDER_COL));
     float Alpha = 1, Beta = 0;
     size_t Size = 0;
-    CUSPARSE_CHECK(cusparseSpMM_bufferSize(H, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
-                                           &Alpha, Mat, MB, &Beta, MC, CUDA_R_32F, CUSPARSE_SPMM_ALG_DEFAULT, &Size));
+    CUSPARSE_CHECK(cusparseSpMM_bufferSize(H, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                           CUSPARSE_OPERATION_NON_TRANSPOSE, &Alpha, Mat, MB, &Beta,
+                                           MC, CUDA_R_32F, CUSPARSE_SPMM_ALG_DEFAULT, &Size));
     void *Buf;
     CHECK(cudaMalloc(&Buf, Size ? Size : 1));
-    CUSPARSE_CHECK(cusparseSpMM(H, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &Alpha, Mat, MB,
-                                &Beta, MC, CUDA_R_32F, CUSPARSE_SPMM_ALG_DEFAULT, Buf));
+    CUSPARSE_CHECK(cusparseSpMM(H, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                CUSPARSE_OPERATION_NON_TRANSPOSE, &Alpha, Mat, MB, &Beta, MC,
+                                CUDA_R_32F, CUSPARSE_SPMM_ALG_DEFAULT, Buf));
     CHECK(cudaDeviceSynchronize());
     std::vector<float> Got = fromDevice(DC, M, N, CUSPARSE_ORDER_COL);
-    report(Name, allClose(Got, refMM(A, false, B, K, N, false, C0, Alpha, Beta), 1e-5), sumAbs(Got));
+    report(Name, allClose(Got, refMM(A, false, B, K, N, false, C0, Alpha, Beta), 1e-5),
+           sumAbs(Got));
     CUSPARSE_CHECK(cusparseDestroyDnMat(MB));
     CUSPARSE_CHECK(cusparseDestroyDnMat(MC));
     cudaFree(DB), cudaFree(DC), cudaFree(Buf);

@@ -42,37 +42,42 @@ int main() {
       X += B;
     return V;
   };
-  std::vector<float> X = randomVector<float>(std::max(M, N), 82), Y0 = randomVector<float>(std::max(M, N), 83);
+  std::vector<float> X = randomVector<float>(std::max(M, N), 82),
+                     Y0 = randomVector<float>(std::max(M, N), 83);
   float *DVal = upload(A.Val), *DCVal = upload(CVal), *DX = upload(X), *DY;
   CHECK(cudaMalloc(&DY, std::max(M, N) * sizeof(float)));
 
   struct Storage {
     const char *Name;
     cusparseFormat_t Format;
-  } Storages[] = {{"csr", CUSPARSE_FORMAT_CSR}, {"csc", CUSPARSE_FORMAT_CSC}, {"coo", CUSPARSE_FORMAT_COO}};
+  } Storages[] = {
+      {"csr", CUSPARSE_FORMAT_CSR}, {"csc", CUSPARSE_FORMAT_CSC}, {"coo", CUSPARSE_FORMAT_COO}};
   const char *OpNames[] = {"n", "t", "h"};
   for (int Base = 0; Base < 2; ++Base) {
-    int *DPtr = upload(Plus(A.Ptr, Base)), *DIdx = upload(Plus(A.Idx, Base)), *DRows = upload(Plus(Rows, Base)),
-        *DCPtr = upload(Plus(CPtr, Base)), *DCIdx = upload(Plus(CIdx, Base));
+    int *DPtr = upload(Plus(A.Ptr, Base)), *DIdx = upload(Plus(A.Idx, Base)),
+        *DRows = upload(Plus(Rows, Base)), *DCPtr = upload(Plus(CPtr, Base)),
+        *DCIdx = upload(Plus(CIdx, Base));
     auto IB = Base ? CUSPARSE_INDEX_BASE_ONE : CUSPARSE_INDEX_BASE_ZERO;
     for (const Storage &St : Storages) {
       cusparseSpMatDescr_t MA;
       if (St.Format == CUSPARSE_FORMAT_CSR)
-        CUSPARSE_CHECK(cusparseCreateCsr(&MA, M, N, Nnz, DPtr, DIdx, DVal, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, IB,
-                                         CUDA_R_32F));
+        CUSPARSE_CHECK(cusparseCreateCsr(&MA, M, N, Nnz, DPtr, DIdx, DVal, CUSPARSE_INDEX_32I,
+                                         CUSPARSE_INDEX_32I, IB, CUDA_R_32F));
       else if (St.Format == CUSPARSE_FORMAT_CSC)
-        CUSPARSE_CHECK(cusparseCreateCsc(&MA, M, N, Nnz, DCPtr, DCIdx, DCVal, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
-                                         IB, CUDA_R_32F));
+        CUSPARSE_CHECK(cusparseCreateCsc(&MA, M, N, Nnz, DCPtr, DCIdx, DCVal, CUSPARSE_INDEX_32I,
+                                         CUSPARSE_INDEX_32I, IB, CUDA_R_32F));
       else
-        CUSPARSE_CHECK(cusparseCreateCoo(&MA, M, N, Nnz, DRows, DIdx, DVal, CUSPARSE_INDEX_32I, IB, CUDA_R_32F));
+        CUSPARSE_CHECK(cusparseCreateCoo(&MA, M, N, Nnz, DRows, DIdx, DVal, CUSPARSE_INDEX_32I, IB,
+                                         CUDA_R_32F));
       cusparseFormat_t F;
       cusparseIndexBase_t B;
       CUSPARSE_CHECK(cusparseSpMatGetFormat(MA, &F));
       CUSPARSE_CHECK(cusparseSpMatGetIndexBase(MA, &B));
       std::printf("%s base %d: format %d index base %d\n", St.Name, Base, (int)F, (int)B);
-      cusparseSpMVAlg_t Algs[] = {CUSPARSE_SPMV_ALG_DEFAULT,
-                                  St.Format == CUSPARSE_FORMAT_COO ? CUSPARSE_SPMV_COO_ALG1 : CUSPARSE_SPMV_CSR_ALG1,
-                                  St.Format == CUSPARSE_FORMAT_COO ? CUSPARSE_SPMV_COO_ALG2 : CUSPARSE_SPMV_CSR_ALG2};
+      cusparseSpMVAlg_t Algs[] = {
+          CUSPARSE_SPMV_ALG_DEFAULT,
+          St.Format == CUSPARSE_FORMAT_COO ? CUSPARSE_SPMV_COO_ALG1 : CUSPARSE_SPMV_CSR_ALG1,
+          St.Format == CUSPARSE_FORMAT_COO ? CUSPARSE_SPMV_COO_ALG2 : CUSPARSE_SPMV_CSR_ALG2};
       for (int Op = 0; Op < 3; ++Op)
         for (int Al = 0; Al < 3; ++Al) {
           int Rm = Op ? N : M, Cm = Op ? M : N;
@@ -82,14 +87,16 @@ int main() {
           CHECK(cudaMemcpyAsync(DY, Y0.data(), Rm * sizeof(float), cudaMemcpyHostToDevice, S));
           float Alpha = 1.5f, Beta = (Op + Al) % 2 ? 0.25f : 0.0f;
           char Name[64];
-          std::snprintf(Name, sizeof Name, "%s-b%d-%s-alg%d", St.Name, Base, OpNames[Op], (int)Algs[Al]);
+          std::snprintf(Name, sizeof Name, "%s-b%d-%s-alg%d", St.Name, Base, OpNames[Op],
+                        (int)Algs[Al]);
           size_t Size = 0;
-          int Status = cusparseSpMV_bufferSize(H, (cusparseOperation_t)Op, &Alpha, MA, VX, &Beta, VY, CUDA_R_32F,
-                                               Algs[Al], &Size);
+          int Status = cusparseSpMV_bufferSize(H, (cusparseOperation_t)Op, &Alpha, MA, VX, &Beta,
+                                               VY, CUDA_R_32F, Algs[Al], &Size);
           void *Buf = nullptr;
           if (Status == 0) {
             CHECK(cudaMalloc(&Buf, Size ? Size : 1));
-            Status = cusparseSpMV(H, (cusparseOperation_t)Op, &Alpha, MA, VX, &Beta, VY, CUDA_R_32F, Algs[Al], Buf);
+            Status = cusparseSpMV(H, (cusparseOperation_t)Op, &Alpha, MA, VX, &Beta, VY, CUDA_R_32F,
+                                  Algs[Al], Buf);
           }
           if (Status != 0) {
             std::printf("%-22s status %d\n", Name, Status);

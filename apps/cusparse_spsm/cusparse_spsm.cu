@@ -20,10 +20,14 @@ static void run(const char *Prefix, cudaDataType Ty, double Tol, cusparseHandle_
     cusparseDiagType_t Diag;
     bool TransA, TransB;
     cusparseOrder_t Order;
-  } Cases[] = {{"lower-nn-col", CUSPARSE_FILL_MODE_LOWER, CUSPARSE_DIAG_TYPE_NON_UNIT, false, false, CUSPARSE_ORDER_COL},
-               {"upper-nn-row", CUSPARSE_FILL_MODE_UPPER, CUSPARSE_DIAG_TYPE_NON_UNIT, false, false, CUSPARSE_ORDER_ROW},
-               {"lower-unit-tn", CUSPARSE_FILL_MODE_LOWER, CUSPARSE_DIAG_TYPE_UNIT, true, false, CUSPARSE_ORDER_COL},
-               {"upper-nt-col", CUSPARSE_FILL_MODE_UPPER, CUSPARSE_DIAG_TYPE_NON_UNIT, false, true, CUSPARSE_ORDER_COL}};
+  } Cases[] = {{"lower-nn-col", CUSPARSE_FILL_MODE_LOWER, CUSPARSE_DIAG_TYPE_NON_UNIT, false, false,
+                CUSPARSE_ORDER_COL},
+               {"upper-nn-row", CUSPARSE_FILL_MODE_UPPER, CUSPARSE_DIAG_TYPE_NON_UNIT, false, false,
+                CUSPARSE_ORDER_ROW},
+               {"lower-unit-tn", CUSPARSE_FILL_MODE_LOWER, CUSPARSE_DIAG_TYPE_UNIT, true, false,
+                CUSPARSE_ORDER_COL},
+               {"upper-nt-col", CUSPARSE_FILL_MODE_UPPER, CUSPARSE_DIAG_TYPE_NON_UNIT, false, true,
+                CUSPARSE_ORDER_COL}};
   for (const Case &Cs : Cases) {
     // B is N x K (or K x N when transposed), row-major on the host.
     int BR = Cs.TransB ? K : N, BC = Cs.TransB ? N : K;
@@ -38,15 +42,17 @@ static void run(const char *Prefix, cudaDataType Ty, double Tol, cusparseHandle_
     T *DB = upload(Store(B, BR, BC)), *DC;
     CHECK(cudaMalloc(&DC, N * K * sizeof(T)));
     cusparseSpMatDescr_t MA;
-    CUSPARSE_CHECK(cusparseCreateCsr(&MA, N, N, A.nnz(), DPtr, DIdx, DVal, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
-                                     CUSPARSE_INDEX_BASE_ZERO, Ty));
+    CUSPARSE_CHECK(cusparseCreateCsr(&MA, N, N, A.nnz(), DPtr, DIdx, DVal, CUSPARSE_INDEX_32I,
+                                     CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, Ty));
     cusparseFillMode_t Fill = Cs.Fill;
     cusparseDiagType_t Diag = Cs.Diag;
     CUSPARSE_CHECK(cusparseSpMatSetAttribute(MA, CUSPARSE_SPMAT_FILL_MODE, &Fill, sizeof Fill));
     CUSPARSE_CHECK(cusparseSpMatSetAttribute(MA, CUSPARSE_SPMAT_DIAG_TYPE, &Diag, sizeof Diag));
     cusparseDnMatDescr_t MB, MC;
-    CUSPARSE_CHECK(cusparseCreateDnMat(&MB, BR, BC, Cs.Order == CUSPARSE_ORDER_ROW ? BC : BR, DB, Ty, Cs.Order));
-    CUSPARSE_CHECK(cusparseCreateDnMat(&MC, N, K, Cs.Order == CUSPARSE_ORDER_ROW ? K : N, DC, Ty, Cs.Order));
+    CUSPARSE_CHECK(cusparseCreateDnMat(&MB, BR, BC, Cs.Order == CUSPARSE_ORDER_ROW ? BC : BR, DB,
+                                       Ty, Cs.Order));
+    CUSPARSE_CHECK(
+        cusparseCreateDnMat(&MC, N, K, Cs.Order == CUSPARSE_ORDER_ROW ? K : N, DC, Ty, Cs.Order));
     auto OpA = Cs.TransA ? CUSPARSE_OPERATION_TRANSPOSE : CUSPARSE_OPERATION_NON_TRANSPOSE;
     auto OpB = Cs.TransB ? CUSPARSE_OPERATION_TRANSPOSE : CUSPARSE_OPERATION_NON_TRANSPOSE;
     T Alpha = T(1.5);
@@ -55,11 +61,13 @@ static void run(const char *Prefix, cudaDataType Ty, double Tol, cusparseHandle_
     size_t Size;
     char Name[64];
     std::snprintf(Name, sizeof Name, "%s-%s", Prefix, Cs.Name);
-    int St = cusparseSpSM_bufferSize(H, OpA, OpB, &Alpha, MA, MB, MC, Ty, CUSPARSE_SPSM_ALG_DEFAULT, D, &Size);
+    int St = cusparseSpSM_bufferSize(H, OpA, OpB, &Alpha, MA, MB, MC, Ty, CUSPARSE_SPSM_ALG_DEFAULT,
+                                     D, &Size);
     void *Buf = nullptr;
     if (St == 0) {
       CHECK(cudaMalloc(&Buf, Size ? Size : 1));
-      St = cusparseSpSM_analysis(H, OpA, OpB, &Alpha, MA, MB, MC, Ty, CUSPARSE_SPSM_ALG_DEFAULT, D, Buf);
+      St = cusparseSpSM_analysis(H, OpA, OpB, &Alpha, MA, MB, MC, Ty, CUSPARSE_SPSM_ALG_DEFAULT, D,
+                                 Buf);
     }
     if (St == 0)
       St = cusparseSpSM_solve(H, OpA, OpB, &Alpha, MA, MB, MC, Ty, CUSPARSE_SPSM_ALG_DEFAULT, D);

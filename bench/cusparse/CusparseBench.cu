@@ -97,14 +97,14 @@ static void run(const char *Name, const Csr &A, cudaDataType Ty, cusparseHandle_
   cudaMemcpy(DX, X.data(), N * sizeof(T), cudaMemcpyHostToDevice);
   cusparseSpMatDescr_t M;
   cusparseDnVecDescr_t VX, VY;
-  cusparseCreateCsr(&M, N, N, Nnz, DPtr, DIdx, DVal, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
-                    Ty);
+  cusparseCreateCsr(&M, N, N, Nnz, DPtr, DIdx, DVal, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                    CUSPARSE_INDEX_BASE_ZERO, Ty);
   cusparseCreateDnVec(&VX, N, DX, Ty);
   cusparseCreateDnVec(&VY, N, DY, Ty);
   T One = 1, Zero = 0;
   size_t Size = 0;
-  cusparseSpMV_bufferSize(H, CUSPARSE_OPERATION_NON_TRANSPOSE, &One, M, VX, &Zero, VY, Ty, CUSPARSE_SPMV_ALG_DEFAULT,
-                          &Size);
+  cusparseSpMV_bufferSize(H, CUSPARSE_OPERATION_NON_TRANSPOSE, &One, M, VX, &Zero, VY, Ty,
+                          CUSPARSE_SPMV_ALG_DEFAULT, &Size);
   void *Buf;
   cudaMalloc(&Buf, Size ? Size : 1);
   double Lib = 1e30, Plain = 1e30;
@@ -114,7 +114,8 @@ static void run(const char *Name, const Csr &A, cudaDataType Ty, cusparseHandle_
   for (int R = 0; R < Reps; ++R) {
     double T0 = now();
     for (int B = 0; B < Batch; ++B)
-      cusparseSpMV(H, CUSPARSE_OPERATION_NON_TRANSPOSE, &One, M, VX, &Zero, VY, Ty, CUSPARSE_SPMV_ALG_DEFAULT, Buf);
+      cusparseSpMV(H, CUSPARSE_OPERATION_NON_TRANSPOSE, &One, M, VX, &Zero, VY, Ty,
+                   CUSPARSE_SPMV_ALG_DEFAULT, Buf);
     cudaDeviceSynchronize();
     Lib = std::min(Lib, (now() - T0) / Batch);
     T0 = now();
@@ -127,8 +128,8 @@ static void run(const char *Name, const Csr &A, cudaDataType Ty, cusparseHandle_
   for (int I = 0; I < N; ++I)
     MaxDiff = std::max(MaxDiff, (double)std::abs(Y[I] - Y2[I]));
   double Flops = 2.0 * Nnz;
-  std::printf("| %s | %.2f | %.2f | %.2f |%s\n", Name, Flops / Lib * 1e-9, Flops / Plain * 1e-9, Plain / Lib,
-              MaxDiff > 1e-3 ? " (results differ!)" : "");
+  std::printf("| %s | %.2f | %.2f | %.2f |%s\n", Name, Flops / Lib * 1e-9, Flops / Plain * 1e-9,
+              Plain / Lib, MaxDiff > 1e-3 ? " (results differ!)" : "");
   cusparseDestroySpMat(M);
   cusparseDestroyDnVec(VX);
   cusparseDestroyDnVec(VY);
@@ -142,7 +143,8 @@ int main(int Argc, char **Argv) {
     std::printf("no cuSPARSE handle\n");
     return 1;
   }
-  std::printf("| SpMV (CSR, 1 thread) | cusparseSpMV GFLOP/s | plain loop GFLOP/s | ratio |\n|---|--:|--:|--:|\n");
+  std::printf("| SpMV (CSR, 1 thread) | cusparseSpMV GFLOP/s | plain loop GFLOP/s | ratio "
+              "|\n|---|--:|--:|--:|\n");
   Csr L = laplacian(1000), R = random(200000, 32);
   run<float>("Laplacian 10^6 rows, float", L, CUDA_R_32F, H, Reps);
   run<double>("Laplacian 10^6 rows, double", L, CUDA_R_64F, H, Reps);

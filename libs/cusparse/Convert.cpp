@@ -19,7 +19,9 @@ constexpr cusparseStatus_t LegacyBadHandle = CUSPARSE_STATUS_NOT_INITIALIZED;
 
 constexpr size_t ScratchBytes = 128;
 
-bool validBase(cusparseIndexBase_t B) { return B == CUSPARSE_INDEX_BASE_ZERO || B == CUSPARSE_INDEX_BASE_ONE; }
+bool validBase(cusparseIndexBase_t B) {
+  return B == CUSPARSE_INDEX_BASE_ZERO || B == CUSPARSE_INDEX_BASE_ONE;
+}
 
 /// Sorts entries [0, N) by Key (stable), permuting Keys' arrays and P.
 template <typename KeyFn>
@@ -44,7 +46,8 @@ void sortEntries(int N, KeyFn Key, std::initializer_list<int *> Arrays, int *P) 
 
 /// Visits the nonzeros of dense A in B's order (rows for CSR and COO,
 /// columns for CSC): Fn(outer, inner, value).
-template <typename T, typename F> void visitNonzeros(const cusparseDnMatDescr &A, bool ByColumn, F Fn) {
+template <typename T, typename F>
+void visitNonzeros(const cusparseDnMatDescr &A, bool ByColumn, F Fn) {
   Dense<T> D = dense<T>(A);
   int64_t Outer = ByColumn ? A.Cols : A.Rows, Inner = ByColumn ? A.Rows : A.Cols;
   for (int64_t O = 0; O < Outer; ++O)
@@ -59,10 +62,12 @@ template <typename T, typename F> void visitNonzeros(const cusparseDnMatDescr &A
 
 extern "C" {
 
-cusparseStatus_t cusparseCsr2cscEx2_bufferSize(cusparseHandle_t handle, int m, int n, int nnz, const void *csrVal,
-                                               const int *csrRowPtr, const int *csrColInd, void *cscVal,
-                                               int *cscColPtr, int *cscRowInd, cudaDataType valType,
-                                               cusparseAction_t copyValues, cusparseIndexBase_t idxBase,
+cusparseStatus_t cusparseCsr2cscEx2_bufferSize(cusparseHandle_t handle, int m, int n, int nnz,
+                                               const void *csrVal, const int *csrRowPtr,
+                                               const int *csrColInd, void *cscVal, int *cscColPtr,
+                                               int *cscRowInd, cudaDataType valType,
+                                               cusparseAction_t copyValues,
+                                               cusparseIndexBase_t idxBase,
                                                cusparseCsr2CscAlg_t alg, size_t *bufferSize) {
   if (!validHandle(handle))
     return BadHandle;
@@ -70,9 +75,10 @@ cusparseStatus_t cusparseCsr2cscEx2_bufferSize(cusparseHandle_t handle, int m, i
   (void)cscVal;
   (void)csrColInd;
   (void)cscRowInd;
-  if (m < 0 || n < 0 || nnz < 0 || !bufferSize || !validBase(idxBase) || alg != CUSPARSE_CSR2CSC_ALG1 ||
-      (copyValues != CUSPARSE_ACTION_SYMBOLIC && copyValues != CUSPARSE_ACTION_NUMERIC) || !csrRowPtr ||
-      !cscColPtr)
+  if (m < 0 || n < 0 || nnz < 0 || !bufferSize || !validBase(idxBase) ||
+      alg != CUSPARSE_CSR2CSC_ALG1 ||
+      (copyValues != CUSPARSE_ACTION_SYMBOLIC && copyValues != CUSPARSE_ACTION_NUMERIC) ||
+      !csrRowPtr || !cscColPtr)
     return CUSPARSE_STATUS_INVALID_VALUE;
   if (copyValues == CUSPARSE_ACTION_NUMERIC && !valueSize(valType)) {
     logMessage("cusparseCsr2cscEx2: value type %d is not implemented", static_cast<int>(valType));
@@ -82,18 +88,21 @@ cusparseStatus_t cusparseCsr2cscEx2_bufferSize(cusparseHandle_t handle, int m, i
   return CUSPARSE_STATUS_SUCCESS;
 }
 
-cusparseStatus_t cusparseCsr2cscEx2(cusparseHandle_t handle, int m, int n, int nnz, const void *csrVal,
-                                    const int *csrRowPtr, const int *csrColInd, void *cscVal, int *cscColPtr,
-                                    int *cscRowInd, cudaDataType valType, cusparseAction_t copyValues,
-                                    cusparseIndexBase_t idxBase, cusparseCsr2CscAlg_t alg, void *buffer) {
+cusparseStatus_t cusparseCsr2cscEx2(cusparseHandle_t handle, int m, int n, int nnz,
+                                    const void *csrVal, const int *csrRowPtr, const int *csrColInd,
+                                    void *cscVal, int *cscColPtr, int *cscRowInd,
+                                    cudaDataType valType, cusparseAction_t copyValues,
+                                    cusparseIndexBase_t idxBase, cusparseCsr2CscAlg_t alg,
+                                    void *buffer) {
   size_t Size;
-  if (cusparseStatus_t S = cusparseCsr2cscEx2_bufferSize(handle, m, n, nnz, csrVal, csrRowPtr, csrColInd, cscVal,
-                                                         cscColPtr, cscRowInd, valType, copyValues, idxBase, alg,
-                                                         &Size))
+  if (cusparseStatus_t S = cusparseCsr2cscEx2_bufferSize(handle, m, n, nnz, csrVal, csrRowPtr,
+                                                         csrColInd, cscVal, cscColPtr, cscRowInd,
+                                                         valType, copyValues, idxBase, alg, &Size))
     return S;
   if (!buffer)
     return CUSPARSE_STATUS_INVALID_VALUE;
-  if (nnz > 0 && (!csrColInd || !cscRowInd || (copyValues == CUSPARSE_ACTION_NUMERIC && (!csrVal || !cscVal))))
+  if (nnz > 0 &&
+      (!csrColInd || !cscRowInd || (copyValues == CUSPARSE_ACTION_NUMERIC && (!csrVal || !cscVal))))
     return CUSPARSE_STATUS_INVALID_VALUE;
   return enqueue(handle, [=] {
     int B = idxBase;
@@ -110,7 +119,8 @@ cusparseStatus_t cusparseCsr2cscEx2(cusparseHandle_t handle, int m, int n, int n
         int At = Count[csrColInd[K] - B]++;
         cscRowInd[At] = I + B;
         if (Sz)
-          std::memcpy(static_cast<char *>(cscVal) + At * Sz, static_cast<const char *>(csrVal) + K * Sz, Sz);
+          std::memcpy(static_cast<char *>(cscVal) + At * Sz,
+                      static_cast<const char *>(csrVal) + K * Sz, Sz);
       }
   });
 }
@@ -133,8 +143,8 @@ cusparseStatus_t cusparseXcoo2csr(cusparseHandle_t handle, const int *cooRowInd,
   });
 }
 
-cusparseStatus_t cusparseXcsr2coo(cusparseHandle_t handle, const int *csrSortedRowPtr, int nnz, int m,
-                                  int *cooRowInd, cusparseIndexBase_t idxBase) {
+cusparseStatus_t cusparseXcsr2coo(cusparseHandle_t handle, const int *csrSortedRowPtr, int nnz,
+                                  int m, int *cooRowInd, cusparseIndexBase_t idxBase) {
   if (!validHandle(handle))
     return LegacyBadHandle;
   if (nnz < 0 || m < 0 || !validBase(idxBase) || !csrSortedRowPtr || (nnz > 0 && !cooRowInd))
@@ -155,8 +165,9 @@ cusparseStatus_t cusparseCreateIdentityPermutation(cusparseHandle_t handle, int 
   return enqueue(handle, [=] { std::iota(p, p + n, 0); });
 }
 
-cusparseStatus_t cusparseXcoosort_bufferSizeExt(cusparseHandle_t handle, int m, int n, int nnz, const int *cooRowsA,
-                                                const int *cooColsA, size_t *pBufferSizeInBytes) {
+cusparseStatus_t cusparseXcoosort_bufferSizeExt(cusparseHandle_t handle, int m, int n, int nnz,
+                                                const int *cooRowsA, const int *cooColsA,
+                                                size_t *pBufferSizeInBytes) {
   if (!validHandle(handle))
     return LegacyBadHandle;
   if (m < 0 || n < 0 || nnz < 0 || !pBufferSizeInBytes || (nnz > 0 && (!cooRowsA || !cooColsA)))
@@ -165,32 +176,35 @@ cusparseStatus_t cusparseXcoosort_bufferSizeExt(cusparseHandle_t handle, int m, 
   return CUSPARSE_STATUS_SUCCESS;
 }
 
-static cusparseStatus_t cooSort(cusparseHandle_t handle, int m, int n, int nnz, int *Rows, int *Cols, int *P,
-                                void *pBuffer, bool ByRow) {
+static cusparseStatus_t cooSort(cusparseHandle_t handle, int m, int n, int nnz, int *Rows,
+                                int *Cols, int *P, void *pBuffer, bool ByRow) {
   if (!validHandle(handle))
     return LegacyBadHandle;
   if (m < 0 || n < 0 || nnz < 0 || !pBuffer || (nnz > 0 && (!Rows || !Cols)))
     return CUSPARSE_STATUS_INVALID_VALUE;
   return enqueue(handle, [=] {
     if (ByRow)
-      sortEntries(nnz, [&](int K) { return std::make_pair(Rows[K], Cols[K]); }, {Rows, Cols}, P);
+      sortEntries(
+          nnz, [&](int K) { return std::make_pair(Rows[K], Cols[K]); }, {Rows, Cols}, P);
     else
-      sortEntries(nnz, [&](int K) { return std::make_pair(Cols[K], Rows[K]); }, {Rows, Cols}, P);
+      sortEntries(
+          nnz, [&](int K) { return std::make_pair(Cols[K], Rows[K]); }, {Rows, Cols}, P);
   });
 }
 
-cusparseStatus_t cusparseXcoosortByRow(cusparseHandle_t handle, int m, int n, int nnz, int *cooRowsA, int *cooColsA,
-                                       int *P, void *pBuffer) {
+cusparseStatus_t cusparseXcoosortByRow(cusparseHandle_t handle, int m, int n, int nnz,
+                                       int *cooRowsA, int *cooColsA, int *P, void *pBuffer) {
   return cooSort(handle, m, n, nnz, cooRowsA, cooColsA, P, pBuffer, true);
 }
 
-cusparseStatus_t cusparseXcoosortByColumn(cusparseHandle_t handle, int m, int n, int nnz, int *cooRowsA,
-                                          int *cooColsA, int *P, void *pBuffer) {
+cusparseStatus_t cusparseXcoosortByColumn(cusparseHandle_t handle, int m, int n, int nnz,
+                                          int *cooRowsA, int *cooColsA, int *P, void *pBuffer) {
   return cooSort(handle, m, n, nnz, cooRowsA, cooColsA, P, pBuffer, false);
 }
 
-cusparseStatus_t cusparseXcsrsort_bufferSizeExt(cusparseHandle_t handle, int m, int n, int nnz, const int *csrRowPtrA,
-                                                const int *csrColIndA, size_t *pBufferSizeInBytes) {
+cusparseStatus_t cusparseXcsrsort_bufferSizeExt(cusparseHandle_t handle, int m, int n, int nnz,
+                                                const int *csrRowPtrA, const int *csrColIndA,
+                                                size_t *pBufferSizeInBytes) {
   if (!validHandle(handle))
     return LegacyBadHandle;
   if (m < 0 || n < 0 || nnz < 0 || !pBufferSizeInBytes || !csrRowPtrA || (nnz > 0 && !csrColIndA))
@@ -199,15 +213,17 @@ cusparseStatus_t cusparseXcsrsort_bufferSizeExt(cusparseHandle_t handle, int m, 
   return CUSPARSE_STATUS_SUCCESS;
 }
 
-cusparseStatus_t cusparseXcscsort_bufferSizeExt(cusparseHandle_t handle, int m, int n, int nnz, const int *cscColPtrA,
-                                                const int *cscRowIndA, size_t *pBufferSizeInBytes) {
-  return cusparseXcsrsort_bufferSizeExt(handle, n, m, nnz, cscColPtrA, cscRowIndA, pBufferSizeInBytes);
+cusparseStatus_t cusparseXcscsort_bufferSizeExt(cusparseHandle_t handle, int m, int n, int nnz,
+                                                const int *cscColPtrA, const int *cscRowIndA,
+                                                size_t *pBufferSizeInBytes) {
+  return cusparseXcsrsort_bufferSizeExt(handle, n, m, nnz, cscColPtrA, cscRowIndA,
+                                        pBufferSizeInBytes);
 }
 
 /// Sorts the inner indices of each of Outer compressed rows (or columns).
 static cusparseStatus_t compressedSort(cusparseHandle_t handle, int Outer, int Inner, int nnz,
-                                       const cusparseMatDescr_t descrA, const int *Ptr, int *Ind, int *P,
-                                       void *pBuffer) {
+                                       const cusparseMatDescr_t descrA, const int *Ptr, int *Ind,
+                                       int *P, void *pBuffer) {
   if (!validHandle(handle))
     return LegacyBadHandle;
   if (Outer < 0 || Inner < 0 || nnz < 0 || !descrA || !Ptr || !pBuffer || (nnz > 0 && !Ind))
@@ -233,19 +249,22 @@ static cusparseStatus_t compressedSort(cusparseHandle_t handle, int Outer, int I
   });
 }
 
-cusparseStatus_t cusparseXcsrsort(cusparseHandle_t handle, int m, int n, int nnz, const cusparseMatDescr_t descrA,
-                                  const int *csrRowPtrA, int *csrColIndA, int *P, void *pBuffer) {
+cusparseStatus_t cusparseXcsrsort(cusparseHandle_t handle, int m, int n, int nnz,
+                                  const cusparseMatDescr_t descrA, const int *csrRowPtrA,
+                                  int *csrColIndA, int *P, void *pBuffer) {
   return compressedSort(handle, m, n, nnz, descrA, csrRowPtrA, csrColIndA, P, pBuffer);
 }
 
-cusparseStatus_t cusparseXcscsort(cusparseHandle_t handle, int m, int n, int nnz, const cusparseMatDescr_t descrA,
-                                  const int *cscColPtrA, int *cscRowIndA, int *P, void *pBuffer) {
+cusparseStatus_t cusparseXcscsort(cusparseHandle_t handle, int m, int n, int nnz,
+                                  const cusparseMatDescr_t descrA, const int *cscColPtrA,
+                                  int *cscRowIndA, int *P, void *pBuffer) {
   return compressedSort(handle, n, m, nnz, descrA, cscColPtrA, cscRowIndA, P, pBuffer);
 }
 
 // Sparse <-> dense.
 
-static cusparseStatus_t checkSparseDense(const char *Name, cusparseHandle_t handle, cusparseConstSpMatDescr_t Sp,
+static cusparseStatus_t checkSparseDense(const char *Name, cusparseHandle_t handle,
+                                         cusparseConstSpMatDescr_t Sp,
                                          cusparseConstDnMatDescr_t Dn) {
   if (!validHandle(handle))
     return BadHandle;
@@ -256,15 +275,18 @@ static cusparseStatus_t checkSparseDense(const char *Name, cusparseHandle_t hand
                static_cast<int>(Dn->Type));
     return CUSPARSE_STATUS_NOT_SUPPORTED;
   }
-  if (Sp->Format != CUSPARSE_FORMAT_CSR && Sp->Format != CUSPARSE_FORMAT_CSC && Sp->Format != CUSPARSE_FORMAT_COO) {
+  if (Sp->Format != CUSPARSE_FORMAT_CSR && Sp->Format != CUSPARSE_FORMAT_CSC &&
+      Sp->Format != CUSPARSE_FORMAT_COO) {
     logMessage("%s: sparse format %d is not implemented", Name, static_cast<int>(Sp->Format));
     return CUSPARSE_STATUS_NOT_SUPPORTED;
   }
   return CUSPARSE_STATUS_SUCCESS;
 }
 
-cusparseStatus_t cusparseSparseToDense_bufferSize(cusparseHandle_t handle, cusparseConstSpMatDescr_t matA,
-                                                  cusparseDnMatDescr_t matB, cusparseSparseToDenseAlg_t alg,
+cusparseStatus_t cusparseSparseToDense_bufferSize(cusparseHandle_t handle,
+                                                  cusparseConstSpMatDescr_t matA,
+                                                  cusparseDnMatDescr_t matB,
+                                                  cusparseSparseToDenseAlg_t alg,
                                                   size_t *bufferSize) {
   if (cusparseStatus_t S = checkSparseDense("cusparseSparseToDense", handle, matA, matB))
     return S;
@@ -275,7 +297,8 @@ cusparseStatus_t cusparseSparseToDense_bufferSize(cusparseHandle_t handle, cuspa
 }
 
 cusparseStatus_t cusparseSparseToDense(cusparseHandle_t handle, cusparseConstSpMatDescr_t matA,
-                                       cusparseDnMatDescr_t matB, cusparseSparseToDenseAlg_t alg, void *) {
+                                       cusparseDnMatDescr_t matB, cusparseSparseToDenseAlg_t alg,
+                                       void *) {
   if (cusparseStatus_t S = checkSparseDense("cusparseSparseToDense", handle, matA, matB))
     return S;
   if (alg != CUSPARSE_SPARSETODENSE_ALG_DEFAULT)
@@ -295,8 +318,10 @@ cusparseStatus_t cusparseSparseToDense(cusparseHandle_t handle, cusparseConstSpM
   });
 }
 
-cusparseStatus_t cusparseDenseToSparse_bufferSize(cusparseHandle_t handle, cusparseConstDnMatDescr_t matA,
-                                                  cusparseSpMatDescr_t matB, cusparseDenseToSparseAlg_t alg,
+cusparseStatus_t cusparseDenseToSparse_bufferSize(cusparseHandle_t handle,
+                                                  cusparseConstDnMatDescr_t matA,
+                                                  cusparseSpMatDescr_t matB,
+                                                  cusparseDenseToSparseAlg_t alg,
                                                   size_t *bufferSize) {
   if (cusparseStatus_t S = checkSparseDense("cusparseDenseToSparse", handle, matB, matA))
     return S;
@@ -306,8 +331,10 @@ cusparseStatus_t cusparseDenseToSparse_bufferSize(cusparseHandle_t handle, cuspa
   return CUSPARSE_STATUS_SUCCESS;
 }
 
-cusparseStatus_t cusparseDenseToSparse_analysis(cusparseHandle_t handle, cusparseConstDnMatDescr_t matA,
-                                                cusparseSpMatDescr_t matB, cusparseDenseToSparseAlg_t alg,
+cusparseStatus_t cusparseDenseToSparse_analysis(cusparseHandle_t handle,
+                                                cusparseConstDnMatDescr_t matA,
+                                                cusparseSpMatDescr_t matB,
+                                                cusparseDenseToSparseAlg_t alg,
                                                 void *externalBuffer) {
   if (cusparseStatus_t S = checkSparseDense("cusparseDenseToSparse", handle, matB, matA))
     return S;
@@ -334,14 +361,17 @@ cusparseStatus_t cusparseDenseToSparse_analysis(cusparseHandle_t handle, cuspars
   return syncStream(handle);
 }
 
-cusparseStatus_t cusparseDenseToSparse_convert(cusparseHandle_t handle, cusparseConstDnMatDescr_t matA,
-                                               cusparseSpMatDescr_t matB, cusparseDenseToSparseAlg_t alg,
+cusparseStatus_t cusparseDenseToSparse_convert(cusparseHandle_t handle,
+                                               cusparseConstDnMatDescr_t matA,
+                                               cusparseSpMatDescr_t matB,
+                                               cusparseDenseToSparseAlg_t alg,
                                                void *externalBuffer) {
   if (cusparseStatus_t S = checkSparseDense("cusparseDenseToSparse", handle, matB, matA))
     return S;
   if (alg != CUSPARSE_DENSETOSPARSE_ALG_DEFAULT || !externalBuffer)
     return CUSPARSE_STATUS_INVALID_VALUE;
-  if (matB->Nnz > 0 && (!matB->Indices || !matB->Values || (matB->Format == CUSPARSE_FORMAT_COO && !matB->Rows2)))
+  if (matB->Nnz > 0 &&
+      (!matB->Indices || !matB->Values || (matB->Format == CUSPARSE_FORMAT_COO && !matB->Rows2)))
     return CUSPARSE_STATUS_INVALID_VALUE;
   return enqueue(handle, [A = *matA, B = *matB] {
     bool ByColumn = B.Format == CUSPARSE_FORMAT_CSC;

@@ -69,7 +69,7 @@ struct cusparseSpMatDescr {
   cudaDataType Type = CUDA_R_32F;
   cusparseFillMode_t Fill = CUSPARSE_FILL_MODE_LOWER;
   cusparseDiagType_t Diag = CUSPARSE_DIAG_TYPE_NON_UNIT;
-  bool Triangular = false; // a fill mode or diagonal type was set
+  bool Triangular = false;              // a fill mode or diagonal type was set
   int64_t BlockRows = 1, BlockCols = 1; // BSR block size
   cusparseOrder_t BlockOrder = CUSPARSE_ORDER_ROW;
   int BatchCount = 1;
@@ -92,7 +92,10 @@ cusparseStatus_t syncStream(cusparseHandle_t H);
 /// Bytes of one value of a supported type (0: not one of F32/F64/C32/C64).
 size_t valueSize(cudaDataType T);
 inline size_t indexSize(cusparseIndexType_t T) {
-  return T == CUSPARSE_INDEX_32I ? 4 : T == CUSPARSE_INDEX_64I ? 8 : T == CUSPARSE_INDEX_16U ? 2 : 0;
+  return T == CUSPARSE_INDEX_32I   ? 4
+         : T == CUSPARSE_INDEX_64I ? 8
+         : T == CUSPARSE_INDEX_16U ? 2
+                                   : 0;
 }
 
 /// A scalar (alpha, beta) as the work will read it: copied now in host

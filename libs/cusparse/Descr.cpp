@@ -11,7 +11,9 @@ using namespace ferry::cusparse;
 
 namespace {
 
-bool validBase(cusparseIndexBase_t B) { return B == CUSPARSE_INDEX_BASE_ZERO || B == CUSPARSE_INDEX_BASE_ONE; }
+bool validBase(cusparseIndexBase_t B) {
+  return B == CUSPARSE_INDEX_BASE_ZERO || B == CUSPARSE_INDEX_BASE_ONE;
+}
 bool validIndex(cusparseIndexType_t T) {
   return T == CUSPARSE_INDEX_16U || T == CUSPARSE_INDEX_32I || T == CUSPARSE_INDEX_64I;
 }
@@ -37,15 +39,17 @@ bool validOrder(cusparseOrder_t O) { return O == CUSPARSE_ORDER_COL || O == CUSP
 /// A 32-bit index type cannot address more than INT32_MAX.
 bool fits(cusparseIndexType_t T, int64_t V) { return T != CUSPARSE_INDEX_32I || V <= INT32_MAX; }
 
-cusparseStatus_t createCompressed(cusparseSpMatDescr_t *Out, cusparseFormat_t Format, int64_t Rows, int64_t Cols,
-                                  int64_t Nnz, const void *Offsets, const void *Indices, const void *Values,
+cusparseStatus_t createCompressed(cusparseSpMatDescr_t *Out, cusparseFormat_t Format, int64_t Rows,
+                                  int64_t Cols, int64_t Nnz, const void *Offsets,
+                                  const void *Indices, const void *Values,
                                   cusparseIndexType_t OffType, cusparseIndexType_t IdxType,
                                   cusparseIndexBase_t Base, cudaDataType Type) {
-  if (!Out || Rows < 0 || Cols < 0 || Nnz < 0 || !validBase(Base) || !validValue(Type) || !validIndex(OffType) ||
-      !validIndex(IdxType))
+  if (!Out || Rows < 0 || Cols < 0 || Nnz < 0 || !validBase(Base) || !validValue(Type) ||
+      !validIndex(OffType) || !validIndex(IdxType))
     return CUSPARSE_STATUS_INVALID_VALUE;
   // nnz beyond rows x cols is refused (NVIDIA's: "dimension mismatch").
-  if (Format != CUSPARSE_FORMAT_BSR && Nnz > 0 && (Rows == 0 || Cols == 0 || (Nnz - 1) / Rows >= Cols))
+  if (Format != CUSPARSE_FORMAT_BSR && Nnz > 0 &&
+      (Rows == 0 || Cols == 0 || (Nnz - 1) / Rows >= Cols))
     return CUSPARSE_STATUS_INVALID_VALUE;
   // 16-bit indices, and offsets and indices of different sizes: NVIDIA's
   // answers NOT_SUPPORTED ("different index sizes ... not currently
@@ -74,12 +78,13 @@ cusparseStatus_t createCompressed(cusparseSpMatDescr_t *Out, cusparseFormat_t Fo
   return CUSPARSE_STATUS_SUCCESS;
 }
 
-cusparseStatus_t getCompressed(cusparseConstSpMatDescr_t M, cusparseFormat_t Format, int64_t *Rows, int64_t *Cols,
-                               int64_t *Nnz, const void **Offsets, const void **Indices, const void **Values,
+cusparseStatus_t getCompressed(cusparseConstSpMatDescr_t M, cusparseFormat_t Format, int64_t *Rows,
+                               int64_t *Cols, int64_t *Nnz, const void **Offsets,
+                               const void **Indices, const void **Values,
                                cusparseIndexType_t *OffType, cusparseIndexType_t *IdxType,
                                cusparseIndexBase_t *Base, cudaDataType *Type) {
-  if (!M || M->Format != Format || !Rows || !Cols || !Nnz || !Offsets || !Indices || !Values || !OffType ||
-      !IdxType || !Base || !Type)
+  if (!M || M->Format != Format || !Rows || !Cols || !Nnz || !Offsets || !Indices || !Values ||
+      !OffType || !IdxType || !Base || !Type)
     return CUSPARSE_STATUS_INVALID_VALUE;
   *Rows = M->Rows;
   *Cols = M->Cols;
@@ -94,24 +99,26 @@ cusparseStatus_t getCompressed(cusparseConstSpMatDescr_t M, cusparseFormat_t For
   return CUSPARSE_STATUS_SUCCESS;
 }
 
-cusparseStatus_t createCoo(cusparseSpMatDescr_t *Out, int64_t Rows, int64_t Cols, int64_t Nnz, const void *RowInd,
-                           const void *ColInd, const void *Values, cusparseIndexType_t IdxType,
-                           cusparseIndexBase_t Base, cudaDataType Type) {
-  cusparseStatus_t S = createCompressed(Out, CUSPARSE_FORMAT_COO, Rows, Cols, Nnz, nullptr, ColInd, Values, IdxType,
-                                        IdxType, Base, Type);
+cusparseStatus_t createCoo(cusparseSpMatDescr_t *Out, int64_t Rows, int64_t Cols, int64_t Nnz,
+                           const void *RowInd, const void *ColInd, const void *Values,
+                           cusparseIndexType_t IdxType, cusparseIndexBase_t Base,
+                           cudaDataType Type) {
+  cusparseStatus_t S = createCompressed(Out, CUSPARSE_FORMAT_COO, Rows, Cols, Nnz, nullptr, ColInd,
+                                        Values, IdxType, IdxType, Base, Type);
   if (S == CUSPARSE_STATUS_SUCCESS)
     (*Out)->Rows2 = const_cast<void *>(RowInd);
   return S;
 }
 
-cusparseStatus_t createBsr(cusparseSpMatDescr_t *Out, int64_t Brows, int64_t Bcols, int64_t Bnnz, int64_t RowBlock,
-                           int64_t ColBlock, const void *Offsets, const void *ColInd, const void *Values,
-                           cusparseIndexType_t OffType, cusparseIndexType_t IdxType, cusparseIndexBase_t Base,
-                           cudaDataType Type, cusparseOrder_t Order) {
+cusparseStatus_t createBsr(cusparseSpMatDescr_t *Out, int64_t Brows, int64_t Bcols, int64_t Bnnz,
+                           int64_t RowBlock, int64_t ColBlock, const void *Offsets,
+                           const void *ColInd, const void *Values, cusparseIndexType_t OffType,
+                           cusparseIndexType_t IdxType, cusparseIndexBase_t Base, cudaDataType Type,
+                           cusparseOrder_t Order) {
   if (RowBlock <= 0 || ColBlock <= 0 || !validOrder(Order))
     return CUSPARSE_STATUS_INVALID_VALUE;
-  cusparseStatus_t S = createCompressed(Out, CUSPARSE_FORMAT_BSR, Brows, Bcols, Bnnz, Offsets, ColInd, Values,
-                                        OffType, IdxType, Base, Type);
+  cusparseStatus_t S = createCompressed(Out, CUSPARSE_FORMAT_BSR, Brows, Bcols, Bnnz, Offsets,
+                                        ColInd, Values, OffType, IdxType, Base, Type);
   if (S == CUSPARSE_STATUS_SUCCESS) {
     (*Out)->BlockRows = RowBlock;
     (*Out)->BlockCols = ColBlock;
@@ -120,7 +127,8 @@ cusparseStatus_t createBsr(cusparseSpMatDescr_t *Out, int64_t Brows, int64_t Bco
   return S;
 }
 
-cusparseStatus_t createDnVec(cusparseDnVecDescr_t *Out, int64_t Size, const void *Values, cudaDataType Type) {
+cusparseStatus_t createDnVec(cusparseDnVecDescr_t *Out, int64_t Size, const void *Values,
+                             cudaDataType Type) {
   if (!Out || Size < 0 || !validValue(Type)) // null values accepted, as NVIDIA's
     return CUSPARSE_STATUS_INVALID_VALUE;
   auto *V = new (std::nothrow) cusparseDnVecDescr;
@@ -133,8 +141,8 @@ cusparseStatus_t createDnVec(cusparseDnVecDescr_t *Out, int64_t Size, const void
   return CUSPARSE_STATUS_SUCCESS;
 }
 
-cusparseStatus_t createDnMat(cusparseDnMatDescr_t *Out, int64_t Rows, int64_t Cols, int64_t Ld, const void *Values,
-                             cudaDataType Type, cusparseOrder_t Order) {
+cusparseStatus_t createDnMat(cusparseDnMatDescr_t *Out, int64_t Rows, int64_t Cols, int64_t Ld,
+                             const void *Values, cudaDataType Type, cusparseOrder_t Order) {
   if (!Out || Rows < 0 || Cols < 0 || !validValue(Type) || !validOrder(Order))
     return CUSPARSE_STATUS_INVALID_VALUE;
   if (Ld < (Order == CUSPARSE_ORDER_COL ? Rows : Cols) || Ld < 1)
@@ -152,10 +160,11 @@ cusparseStatus_t createDnMat(cusparseDnMatDescr_t *Out, int64_t Rows, int64_t Co
   return CUSPARSE_STATUS_SUCCESS;
 }
 
-cusparseStatus_t createSpVec(cusparseSpVecDescr_t *Out, int64_t Size, int64_t Nnz, const void *Indices,
-                             const void *Values, cusparseIndexType_t IdxType, cusparseIndexBase_t Base,
-                             cudaDataType Type) {
-  if (!Out || Size < 0 || Nnz < 0 || Nnz > Size || !validIndex(IdxType) || !validBase(Base) || !validValue(Type))
+cusparseStatus_t createSpVec(cusparseSpVecDescr_t *Out, int64_t Size, int64_t Nnz,
+                             const void *Indices, const void *Values, cusparseIndexType_t IdxType,
+                             cusparseIndexBase_t Base, cudaDataType Type) {
+  if (!Out || Size < 0 || Nnz < 0 || Nnz > Size || !validIndex(IdxType) || !validBase(Base) ||
+      !validValue(Type))
     return CUSPARSE_STATUS_INVALID_VALUE;
   auto *V = new (std::nothrow) cusparseSpVecDescr;
   if (!V)
@@ -177,73 +186,85 @@ extern "C" {
 
 // Sparse matrices.
 
-cusparseStatus_t cusparseCreateCsr(cusparseSpMatDescr_t *spMatDescr, int64_t rows, int64_t cols, int64_t nnz,
-                                   void *csrRowOffsets, void *csrColInd, void *csrValues,
-                                   cusparseIndexType_t csrRowOffsetsType, cusparseIndexType_t csrColIndType,
-                                   cusparseIndexBase_t idxBase, cudaDataType valueType) {
-  return createCompressed(spMatDescr, CUSPARSE_FORMAT_CSR, rows, cols, nnz, csrRowOffsets, csrColInd, csrValues,
-                          csrRowOffsetsType, csrColIndType, idxBase, valueType);
-}
-
-cusparseStatus_t cusparseCreateConstCsr(cusparseConstSpMatDescr_t *spMatDescr, int64_t rows, int64_t cols,
-                                        int64_t nnz, const void *csrRowOffsets, const void *csrColInd,
-                                        const void *csrValues, cusparseIndexType_t csrRowOffsetsType,
-                                        cusparseIndexType_t csrColIndType, cusparseIndexBase_t idxBase,
-                                        cudaDataType valueType) {
-  return createCompressed(const_cast<cusparseSpMatDescr_t *>(spMatDescr), CUSPARSE_FORMAT_CSR, rows, cols,
-                          nnz, csrRowOffsets, csrColInd, csrValues, csrRowOffsetsType, csrColIndType, idxBase,
+cusparseStatus_t cusparseCreateCsr(cusparseSpMatDescr_t *spMatDescr, int64_t rows, int64_t cols,
+                                   int64_t nnz, void *csrRowOffsets, void *csrColInd,
+                                   void *csrValues, cusparseIndexType_t csrRowOffsetsType,
+                                   cusparseIndexType_t csrColIndType, cusparseIndexBase_t idxBase,
+                                   cudaDataType valueType) {
+  return createCompressed(spMatDescr, CUSPARSE_FORMAT_CSR, rows, cols, nnz, csrRowOffsets,
+                          csrColInd, csrValues, csrRowOffsetsType, csrColIndType, idxBase,
                           valueType);
 }
 
-cusparseStatus_t cusparseCreateCsc(cusparseSpMatDescr_t *spMatDescr, int64_t rows, int64_t cols, int64_t nnz,
-                                   void *cscColOffsets, void *cscRowInd, void *cscValues,
-                                   cusparseIndexType_t cscColOffsetsType, cusparseIndexType_t cscRowIndType,
-                                   cusparseIndexBase_t idxBase, cudaDataType valueType) {
-  return createCompressed(spMatDescr, CUSPARSE_FORMAT_CSC, rows, cols, nnz, cscColOffsets, cscRowInd, cscValues,
-                          cscColOffsetsType, cscRowIndType, idxBase, valueType);
-}
-
-cusparseStatus_t cusparseCreateConstCsc(cusparseConstSpMatDescr_t *spMatDescr, int64_t rows, int64_t cols,
-                                        int64_t nnz, const void *cscColOffsets, const void *cscRowInd,
-                                        const void *cscValues, cusparseIndexType_t cscColOffsetsType,
-                                        cusparseIndexType_t cscRowIndType, cusparseIndexBase_t idxBase,
-                                        cudaDataType valueType) {
-  return createCompressed(const_cast<cusparseSpMatDescr_t *>(spMatDescr), CUSPARSE_FORMAT_CSC, rows, cols,
-                          nnz, cscColOffsets, cscRowInd, cscValues, cscColOffsetsType, cscRowIndType, idxBase,
-                          valueType);
-}
-
-cusparseStatus_t cusparseCreateCoo(cusparseSpMatDescr_t *spMatDescr, int64_t rows, int64_t cols, int64_t nnz,
-                                   void *cooRowInd, void *cooColInd, void *cooValues, cusparseIndexType_t cooIdxType,
-                                   cusparseIndexBase_t idxBase, cudaDataType valueType) {
-  return createCoo(spMatDescr, rows, cols, nnz, cooRowInd, cooColInd, cooValues, cooIdxType, idxBase, valueType);
-}
-
-cusparseStatus_t cusparseCreateConstCoo(cusparseConstSpMatDescr_t *spMatDescr, int64_t rows, int64_t cols,
-                                        int64_t nnz, const void *cooRowInd, const void *cooColInd,
-                                        const void *cooValues, cusparseIndexType_t cooIdxType,
+cusparseStatus_t cusparseCreateConstCsr(cusparseConstSpMatDescr_t *spMatDescr, int64_t rows,
+                                        int64_t cols, int64_t nnz, const void *csrRowOffsets,
+                                        const void *csrColInd, const void *csrValues,
+                                        cusparseIndexType_t csrRowOffsetsType,
+                                        cusparseIndexType_t csrColIndType,
                                         cusparseIndexBase_t idxBase, cudaDataType valueType) {
-  return createCoo(const_cast<cusparseSpMatDescr_t *>(spMatDescr), rows, cols, nnz, cooRowInd, cooColInd,
-                   cooValues, cooIdxType, idxBase, valueType);
+  return createCompressed(const_cast<cusparseSpMatDescr_t *>(spMatDescr), CUSPARSE_FORMAT_CSR, rows,
+                          cols, nnz, csrRowOffsets, csrColInd, csrValues, csrRowOffsetsType,
+                          csrColIndType, idxBase, valueType);
 }
 
-cusparseStatus_t cusparseCreateBsr(cusparseSpMatDescr_t *spMatDescr, int64_t brows, int64_t bcols, int64_t bnnz,
-                                   int64_t rowBlockSize, int64_t colBlockSize, void *bsrRowOffsets, void *bsrColInd,
-                                   void *bsrValues, cusparseIndexType_t bsrRowOffsetsType,
+cusparseStatus_t cusparseCreateCsc(cusparseSpMatDescr_t *spMatDescr, int64_t rows, int64_t cols,
+                                   int64_t nnz, void *cscColOffsets, void *cscRowInd,
+                                   void *cscValues, cusparseIndexType_t cscColOffsetsType,
+                                   cusparseIndexType_t cscRowIndType, cusparseIndexBase_t idxBase,
+                                   cudaDataType valueType) {
+  return createCompressed(spMatDescr, CUSPARSE_FORMAT_CSC, rows, cols, nnz, cscColOffsets,
+                          cscRowInd, cscValues, cscColOffsetsType, cscRowIndType, idxBase,
+                          valueType);
+}
+
+cusparseStatus_t cusparseCreateConstCsc(cusparseConstSpMatDescr_t *spMatDescr, int64_t rows,
+                                        int64_t cols, int64_t nnz, const void *cscColOffsets,
+                                        const void *cscRowInd, const void *cscValues,
+                                        cusparseIndexType_t cscColOffsetsType,
+                                        cusparseIndexType_t cscRowIndType,
+                                        cusparseIndexBase_t idxBase, cudaDataType valueType) {
+  return createCompressed(const_cast<cusparseSpMatDescr_t *>(spMatDescr), CUSPARSE_FORMAT_CSC, rows,
+                          cols, nnz, cscColOffsets, cscRowInd, cscValues, cscColOffsetsType,
+                          cscRowIndType, idxBase, valueType);
+}
+
+cusparseStatus_t cusparseCreateCoo(cusparseSpMatDescr_t *spMatDescr, int64_t rows, int64_t cols,
+                                   int64_t nnz, void *cooRowInd, void *cooColInd, void *cooValues,
+                                   cusparseIndexType_t cooIdxType, cusparseIndexBase_t idxBase,
+                                   cudaDataType valueType) {
+  return createCoo(spMatDescr, rows, cols, nnz, cooRowInd, cooColInd, cooValues, cooIdxType,
+                   idxBase, valueType);
+}
+
+cusparseStatus_t cusparseCreateConstCoo(cusparseConstSpMatDescr_t *spMatDescr, int64_t rows,
+                                        int64_t cols, int64_t nnz, const void *cooRowInd,
+                                        const void *cooColInd, const void *cooValues,
+                                        cusparseIndexType_t cooIdxType, cusparseIndexBase_t idxBase,
+                                        cudaDataType valueType) {
+  return createCoo(const_cast<cusparseSpMatDescr_t *>(spMatDescr), rows, cols, nnz, cooRowInd,
+                   cooColInd, cooValues, cooIdxType, idxBase, valueType);
+}
+
+cusparseStatus_t cusparseCreateBsr(cusparseSpMatDescr_t *spMatDescr, int64_t brows, int64_t bcols,
+                                   int64_t bnnz, int64_t rowBlockSize, int64_t colBlockSize,
+                                   void *bsrRowOffsets, void *bsrColInd, void *bsrValues,
+                                   cusparseIndexType_t bsrRowOffsetsType,
                                    cusparseIndexType_t bsrColIndType, cusparseIndexBase_t idxBase,
                                    cudaDataType valueType, cusparseOrder_t order) {
-  return createBsr(spMatDescr, brows, bcols, bnnz, rowBlockSize, colBlockSize, bsrRowOffsets, bsrColInd, bsrValues,
-                   bsrRowOffsetsType, bsrColIndType, idxBase, valueType, order);
+  return createBsr(spMatDescr, brows, bcols, bnnz, rowBlockSize, colBlockSize, bsrRowOffsets,
+                   bsrColInd, bsrValues, bsrRowOffsetsType, bsrColIndType, idxBase, valueType,
+                   order);
 }
 
-cusparseStatus_t cusparseCreateConstBsr(cusparseConstSpMatDescr_t *spMatDescr, int64_t brows, int64_t bcols,
-                                        int64_t bnnz, int64_t rowBlockDim, int64_t colBlockDim,
-                                        const void *bsrRowOffsets, const void *bsrColInd, const void *bsrValues,
-                                        cusparseIndexType_t bsrRowOffsetsType, cusparseIndexType_t bsrColIndType,
-                                        cusparseIndexBase_t idxBase, cudaDataType valueType, cusparseOrder_t order) {
+cusparseStatus_t
+cusparseCreateConstBsr(cusparseConstSpMatDescr_t *spMatDescr, int64_t brows, int64_t bcols,
+                       int64_t bnnz, int64_t rowBlockDim, int64_t colBlockDim,
+                       const void *bsrRowOffsets, const void *bsrColInd, const void *bsrValues,
+                       cusparseIndexType_t bsrRowOffsetsType, cusparseIndexType_t bsrColIndType,
+                       cusparseIndexBase_t idxBase, cudaDataType valueType, cusparseOrder_t order) {
   return createBsr(const_cast<cusparseSpMatDescr_t *>(spMatDescr), brows, bcols, bnnz, rowBlockDim,
-                   colBlockDim, bsrRowOffsets, bsrColInd, bsrValues, bsrRowOffsetsType, bsrColIndType, idxBase,
-                   valueType, order);
+                   colBlockDim, bsrRowOffsets, bsrColInd, bsrValues, bsrRowOffsetsType,
+                   bsrColIndType, idxBase, valueType, order);
 }
 
 cusparseStatus_t cusparseDestroySpMat(cusparseConstSpMatDescr_t spMatDescr) {
@@ -251,48 +272,55 @@ cusparseStatus_t cusparseDestroySpMat(cusparseConstSpMatDescr_t spMatDescr) {
   return CUSPARSE_STATUS_SUCCESS;
 }
 
-cusparseStatus_t cusparseCsrGet(cusparseSpMatDescr_t spMatDescr, int64_t *rows, int64_t *cols, int64_t *nnz,
-                                void **csrRowOffsets, void **csrColInd, void **csrValues,
-                                cusparseIndexType_t *csrRowOffsetsType, cusparseIndexType_t *csrColIndType,
-                                cusparseIndexBase_t *idxBase, cudaDataType *valueType) {
-  return getCompressed(spMatDescr, CUSPARSE_FORMAT_CSR, rows, cols, nnz, const_cast<const void **>(csrRowOffsets),
-                       const_cast<const void **>(csrColInd), const_cast<const void **>(csrValues), csrRowOffsetsType,
-                       csrColIndType, idxBase, valueType);
-}
-
-cusparseStatus_t cusparseConstCsrGet(cusparseConstSpMatDescr_t spMatDescr, int64_t *rows, int64_t *cols,
-                                     int64_t *nnz, const void **csrRowOffsets, const void **csrColInd,
-                                     const void **csrValues, cusparseIndexType_t *csrRowOffsetsType,
-                                     cusparseIndexType_t *csrColIndType, cusparseIndexBase_t *idxBase,
-                                     cudaDataType *valueType) {
-  return getCompressed(spMatDescr, CUSPARSE_FORMAT_CSR, rows, cols, nnz, csrRowOffsets, csrColInd, csrValues,
+cusparseStatus_t cusparseCsrGet(cusparseSpMatDescr_t spMatDescr, int64_t *rows, int64_t *cols,
+                                int64_t *nnz, void **csrRowOffsets, void **csrColInd,
+                                void **csrValues, cusparseIndexType_t *csrRowOffsetsType,
+                                cusparseIndexType_t *csrColIndType, cusparseIndexBase_t *idxBase,
+                                cudaDataType *valueType) {
+  return getCompressed(spMatDescr, CUSPARSE_FORMAT_CSR, rows, cols, nnz,
+                       const_cast<const void **>(csrRowOffsets),
+                       const_cast<const void **>(csrColInd), const_cast<const void **>(csrValues),
                        csrRowOffsetsType, csrColIndType, idxBase, valueType);
 }
 
-cusparseStatus_t cusparseCscGet(cusparseSpMatDescr_t spMatDescr, int64_t *rows, int64_t *cols, int64_t *nnz,
-                                void **cscColOffsets, void **cscRowInd, void **cscValues,
-                                cusparseIndexType_t *cscColOffsetsType, cusparseIndexType_t *cscRowIndType,
-                                cusparseIndexBase_t *idxBase, cudaDataType *valueType) {
-  return getCompressed(spMatDescr, CUSPARSE_FORMAT_CSC, rows, cols, nnz, const_cast<const void **>(cscColOffsets),
-                       const_cast<const void **>(cscRowInd), const_cast<const void **>(cscValues), cscColOffsetsType,
-                       cscRowIndType, idxBase, valueType);
+cusparseStatus_t cusparseConstCsrGet(cusparseConstSpMatDescr_t spMatDescr, int64_t *rows,
+                                     int64_t *cols, int64_t *nnz, const void **csrRowOffsets,
+                                     const void **csrColInd, const void **csrValues,
+                                     cusparseIndexType_t *csrRowOffsetsType,
+                                     cusparseIndexType_t *csrColIndType,
+                                     cusparseIndexBase_t *idxBase, cudaDataType *valueType) {
+  return getCompressed(spMatDescr, CUSPARSE_FORMAT_CSR, rows, cols, nnz, csrRowOffsets, csrColInd,
+                       csrValues, csrRowOffsetsType, csrColIndType, idxBase, valueType);
 }
 
-cusparseStatus_t cusparseConstCscGet(cusparseConstSpMatDescr_t spMatDescr, int64_t *rows, int64_t *cols,
-                                     int64_t *nnz, const void **cscColOffsets, const void **cscRowInd,
-                                     const void **cscValues, cusparseIndexType_t *cscColOffsetsType,
-                                     cusparseIndexType_t *cscRowIndType, cusparseIndexBase_t *idxBase,
-                                     cudaDataType *valueType) {
-  return getCompressed(spMatDescr, CUSPARSE_FORMAT_CSC, rows, cols, nnz, cscColOffsets, cscRowInd, cscValues,
+cusparseStatus_t cusparseCscGet(cusparseSpMatDescr_t spMatDescr, int64_t *rows, int64_t *cols,
+                                int64_t *nnz, void **cscColOffsets, void **cscRowInd,
+                                void **cscValues, cusparseIndexType_t *cscColOffsetsType,
+                                cusparseIndexType_t *cscRowIndType, cusparseIndexBase_t *idxBase,
+                                cudaDataType *valueType) {
+  return getCompressed(spMatDescr, CUSPARSE_FORMAT_CSC, rows, cols, nnz,
+                       const_cast<const void **>(cscColOffsets),
+                       const_cast<const void **>(cscRowInd), const_cast<const void **>(cscValues),
                        cscColOffsetsType, cscRowIndType, idxBase, valueType);
 }
 
-cusparseStatus_t cusparseConstCooGet(cusparseConstSpMatDescr_t spMatDescr, int64_t *rows, int64_t *cols,
-                                     int64_t *nnz, const void **cooRowInd, const void **cooColInd,
-                                     const void **cooValues, cusparseIndexType_t *idxType,
+cusparseStatus_t cusparseConstCscGet(cusparseConstSpMatDescr_t spMatDescr, int64_t *rows,
+                                     int64_t *cols, int64_t *nnz, const void **cscColOffsets,
+                                     const void **cscRowInd, const void **cscValues,
+                                     cusparseIndexType_t *cscColOffsetsType,
+                                     cusparseIndexType_t *cscRowIndType,
                                      cusparseIndexBase_t *idxBase, cudaDataType *valueType) {
-  if (!spMatDescr || spMatDescr->Format != CUSPARSE_FORMAT_COO || !rows || !cols || !nnz || !cooRowInd ||
-      !cooColInd || !cooValues || !idxType || !idxBase || !valueType)
+  return getCompressed(spMatDescr, CUSPARSE_FORMAT_CSC, rows, cols, nnz, cscColOffsets, cscRowInd,
+                       cscValues, cscColOffsetsType, cscRowIndType, idxBase, valueType);
+}
+
+cusparseStatus_t cusparseConstCooGet(cusparseConstSpMatDescr_t spMatDescr, int64_t *rows,
+                                     int64_t *cols, int64_t *nnz, const void **cooRowInd,
+                                     const void **cooColInd, const void **cooValues,
+                                     cusparseIndexType_t *idxType, cusparseIndexBase_t *idxBase,
+                                     cudaDataType *valueType) {
+  if (!spMatDescr || spMatDescr->Format != CUSPARSE_FORMAT_COO || !rows || !cols || !nnz ||
+      !cooRowInd || !cooColInd || !cooValues || !idxType || !idxBase || !valueType)
     return CUSPARSE_STATUS_INVALID_VALUE;
   *rows = spMatDescr->Rows;
   *cols = spMatDescr->Cols;
@@ -306,16 +334,17 @@ cusparseStatus_t cusparseConstCooGet(cusparseConstSpMatDescr_t spMatDescr, int64
   return CUSPARSE_STATUS_SUCCESS;
 }
 
-cusparseStatus_t cusparseCooGet(cusparseSpMatDescr_t spMatDescr, int64_t *rows, int64_t *cols, int64_t *nnz,
-                                void **cooRowInd, void **cooColInd, void **cooValues, cusparseIndexType_t *idxType,
-                                cusparseIndexBase_t *idxBase, cudaDataType *valueType) {
+cusparseStatus_t cusparseCooGet(cusparseSpMatDescr_t spMatDescr, int64_t *rows, int64_t *cols,
+                                int64_t *nnz, void **cooRowInd, void **cooColInd, void **cooValues,
+                                cusparseIndexType_t *idxType, cusparseIndexBase_t *idxBase,
+                                cudaDataType *valueType) {
   return cusparseConstCooGet(spMatDescr, rows, cols, nnz, const_cast<const void **>(cooRowInd),
-                             const_cast<const void **>(cooColInd), const_cast<const void **>(cooValues), idxType,
-                             idxBase, valueType);
+                             const_cast<const void **>(cooColInd),
+                             const_cast<const void **>(cooValues), idxType, idxBase, valueType);
 }
 
-cusparseStatus_t cusparseCsrSetPointers(cusparseSpMatDescr_t spMatDescr, void *csrRowOffsets, void *csrColInd,
-                                        void *csrValues) {
+cusparseStatus_t cusparseCsrSetPointers(cusparseSpMatDescr_t spMatDescr, void *csrRowOffsets,
+                                        void *csrColInd, void *csrValues) {
   if (!spMatDescr || spMatDescr->Format != CUSPARSE_FORMAT_CSR) // null arrays accepted, as NVIDIA's
     return CUSPARSE_STATUS_INVALID_VALUE;
   spMatDescr->Offsets = csrRowOffsets;
@@ -324,8 +353,8 @@ cusparseStatus_t cusparseCsrSetPointers(cusparseSpMatDescr_t spMatDescr, void *c
   return CUSPARSE_STATUS_SUCCESS;
 }
 
-cusparseStatus_t cusparseCscSetPointers(cusparseSpMatDescr_t spMatDescr, void *cscColOffsets, void *cscRowInd,
-                                        void *cscValues) {
+cusparseStatus_t cusparseCscSetPointers(cusparseSpMatDescr_t spMatDescr, void *cscColOffsets,
+                                        void *cscRowInd, void *cscValues) {
   if (!spMatDescr || spMatDescr->Format != CUSPARSE_FORMAT_CSC)
     return CUSPARSE_STATUS_INVALID_VALUE;
   spMatDescr->Offsets = cscColOffsets;
@@ -334,8 +363,8 @@ cusparseStatus_t cusparseCscSetPointers(cusparseSpMatDescr_t spMatDescr, void *c
   return CUSPARSE_STATUS_SUCCESS;
 }
 
-cusparseStatus_t cusparseCooSetPointers(cusparseSpMatDescr_t spMatDescr, void *cooRows, void *cooColumns,
-                                        void *cooValues) {
+cusparseStatus_t cusparseCooSetPointers(cusparseSpMatDescr_t spMatDescr, void *cooRows,
+                                        void *cooColumns, void *cooValues) {
   if (!spMatDescr || spMatDescr->Format != CUSPARSE_FORMAT_COO)
     return CUSPARSE_STATUS_INVALID_VALUE;
   spMatDescr->Rows2 = cooRows;
@@ -344,8 +373,8 @@ cusparseStatus_t cusparseCooSetPointers(cusparseSpMatDescr_t spMatDescr, void *c
   return CUSPARSE_STATUS_SUCCESS;
 }
 
-cusparseStatus_t cusparseSpMatGetSize(cusparseConstSpMatDescr_t spMatDescr, int64_t *rows, int64_t *cols,
-                                      int64_t *nnz) {
+cusparseStatus_t cusparseSpMatGetSize(cusparseConstSpMatDescr_t spMatDescr, int64_t *rows,
+                                      int64_t *cols, int64_t *nnz) {
   if (!spMatDescr || !rows || !cols || !nnz)
     return CUSPARSE_STATUS_INVALID_VALUE;
   *rows = spMatDescr->Rows;
@@ -354,14 +383,16 @@ cusparseStatus_t cusparseSpMatGetSize(cusparseConstSpMatDescr_t spMatDescr, int6
   return CUSPARSE_STATUS_SUCCESS;
 }
 
-cusparseStatus_t cusparseSpMatGetFormat(cusparseConstSpMatDescr_t spMatDescr, cusparseFormat_t *format) {
+cusparseStatus_t cusparseSpMatGetFormat(cusparseConstSpMatDescr_t spMatDescr,
+                                        cusparseFormat_t *format) {
   if (!spMatDescr || !format)
     return CUSPARSE_STATUS_INVALID_VALUE;
   *format = spMatDescr->Format;
   return CUSPARSE_STATUS_SUCCESS;
 }
 
-cusparseStatus_t cusparseSpMatGetIndexBase(cusparseConstSpMatDescr_t spMatDescr, cusparseIndexBase_t *idxBase) {
+cusparseStatus_t cusparseSpMatGetIndexBase(cusparseConstSpMatDescr_t spMatDescr,
+                                           cusparseIndexBase_t *idxBase) {
   if (!spMatDescr || !idxBase)
     return CUSPARSE_STATUS_INVALID_VALUE;
   *idxBase = spMatDescr->Base;
@@ -375,7 +406,8 @@ cusparseStatus_t cusparseSpMatGetValues(cusparseSpMatDescr_t spMatDescr, void **
   return CUSPARSE_STATUS_SUCCESS;
 }
 
-cusparseStatus_t cusparseConstSpMatGetValues(cusparseConstSpMatDescr_t spMatDescr, const void **values) {
+cusparseStatus_t cusparseConstSpMatGetValues(cusparseConstSpMatDescr_t spMatDescr,
+                                             const void **values) {
   if (!spMatDescr || !values)
     return CUSPARSE_STATUS_INVALID_VALUE;
   *values = spMatDescr->Values;
@@ -389,7 +421,8 @@ cusparseStatus_t cusparseSpMatSetValues(cusparseSpMatDescr_t spMatDescr, void *v
   return CUSPARSE_STATUS_SUCCESS;
 }
 
-cusparseStatus_t cusparseSpMatGetStridedBatch(cusparseConstSpMatDescr_t spMatDescr, int *batchCount) {
+cusparseStatus_t cusparseSpMatGetStridedBatch(cusparseConstSpMatDescr_t spMatDescr,
+                                              int *batchCount) {
   if (!spMatDescr || !batchCount)
     return CUSPARSE_STATUS_INVALID_VALUE;
   *batchCount = spMatDescr->BatchCount;
@@ -397,7 +430,8 @@ cusparseStatus_t cusparseSpMatGetStridedBatch(cusparseConstSpMatDescr_t spMatDes
 }
 
 cusparseStatus_t cusparseCsrSetStridedBatch(cusparseSpMatDescr_t spMatDescr, int batchCount,
-                                            int64_t offsetsBatchStride, int64_t columnsValuesBatchStride) {
+                                            int64_t offsetsBatchStride,
+                                            int64_t columnsValuesBatchStride) {
   if (!spMatDescr || batchCount <= 0 || offsetsBatchStride < 0 || columnsValuesBatchStride < 0)
     return CUSPARSE_STATUS_INVALID_VALUE;
   spMatDescr->BatchCount = batchCount;
@@ -406,7 +440,8 @@ cusparseStatus_t cusparseCsrSetStridedBatch(cusparseSpMatDescr_t spMatDescr, int
   return CUSPARSE_STATUS_SUCCESS;
 }
 
-cusparseStatus_t cusparseCooSetStridedBatch(cusparseSpMatDescr_t spMatDescr, int batchCount, int64_t batchStride) {
+cusparseStatus_t cusparseCooSetStridedBatch(cusparseSpMatDescr_t spMatDescr, int batchCount,
+                                            int64_t batchStride) {
   if (!spMatDescr || batchCount <= 0 || batchStride < 0)
     return CUSPARSE_STATUS_INVALID_VALUE;
   spMatDescr->BatchCount = batchCount;
@@ -417,7 +452,8 @@ cusparseStatus_t cusparseCooSetStridedBatch(cusparseSpMatDescr_t spMatDescr, int
 cusparseStatus_t cusparseBsrSetStridedBatch(cusparseSpMatDescr_t spMatDescr, int batchCount,
                                             int64_t offsetsBatchStride, int64_t columnsBatchStride,
                                             int64_t ValuesBatchStride) {
-  if (!spMatDescr || batchCount <= 0 || offsetsBatchStride < 0 || columnsBatchStride < 0 || ValuesBatchStride < 0)
+  if (!spMatDescr || batchCount <= 0 || offsetsBatchStride < 0 || columnsBatchStride < 0 ||
+      ValuesBatchStride < 0)
     return CUSPARSE_STATUS_INVALID_VALUE;
   spMatDescr->BatchCount = batchCount;
   spMatDescr->OffsetsStride = offsetsBatchStride;
@@ -426,8 +462,9 @@ cusparseStatus_t cusparseBsrSetStridedBatch(cusparseSpMatDescr_t spMatDescr, int
   return CUSPARSE_STATUS_SUCCESS;
 }
 
-cusparseStatus_t cusparseSpMatGetAttribute(cusparseConstSpMatDescr_t spMatDescr, cusparseSpMatAttribute_t attribute,
-                                           void *data, size_t dataSize) {
+cusparseStatus_t cusparseSpMatGetAttribute(cusparseConstSpMatDescr_t spMatDescr,
+                                           cusparseSpMatAttribute_t attribute, void *data,
+                                           size_t dataSize) {
   if (!spMatDescr || !data)
     return CUSPARSE_STATUS_INVALID_VALUE;
   if (attribute == CUSPARSE_SPMAT_FILL_MODE && dataSize == sizeof(cusparseFillMode_t)) {
@@ -441,8 +478,9 @@ cusparseStatus_t cusparseSpMatGetAttribute(cusparseConstSpMatDescr_t spMatDescr,
   return CUSPARSE_STATUS_INVALID_VALUE;
 }
 
-cusparseStatus_t cusparseSpMatSetAttribute(cusparseSpMatDescr_t spMatDescr, cusparseSpMatAttribute_t attribute,
-                                           void *data, size_t dataSize) {
+cusparseStatus_t cusparseSpMatSetAttribute(cusparseSpMatDescr_t spMatDescr,
+                                           cusparseSpMatAttribute_t attribute, void *data,
+                                           size_t dataSize) {
   if (!spMatDescr || !data)
     return CUSPARSE_STATUS_INVALID_VALUE;
   // NVIDIA's stores any value (a bad one is refused later, by the
@@ -463,17 +501,18 @@ cusparseStatus_t cusparseSpMatSetAttribute(cusparseSpMatDescr_t spMatDescr, cusp
 
 // Sparse vectors.
 
-cusparseStatus_t cusparseCreateSpVec(cusparseSpVecDescr_t *spVecDescr, int64_t size, int64_t nnz, void *indices,
-                                     void *values, cusparseIndexType_t idxType, cusparseIndexBase_t idxBase,
-                                     cudaDataType valueType) {
+cusparseStatus_t cusparseCreateSpVec(cusparseSpVecDescr_t *spVecDescr, int64_t size, int64_t nnz,
+                                     void *indices, void *values, cusparseIndexType_t idxType,
+                                     cusparseIndexBase_t idxBase, cudaDataType valueType) {
   return createSpVec(spVecDescr, size, nnz, indices, values, idxType, idxBase, valueType);
 }
 
-cusparseStatus_t cusparseCreateConstSpVec(cusparseConstSpVecDescr_t *spVecDescr, int64_t size, int64_t nnz,
-                                          const void *indices, const void *values, cusparseIndexType_t idxType,
-                                          cusparseIndexBase_t idxBase, cudaDataType valueType) {
-  return createSpVec(const_cast<cusparseSpVecDescr_t *>(spVecDescr), size, nnz, indices, values, idxType,
-                     idxBase, valueType);
+cusparseStatus_t cusparseCreateConstSpVec(cusparseConstSpVecDescr_t *spVecDescr, int64_t size,
+                                          int64_t nnz, const void *indices, const void *values,
+                                          cusparseIndexType_t idxType, cusparseIndexBase_t idxBase,
+                                          cudaDataType valueType) {
+  return createSpVec(const_cast<cusparseSpVecDescr_t *>(spVecDescr), size, nnz, indices, values,
+                     idxType, idxBase, valueType);
 }
 
 cusparseStatus_t cusparseDestroySpVec(cusparseConstSpVecDescr_t spVecDescr) {
@@ -481,9 +520,10 @@ cusparseStatus_t cusparseDestroySpVec(cusparseConstSpVecDescr_t spVecDescr) {
   return CUSPARSE_STATUS_SUCCESS;
 }
 
-cusparseStatus_t cusparseConstSpVecGet(cusparseConstSpVecDescr_t spVecDescr, int64_t *size, int64_t *nnz,
-                                       const void **indices, const void **values, cusparseIndexType_t *idxType,
-                                       cusparseIndexBase_t *idxBase, cudaDataType *valueType) {
+cusparseStatus_t cusparseConstSpVecGet(cusparseConstSpVecDescr_t spVecDescr, int64_t *size,
+                                       int64_t *nnz, const void **indices, const void **values,
+                                       cusparseIndexType_t *idxType, cusparseIndexBase_t *idxBase,
+                                       cudaDataType *valueType) {
   if (!spVecDescr || !size || !nnz || !indices || !values || !idxType || !idxBase || !valueType)
     return CUSPARSE_STATUS_INVALID_VALUE;
   *size = spVecDescr->Size;
@@ -496,14 +536,15 @@ cusparseStatus_t cusparseConstSpVecGet(cusparseConstSpVecDescr_t spVecDescr, int
   return CUSPARSE_STATUS_SUCCESS;
 }
 
-cusparseStatus_t cusparseSpVecGet(cusparseSpVecDescr_t spVecDescr, int64_t *size, int64_t *nnz, void **indices,
-                                  void **values, cusparseIndexType_t *idxType, cusparseIndexBase_t *idxBase,
-                                  cudaDataType *valueType) {
+cusparseStatus_t cusparseSpVecGet(cusparseSpVecDescr_t spVecDescr, int64_t *size, int64_t *nnz,
+                                  void **indices, void **values, cusparseIndexType_t *idxType,
+                                  cusparseIndexBase_t *idxBase, cudaDataType *valueType) {
   return cusparseConstSpVecGet(spVecDescr, size, nnz, const_cast<const void **>(indices),
                                const_cast<const void **>(values), idxType, idxBase, valueType);
 }
 
-cusparseStatus_t cusparseSpVecGetIndexBase(cusparseConstSpVecDescr_t spVecDescr, cusparseIndexBase_t *idxBase) {
+cusparseStatus_t cusparseSpVecGetIndexBase(cusparseConstSpVecDescr_t spVecDescr,
+                                           cusparseIndexBase_t *idxBase) {
   if (!spVecDescr || !idxBase)
     return CUSPARSE_STATUS_INVALID_VALUE;
   *idxBase = spVecDescr->Base;
@@ -517,7 +558,8 @@ cusparseStatus_t cusparseSpVecGetValues(cusparseSpVecDescr_t spVecDescr, void **
   return CUSPARSE_STATUS_SUCCESS;
 }
 
-cusparseStatus_t cusparseConstSpVecGetValues(cusparseConstSpVecDescr_t spVecDescr, const void **values) {
+cusparseStatus_t cusparseConstSpVecGetValues(cusparseConstSpVecDescr_t spVecDescr,
+                                             const void **values) {
   if (!spVecDescr || !values)
     return CUSPARSE_STATUS_INVALID_VALUE;
   *values = spVecDescr->Values;
@@ -538,8 +580,8 @@ cusparseStatus_t cusparseCreateDnVec(cusparseDnVecDescr_t *dnVecDescr, int64_t s
   return createDnVec(dnVecDescr, size, values, valueType);
 }
 
-cusparseStatus_t cusparseCreateConstDnVec(cusparseConstDnVecDescr_t *dnVecDescr, int64_t size, const void *values,
-                                          cudaDataType valueType) {
+cusparseStatus_t cusparseCreateConstDnVec(cusparseConstDnVecDescr_t *dnVecDescr, int64_t size,
+                                          const void *values, cudaDataType valueType) {
   return createDnVec(const_cast<cusparseDnVecDescr_t *>(dnVecDescr), size, values, valueType);
 }
 
@@ -548,8 +590,8 @@ cusparseStatus_t cusparseDestroyDnVec(cusparseConstDnVecDescr_t dnVecDescr) {
   return CUSPARSE_STATUS_SUCCESS;
 }
 
-cusparseStatus_t cusparseConstDnVecGet(cusparseConstDnVecDescr_t dnVecDescr, int64_t *size, const void **values,
-                                       cudaDataType *valueType) {
+cusparseStatus_t cusparseConstDnVecGet(cusparseConstDnVecDescr_t dnVecDescr, int64_t *size,
+                                       const void **values, cudaDataType *valueType) {
   if (!dnVecDescr || !size || !values || !valueType)
     return CUSPARSE_STATUS_INVALID_VALUE;
   *size = dnVecDescr->Size;
@@ -570,7 +612,8 @@ cusparseStatus_t cusparseDnVecGetValues(cusparseDnVecDescr_t dnVecDescr, void **
   return CUSPARSE_STATUS_SUCCESS;
 }
 
-cusparseStatus_t cusparseConstDnVecGetValues(cusparseConstDnVecDescr_t dnVecDescr, const void **values) {
+cusparseStatus_t cusparseConstDnVecGetValues(cusparseConstDnVecDescr_t dnVecDescr,
+                                             const void **values) {
   if (!dnVecDescr || !values)
     return CUSPARSE_STATUS_INVALID_VALUE;
   *values = dnVecDescr->Values;
@@ -586,15 +629,17 @@ cusparseStatus_t cusparseDnVecSetValues(cusparseDnVecDescr_t dnVecDescr, void *v
 
 // Dense matrices.
 
-cusparseStatus_t cusparseCreateDnMat(cusparseDnMatDescr_t *dnMatDescr, int64_t rows, int64_t cols, int64_t ld,
-                                     void *values, cudaDataType valueType, cusparseOrder_t order) {
+cusparseStatus_t cusparseCreateDnMat(cusparseDnMatDescr_t *dnMatDescr, int64_t rows, int64_t cols,
+                                     int64_t ld, void *values, cudaDataType valueType,
+                                     cusparseOrder_t order) {
   return createDnMat(dnMatDescr, rows, cols, ld, values, valueType, order);
 }
 
-cusparseStatus_t cusparseCreateConstDnMat(cusparseConstDnMatDescr_t *dnMatDescr, int64_t rows, int64_t cols,
-                                          int64_t ld, const void *values, cudaDataType valueType,
-                                          cusparseOrder_t order) {
-  return createDnMat(const_cast<cusparseDnMatDescr_t *>(dnMatDescr), rows, cols, ld, values, valueType, order);
+cusparseStatus_t cusparseCreateConstDnMat(cusparseConstDnMatDescr_t *dnMatDescr, int64_t rows,
+                                          int64_t cols, int64_t ld, const void *values,
+                                          cudaDataType valueType, cusparseOrder_t order) {
+  return createDnMat(const_cast<cusparseDnMatDescr_t *>(dnMatDescr), rows, cols, ld, values,
+                     valueType, order);
 }
 
 cusparseStatus_t cusparseDestroyDnMat(cusparseConstDnMatDescr_t dnMatDescr) {
@@ -602,8 +647,9 @@ cusparseStatus_t cusparseDestroyDnMat(cusparseConstDnMatDescr_t dnMatDescr) {
   return CUSPARSE_STATUS_SUCCESS;
 }
 
-cusparseStatus_t cusparseConstDnMatGet(cusparseConstDnMatDescr_t dnMatDescr, int64_t *rows, int64_t *cols,
-                                       int64_t *ld, const void **values, cudaDataType *type, cusparseOrder_t *order) {
+cusparseStatus_t cusparseConstDnMatGet(cusparseConstDnMatDescr_t dnMatDescr, int64_t *rows,
+                                       int64_t *cols, int64_t *ld, const void **values,
+                                       cudaDataType *type, cusparseOrder_t *order) {
   if (!dnMatDescr || !rows || !cols || !ld || !values || !type || !order)
     return CUSPARSE_STATUS_INVALID_VALUE;
   *rows = dnMatDescr->Rows;
@@ -615,9 +661,11 @@ cusparseStatus_t cusparseConstDnMatGet(cusparseConstDnMatDescr_t dnMatDescr, int
   return CUSPARSE_STATUS_SUCCESS;
 }
 
-cusparseStatus_t cusparseDnMatGet(cusparseDnMatDescr_t dnMatDescr, int64_t *rows, int64_t *cols, int64_t *ld,
-                                  void **values, cudaDataType *type, cusparseOrder_t *order) {
-  return cusparseConstDnMatGet(dnMatDescr, rows, cols, ld, const_cast<const void **>(values), type, order);
+cusparseStatus_t cusparseDnMatGet(cusparseDnMatDescr_t dnMatDescr, int64_t *rows, int64_t *cols,
+                                  int64_t *ld, void **values, cudaDataType *type,
+                                  cusparseOrder_t *order) {
+  return cusparseConstDnMatGet(dnMatDescr, rows, cols, ld, const_cast<const void **>(values), type,
+                               order);
 }
 
 cusparseStatus_t cusparseDnMatGetValues(cusparseDnMatDescr_t dnMatDescr, void **values) {
@@ -627,7 +675,8 @@ cusparseStatus_t cusparseDnMatGetValues(cusparseDnMatDescr_t dnMatDescr, void **
   return CUSPARSE_STATUS_SUCCESS;
 }
 
-cusparseStatus_t cusparseConstDnMatGetValues(cusparseConstDnMatDescr_t dnMatDescr, const void **values) {
+cusparseStatus_t cusparseConstDnMatGetValues(cusparseConstDnMatDescr_t dnMatDescr,
+                                             const void **values) {
   if (!dnMatDescr || !values)
     return CUSPARSE_STATUS_INVALID_VALUE;
   *values = dnMatDescr->Values;
@@ -641,7 +690,8 @@ cusparseStatus_t cusparseDnMatSetValues(cusparseDnMatDescr_t dnMatDescr, void *v
   return CUSPARSE_STATUS_SUCCESS;
 }
 
-cusparseStatus_t cusparseDnMatSetStridedBatch(cusparseDnMatDescr_t dnMatDescr, int batchCount, int64_t batchStride) {
+cusparseStatus_t cusparseDnMatSetStridedBatch(cusparseDnMatDescr_t dnMatDescr, int batchCount,
+                                              int64_t batchStride) {
   if (!dnMatDescr || batchCount <= 0 || batchStride < 0)
     return CUSPARSE_STATUS_INVALID_VALUE;
   dnMatDescr->BatchCount = batchCount;

@@ -44,11 +44,12 @@ bool validOp(cusparseOperation_t Op) {
 }
 
 /// The operand types must all be ComputeType, one of the four ferry computes.
-cusparseStatus_t checkTypes(const char *Name, cudaDataType Compute, std::initializer_list<cudaDataType> Types) {
+cusparseStatus_t checkTypes(const char *Name, cudaDataType Compute,
+                            std::initializer_list<cudaDataType> Types) {
   for (cudaDataType T : Types)
     if (T != Compute) {
-      logMessage("%s: value type %d with compute type %d is not implemented", Name, static_cast<int>(T),
-                 static_cast<int>(Compute));
+      logMessage("%s: value type %d with compute type %d is not implemented", Name,
+                 static_cast<int>(T), static_cast<int>(Compute));
       return CUSPARSE_STATUS_NOT_SUPPORTED;
     }
   if (!valueSize(Compute)) {
@@ -82,7 +83,8 @@ cusparseStatus_t checkFormat(const char *Name, const cusparseSpMatDescr *A) {
 cusparseStatus_t checkGeneral(const char *Name, const cusparseSpMatDescr *A) {
   if (!A->Triangular)
     return CUSPARSE_STATUS_SUCCESS;
-  logMessage("%s: a matrix with a fill mode or diagonal type set is not supported (as NVIDIA's)", Name);
+  logMessage("%s: a matrix with a fill mode or diagonal type set is not supported (as NVIDIA's)",
+             Name);
   return CUSPARSE_STATUS_NOT_SUPPORTED;
 }
 
@@ -120,8 +122,8 @@ constexpr size_t ScratchBytes = 128;
 // SpMV
 
 template <typename T, typename O, typename I>
-void csrMv(int64_t Rows, const O *__restrict Ptr, const I *__restrict Idx, const T *__restrict Val, int64_t Base,
-           const T *__restrict X, T *__restrict Y, T Alpha, T Beta) {
+void csrMv(int64_t Rows, const O *__restrict Ptr, const I *__restrict Idx, const T *__restrict Val,
+           int64_t Base, const T *__restrict X, T *__restrict Y, T Alpha, T Beta) {
   // Offsets count from the index base; shifting the arrays once keeps the
   // inner loop a plain dot product.
   const I *Ix = Idx - Base;
@@ -135,23 +137,25 @@ void csrMv(int64_t Rows, const O *__restrict Ptr, const I *__restrict Idx, const
   }
 }
 
-template <typename T> void spmv(const cusparseSpMatDescr &A, cusparseOperation_t Op, T Alpha, const T *X, T Beta, T *Y) {
+template <typename T>
+void spmv(const cusparseSpMatDescr &A, cusparseOperation_t Op, T Alpha, const T *X, T Beta, T *Y) {
   if (A.Format == CUSPARSE_FORMAT_CSR && Op == CUSPARSE_OPERATION_NON_TRANSPOSE) {
     const T *V = static_cast<const T *>(A.Values);
     if (A.OffType == CUSPARSE_INDEX_32I && A.IdxType == CUSPARSE_INDEX_32I)
-      return csrMv(A.Rows, static_cast<const int32_t *>(A.Offsets), static_cast<const int32_t *>(A.Indices), V,
-                   A.Base, X, Y, Alpha, Beta);
+      return csrMv(A.Rows, static_cast<const int32_t *>(A.Offsets),
+                   static_cast<const int32_t *>(A.Indices), V, A.Base, X, Y, Alpha, Beta);
     if (A.OffType == CUSPARSE_INDEX_64I && A.IdxType == CUSPARSE_INDEX_64I)
-      return csrMv(A.Rows, static_cast<const int64_t *>(A.Offsets), static_cast<const int64_t *>(A.Indices), V,
-                   A.Base, X, Y, Alpha, Beta);
+      return csrMv(A.Rows, static_cast<const int64_t *>(A.Offsets),
+                   static_cast<const int64_t *>(A.Indices), V, A.Base, X, Y, Alpha, Beta);
   }
   Csr<T> C = readOp<T>(A, Op);
   csrMv(C.Rows, C.Ptr.data(), C.Idx.data(), C.Val.data(), 0, X, Y, Alpha, Beta);
 }
 
 cusparseStatus_t checkSpMV(cusparseHandle_t handle, cusparseOperation_t opA, const void *alpha,
-                           cusparseConstSpMatDescr_t matA, cusparseConstDnVecDescr_t vecX, const void *beta,
-                           cusparseDnVecDescr_t vecY, cudaDataType computeType, cusparseSpMVAlg_t alg) {
+                           cusparseConstSpMatDescr_t matA, cusparseConstDnVecDescr_t vecX,
+                           const void *beta, cusparseDnVecDescr_t vecY, cudaDataType computeType,
+                           cusparseSpMVAlg_t alg) {
   if (!validHandle(handle))
     return BadHandle;
   if (!matA || !vecX || !vecY || !alpha || !beta || !validOp(opA))
@@ -160,14 +164,16 @@ cusparseStatus_t checkSpMV(cusparseHandle_t handle, cusparseOperation_t opA, con
     return CUSPARSE_STATUS_INVALID_VALUE;
   // A conjugate transpose of real values is refused (recorded for every
   // format and algorithm).
-  if (opA == CUSPARSE_OPERATION_CONJUGATE_TRANSPOSE && (matA->Type == CUDA_R_32F || matA->Type == CUDA_R_64F ||
-                                                        matA->Type == CUDA_R_16F || matA->Type == CUDA_R_16BF))
+  if (opA == CUSPARSE_OPERATION_CONJUGATE_TRANSPOSE &&
+      (matA->Type == CUDA_R_32F || matA->Type == CUDA_R_64F || matA->Type == CUDA_R_16F ||
+       matA->Type == CUDA_R_16BF))
     return CUSPARSE_STATUS_INVALID_VALUE;
   int64_t M, N;
   opShape(matA, opA, M, N);
   if (vecX->Size != N || vecY->Size != M)
     return CUSPARSE_STATUS_INVALID_VALUE;
-  if (cusparseStatus_t S = checkTypes("cusparseSpMV", computeType, {matA->Type, vecX->Type, vecY->Type}))
+  if (cusparseStatus_t S =
+          checkTypes("cusparseSpMV", computeType, {matA->Type, vecX->Type, vecY->Type}))
     return S;
   if (cusparseStatus_t S = checkGeneral("cusparseSpMV", matA))
     return S;
@@ -180,7 +186,8 @@ cusparseStatus_t checkSpMV(cusparseHandle_t handle, cusparseOperation_t opA, con
 /// only the triangle named by Fill (of A, before op) counts.
 template <typename T>
 void triSolve(const cusparseSpMatDescr &M, cusparseOperation_t Op, T Alpha, int64_t NRhs,
-              const std::function<T(int64_t, int64_t)> &Rhs, const std::function<T &(int64_t, int64_t)> &Out) {
+              const std::function<T(int64_t, int64_t)> &Rhs,
+              const std::function<T &(int64_t, int64_t)> &Out) {
   Csr<T> A = readOp<T>(M, Op);
   bool Lower = (M.Fill == CUSPARSE_FILL_MODE_LOWER) == (Op == CUSPARSE_OPERATION_NON_TRANSPOSE);
   bool Unit = M.Diag == CUSPARSE_DIAG_TYPE_UNIT;
@@ -208,7 +215,8 @@ void triSolve(const cusparseSpMatDescr &M, cusparseOperation_t Op, T Alpha, int6
 
 // SpGEMM
 
-template <typename T> void spgemmProduct(const Csr<T> &A, const Csr<T> &B, T Alpha, cusparseSpGEMMDescr &D) {
+template <typename T>
+void spgemmProduct(const Csr<T> &A, const Csr<T> &B, T Alpha, cusparseSpGEMMDescr &D) {
   D.Ptr.assign(A.Rows + 1, 0);
   D.Idx.clear();
   std::vector<T> Vals;
@@ -245,8 +253,9 @@ template <typename T> void spgemmProduct(const Csr<T> &A, const Csr<T> &B, T Alp
 }
 
 cusparseStatus_t checkSpGEMM(const char *Name, cusparseHandle_t handle, cusparseOperation_t opA,
-                             cusparseOperation_t opB, cusparseConstSpMatDescr_t matA, cusparseConstSpMatDescr_t matB,
-                             cusparseSpMatDescr_t matC, cudaDataType computeType, cusparseSpGEMMAlg_t alg,
+                             cusparseOperation_t opB, cusparseConstSpMatDescr_t matA,
+                             cusparseConstSpMatDescr_t matB, cusparseSpMatDescr_t matC,
+                             cudaDataType computeType, cusparseSpGEMMAlg_t alg,
                              cusparseSpGEMMDescr_t descr, bool Typed) {
   if (!validHandle(handle))
     return BadHandle;
@@ -275,8 +284,9 @@ cusparseStatus_t sizeQuery(size_t *Size, void *Buffer, bool &Query) {
 }
 
 /// Computes descr's product of A and B (stream ordered) and waits for it.
-cusparseStatus_t spgemmCompute(cusparseHandle_t handle, const cusparseSpMatDescr *A, const cusparseSpMatDescr *B,
-                               cusparseSpMatDescr *C, cudaDataType Type, Scalar Alpha, cusparseSpGEMMDescr *D) {
+cusparseStatus_t spgemmCompute(cusparseHandle_t handle, const cusparseSpMatDescr *A,
+                               const cusparseSpMatDescr *B, cusparseSpMatDescr *C,
+                               cudaDataType Type, Scalar Alpha, cusparseSpGEMMDescr *D) {
   D->Type = Type;
   cusparseStatus_t S = enqueue(handle, [A = *A, B = *B, Type, Alpha, D, C] {
     dispatchType(Type, [&](auto Zero) {
@@ -292,7 +302,8 @@ cusparseStatus_t spgemmCompute(cusparseHandle_t handle, const cusparseSpMatDescr
 }
 
 /// Writes descr's product into C's arrays (structure, values or both).
-void spgemmWrite(const cusparseSpGEMMDescr &D, const cusparseSpMatDescr &C, bool Structure, bool Values) {
+void spgemmWrite(const cusparseSpGEMMDescr &D, const cusparseSpMatDescr &C, bool Structure,
+                 bool Values) {
   int64_t B = C.Base;
   if (Structure) {
     for (size_t I = 0; I < D.Ptr.size(); ++I)
@@ -308,9 +319,10 @@ void spgemmWrite(const cusparseSpGEMMDescr &D, const cusparseSpMatDescr &C, bool
 
 extern "C" {
 
-cusparseStatus_t cusparseSpMV_bufferSize(cusparseHandle_t handle, cusparseOperation_t opA, const void *alpha,
-                                         cusparseConstSpMatDescr_t matA, cusparseConstDnVecDescr_t vecX,
-                                         const void *beta, cusparseDnVecDescr_t vecY, cudaDataType computeType,
+cusparseStatus_t cusparseSpMV_bufferSize(cusparseHandle_t handle, cusparseOperation_t opA,
+                                         const void *alpha, cusparseConstSpMatDescr_t matA,
+                                         cusparseConstDnVecDescr_t vecX, const void *beta,
+                                         cusparseDnVecDescr_t vecY, cudaDataType computeType,
                                          cusparseSpMVAlg_t alg, size_t *bufferSize) {
   if (cusparseStatus_t S = checkSpMV(handle, opA, alpha, matA, vecX, beta, vecY, computeType, alg))
     return S;
@@ -320,17 +332,18 @@ cusparseStatus_t cusparseSpMV_bufferSize(cusparseHandle_t handle, cusparseOperat
   return CUSPARSE_STATUS_SUCCESS;
 }
 
-cusparseStatus_t cusparseSpMV_preprocess(cusparseHandle_t handle, cusparseOperation_t opA, const void *alpha,
-                                         cusparseConstSpMatDescr_t matA, cusparseConstDnVecDescr_t vecX,
-                                         const void *beta, cusparseDnVecDescr_t vecY, cudaDataType computeType,
+cusparseStatus_t cusparseSpMV_preprocess(cusparseHandle_t handle, cusparseOperation_t opA,
+                                         const void *alpha, cusparseConstSpMatDescr_t matA,
+                                         cusparseConstDnVecDescr_t vecX, const void *beta,
+                                         cusparseDnVecDescr_t vecY, cudaDataType computeType,
                                          cusparseSpMVAlg_t alg, void *) {
   return checkSpMV(handle, opA, alpha, matA, vecX, beta, vecY, computeType, alg);
 }
 
 cusparseStatus_t cusparseSpMV(cusparseHandle_t handle, cusparseOperation_t opA, const void *alpha,
-                              cusparseConstSpMatDescr_t matA, cusparseConstDnVecDescr_t vecX, const void *beta,
-                              cusparseDnVecDescr_t vecY, cudaDataType computeType, cusparseSpMVAlg_t alg,
-                              void *externalBuffer) {
+                              cusparseConstSpMatDescr_t matA, cusparseConstDnVecDescr_t vecX,
+                              const void *beta, cusparseDnVecDescr_t vecY, cudaDataType computeType,
+                              cusparseSpMVAlg_t alg, void *externalBuffer) {
   if (cusparseStatus_t S = checkSpMV(handle, opA, alpha, matA, vecX, beta, vecY, computeType, alg))
     return S;
   if (!externalBuffer) // ferry's SpMV needs no scratch, but NVIDIA's refuses a null one (recorded)
@@ -341,17 +354,19 @@ cusparseStatus_t cusparseSpMV(cusparseHandle_t handle, cusparseOperation_t opA, 
   return enqueue(handle, [A = *matA, opA, Al, Be, X = vecX->Values, Y = vecY->Values, computeType] {
     dispatchType(computeType, [&](auto Zero) {
       using T = decltype(Zero);
-      spmv<T>(A, opA, scalarValue<T>(Al), static_cast<const T *>(X), scalarValue<T>(Be), static_cast<T *>(Y));
+      spmv<T>(A, opA, scalarValue<T>(Al), static_cast<const T *>(X), scalarValue<T>(Be),
+              static_cast<T *>(Y));
     });
   });
 }
 
 // SpMM: C = alpha op(A) op(B) + beta C.
 
-static cusparseStatus_t checkSpMM(cusparseHandle_t handle, cusparseOperation_t opA, cusparseOperation_t opB,
-                                  const void *alpha, cusparseConstSpMatDescr_t matA, cusparseConstDnMatDescr_t matB,
-                                  const void *beta, cusparseDnMatDescr_t matC, cudaDataType computeType,
-                                  cusparseSpMMAlg_t alg) {
+static cusparseStatus_t checkSpMM(cusparseHandle_t handle, cusparseOperation_t opA,
+                                  cusparseOperation_t opB, const void *alpha,
+                                  cusparseConstSpMatDescr_t matA, cusparseConstDnMatDescr_t matB,
+                                  const void *beta, cusparseDnMatDescr_t matC,
+                                  cudaDataType computeType, cusparseSpMMAlg_t alg) {
   if (!validHandle(handle))
     return BadHandle;
   if (!matA || !matB || !matC || !alpha || !beta || !validOp(opA) || !validOp(opB))
@@ -363,7 +378,8 @@ static cusparseStatus_t checkSpMM(cusparseHandle_t handle, cusparseOperation_t o
   opShape(matB, opB, K2, N);
   if (K != K2 || matC->Rows != M || matC->Cols != N)
     return CUSPARSE_STATUS_INVALID_VALUE;
-  if (cusparseStatus_t S = checkTypes("cusparseSpMM", computeType, {matA->Type, matB->Type, matC->Type}))
+  if (cusparseStatus_t S =
+          checkTypes("cusparseSpMM", computeType, {matA->Type, matB->Type, matC->Type}))
     return S;
   if (matB->BatchCount > 1 || matC->BatchCount > 1) {
     logMessage("cusparseSpMM: batched dense matrices are not implemented");
@@ -379,11 +395,14 @@ static cusparseStatus_t checkSpMM(cusparseHandle_t handle, cusparseOperation_t o
   return checkFormat("cusparseSpMM", matA);
 }
 
-cusparseStatus_t cusparseSpMM_bufferSize(cusparseHandle_t handle, cusparseOperation_t opA, cusparseOperation_t opB,
-                                         const void *alpha, cusparseConstSpMatDescr_t matA,
-                                         cusparseConstDnMatDescr_t matB, const void *beta, cusparseDnMatDescr_t matC,
-                                         cudaDataType computeType, cusparseSpMMAlg_t alg, size_t *bufferSize) {
-  if (cusparseStatus_t S = checkSpMM(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg))
+cusparseStatus_t cusparseSpMM_bufferSize(cusparseHandle_t handle, cusparseOperation_t opA,
+                                         cusparseOperation_t opB, const void *alpha,
+                                         cusparseConstSpMatDescr_t matA,
+                                         cusparseConstDnMatDescr_t matB, const void *beta,
+                                         cusparseDnMatDescr_t matC, cudaDataType computeType,
+                                         cusparseSpMMAlg_t alg, size_t *bufferSize) {
+  if (cusparseStatus_t S =
+          checkSpMM(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg))
     return S;
   if (!bufferSize)
     return CUSPARSE_STATUS_INVALID_VALUE;
@@ -391,18 +410,22 @@ cusparseStatus_t cusparseSpMM_bufferSize(cusparseHandle_t handle, cusparseOperat
   return CUSPARSE_STATUS_SUCCESS;
 }
 
-cusparseStatus_t cusparseSpMM_preprocess(cusparseHandle_t handle, cusparseOperation_t opA, cusparseOperation_t opB,
-                                         const void *alpha, cusparseConstSpMatDescr_t matA,
-                                         cusparseConstDnMatDescr_t matB, const void *beta, cusparseDnMatDescr_t matC,
-                                         cudaDataType computeType, cusparseSpMMAlg_t alg, void *) {
+cusparseStatus_t cusparseSpMM_preprocess(cusparseHandle_t handle, cusparseOperation_t opA,
+                                         cusparseOperation_t opB, const void *alpha,
+                                         cusparseConstSpMatDescr_t matA,
+                                         cusparseConstDnMatDescr_t matB, const void *beta,
+                                         cusparseDnMatDescr_t matC, cudaDataType computeType,
+                                         cusparseSpMMAlg_t alg, void *) {
   return checkSpMM(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg);
 }
 
-cusparseStatus_t cusparseSpMM(cusparseHandle_t handle, cusparseOperation_t opA, cusparseOperation_t opB,
-                              const void *alpha, cusparseConstSpMatDescr_t matA, cusparseConstDnMatDescr_t matB,
+cusparseStatus_t cusparseSpMM(cusparseHandle_t handle, cusparseOperation_t opA,
+                              cusparseOperation_t opB, const void *alpha,
+                              cusparseConstSpMatDescr_t matA, cusparseConstDnMatDescr_t matB,
                               const void *beta, cusparseDnMatDescr_t matC, cudaDataType computeType,
                               cusparseSpMMAlg_t alg, void *externalBuffer) {
-  if (cusparseStatus_t S = checkSpMM(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg))
+  if (cusparseStatus_t S =
+          checkSpMM(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg))
     return S;
   if (!externalBuffer) {
     // NVIDIA's runs into the null buffer and answers INTERNAL_ERROR (recorded).
@@ -445,13 +468,15 @@ cusparseStatus_t cusparseSpSV_destroyDescr(cusparseSpSVDescr_t descr) {
   return CUSPARSE_STATUS_SUCCESS;
 }
 
-static cusparseStatus_t checkSpSV(cusparseHandle_t handle, cusparseOperation_t opA, const void *alpha,
-                                  cusparseConstSpMatDescr_t matA, cusparseConstDnVecDescr_t vecX,
-                                  cusparseDnVecDescr_t vecY, cudaDataType computeType, cusparseSpSVAlg_t alg,
+static cusparseStatus_t checkSpSV(cusparseHandle_t handle, cusparseOperation_t opA,
+                                  const void *alpha, cusparseConstSpMatDescr_t matA,
+                                  cusparseConstDnVecDescr_t vecX, cusparseDnVecDescr_t vecY,
+                                  cudaDataType computeType, cusparseSpSVAlg_t alg,
                                   cusparseSpSVDescr_t descr, bool Solving = false) {
   if (!validHandle(handle))
     return BadHandle;
-  if (!matA || !vecX || !vecY || !alpha || !descr || !validOp(opA) || alg != CUSPARSE_SPSV_ALG_DEFAULT)
+  if (!matA || !vecX || !vecY || !alpha || !descr || !validOp(opA) ||
+      alg != CUSPARSE_SPSV_ALG_DEFAULT)
     return CUSPARSE_STATUS_INVALID_VALUE;
   int64_t M, N;
   opShape(matA, opA, M, N);
@@ -459,7 +484,8 @@ static cusparseStatus_t checkSpSV(cusparseHandle_t handle, cusparseOperation_t o
   // (recorded); the solve, which reads them, refuses them.
   if (M != N || (Solving && (vecX->Size != N || vecY->Size != M)))
     return CUSPARSE_STATUS_INVALID_VALUE;
-  if (cusparseStatus_t S = checkTypes("cusparseSpSV", computeType, {matA->Type, vecX->Type, vecY->Type}))
+  if (cusparseStatus_t S =
+          checkTypes("cusparseSpSV", computeType, {matA->Type, vecX->Type, vecY->Type}))
     return S;
   if (cusparseStatus_t S = checkTriangle("cusparseSpSV", matA))
     return S;
@@ -469,11 +495,13 @@ static cusparseStatus_t checkSpSV(cusparseHandle_t handle, cusparseOperation_t o
   return checkFormat("cusparseSpSV", matA);
 }
 
-cusparseStatus_t cusparseSpSV_bufferSize(cusparseHandle_t handle, cusparseOperation_t opA, const void *alpha,
-                                         cusparseConstSpMatDescr_t matA, cusparseConstDnVecDescr_t vecX,
-                                         cusparseDnVecDescr_t vecY, cudaDataType computeType, cusparseSpSVAlg_t alg,
+cusparseStatus_t cusparseSpSV_bufferSize(cusparseHandle_t handle, cusparseOperation_t opA,
+                                         const void *alpha, cusparseConstSpMatDescr_t matA,
+                                         cusparseConstDnVecDescr_t vecX, cusparseDnVecDescr_t vecY,
+                                         cudaDataType computeType, cusparseSpSVAlg_t alg,
                                          cusparseSpSVDescr_t spsvDescr, size_t *bufferSize) {
-  if (cusparseStatus_t S = checkSpSV(handle, opA, alpha, matA, vecX, vecY, computeType, alg, spsvDescr))
+  if (cusparseStatus_t S =
+          checkSpSV(handle, opA, alpha, matA, vecX, vecY, computeType, alg, spsvDescr))
     return S;
   if (!bufferSize)
     return CUSPARSE_STATUS_INVALID_VALUE;
@@ -481,11 +509,13 @@ cusparseStatus_t cusparseSpSV_bufferSize(cusparseHandle_t handle, cusparseOperat
   return CUSPARSE_STATUS_SUCCESS;
 }
 
-cusparseStatus_t cusparseSpSV_analysis(cusparseHandle_t handle, cusparseOperation_t opA, const void *alpha,
-                                       cusparseConstSpMatDescr_t matA, cusparseConstDnVecDescr_t vecX,
-                                       cusparseDnVecDescr_t vecY, cudaDataType computeType, cusparseSpSVAlg_t alg,
+cusparseStatus_t cusparseSpSV_analysis(cusparseHandle_t handle, cusparseOperation_t opA,
+                                       const void *alpha, cusparseConstSpMatDescr_t matA,
+                                       cusparseConstDnVecDescr_t vecX, cusparseDnVecDescr_t vecY,
+                                       cudaDataType computeType, cusparseSpSVAlg_t alg,
                                        cusparseSpSVDescr_t spsvDescr, void *externalBuffer) {
-  if (cusparseStatus_t S = checkSpSV(handle, opA, alpha, matA, vecX, vecY, computeType, alg, spsvDescr))
+  if (cusparseStatus_t S =
+          checkSpSV(handle, opA, alpha, matA, vecX, vecY, computeType, alg, spsvDescr))
     return S;
   (void)externalBuffer; // NVIDIA's accepts a null buffer here (recorded); ferry needs none
   spsvDescr->Analysed = true;
@@ -493,11 +523,13 @@ cusparseStatus_t cusparseSpSV_analysis(cusparseHandle_t handle, cusparseOperatio
   return CUSPARSE_STATUS_SUCCESS;
 }
 
-cusparseStatus_t cusparseSpSV_solve(cusparseHandle_t handle, cusparseOperation_t opA, const void *alpha,
-                                    cusparseConstSpMatDescr_t matA, cusparseConstDnVecDescr_t vecX,
-                                    cusparseDnVecDescr_t vecY, cudaDataType computeType, cusparseSpSVAlg_t alg,
+cusparseStatus_t cusparseSpSV_solve(cusparseHandle_t handle, cusparseOperation_t opA,
+                                    const void *alpha, cusparseConstSpMatDescr_t matA,
+                                    cusparseConstDnVecDescr_t vecX, cusparseDnVecDescr_t vecY,
+                                    cudaDataType computeType, cusparseSpSVAlg_t alg,
                                     cusparseSpSVDescr_t spsvDescr) {
-  if (cusparseStatus_t S = checkSpSV(handle, opA, alpha, matA, vecX, vecY, computeType, alg, spsvDescr, true))
+  if (cusparseStatus_t S =
+          checkSpSV(handle, opA, alpha, matA, vecX, vecY, computeType, alg, spsvDescr, true))
     return S;
   if (!spsvDescr->Analysed)
     return CUSPARSE_STATUS_INVALID_VALUE;
@@ -510,14 +542,15 @@ cusparseStatus_t cusparseSpSV_solve(cusparseHandle_t handle, cusparseOperation_t
       using T = decltype(Zero);
       const T *Xv = static_cast<const T *>(X);
       T *Yv = static_cast<T *>(Y);
-      triSolve<T>(A, opA, scalarValue<T>(Al), 1, [Xv](int64_t I, int64_t) { return Xv[I]; },
-                  [Yv](int64_t I, int64_t) -> T & { return Yv[I]; });
+      triSolve<T>(
+          A, opA, scalarValue<T>(Al), 1, [Xv](int64_t I, int64_t) { return Xv[I]; },
+          [Yv](int64_t I, int64_t) -> T & { return Yv[I]; });
     });
   });
 }
 
-cusparseStatus_t cusparseSpSV_updateMatrix(cusparseHandle_t handle, cusparseSpSVDescr_t spsvDescr, void *newValues,
-                                           cusparseSpSVUpdate_t updatePart) {
+cusparseStatus_t cusparseSpSV_updateMatrix(cusparseHandle_t handle, cusparseSpSVDescr_t spsvDescr,
+                                           void *newValues, cusparseSpSVUpdate_t updatePart) {
   if (!validHandle(handle))
     return BadHandle;
   if (!spsvDescr || !newValues)
@@ -544,10 +577,11 @@ cusparseStatus_t cusparseSpSM_destroyDescr(cusparseSpSMDescr_t descr) {
   return CUSPARSE_STATUS_SUCCESS;
 }
 
-static cusparseStatus_t checkSpSM(cusparseHandle_t handle, cusparseOperation_t opA, cusparseOperation_t opB,
-                                  const void *alpha, cusparseConstSpMatDescr_t matA, cusparseConstDnMatDescr_t matB,
-                                  cusparseDnMatDescr_t matC, cudaDataType computeType, cusparseSpSMAlg_t alg,
-                                  cusparseSpSMDescr_t descr) {
+static cusparseStatus_t checkSpSM(cusparseHandle_t handle, cusparseOperation_t opA,
+                                  cusparseOperation_t opB, const void *alpha,
+                                  cusparseConstSpMatDescr_t matA, cusparseConstDnMatDescr_t matB,
+                                  cusparseDnMatDescr_t matC, cudaDataType computeType,
+                                  cusparseSpSMAlg_t alg, cusparseSpSMDescr_t descr) {
   if (!validHandle(handle))
     return BadHandle;
   if (!matA || !matB || !matC || !alpha || !descr || !validOp(opA) || !validOp(opB) ||
@@ -558,7 +592,8 @@ static cusparseStatus_t checkSpSM(cusparseHandle_t handle, cusparseOperation_t o
   opShape(matB, opB, Bm, Bn);
   if (M != N || Bm != M || matC->Rows != M || matC->Cols != Bn)
     return CUSPARSE_STATUS_INVALID_VALUE;
-  if (cusparseStatus_t S = checkTypes("cusparseSpSM", computeType, {matA->Type, matB->Type, matC->Type}))
+  if (cusparseStatus_t S =
+          checkTypes("cusparseSpSM", computeType, {matA->Type, matB->Type, matC->Type}))
     return S;
   if (cusparseStatus_t S = checkTriangle("cusparseSpSM", matA))
     return S;
@@ -568,12 +603,14 @@ static cusparseStatus_t checkSpSM(cusparseHandle_t handle, cusparseOperation_t o
   return checkFormat("cusparseSpSM", matA);
 }
 
-cusparseStatus_t cusparseSpSM_bufferSize(cusparseHandle_t handle, cusparseOperation_t opA, cusparseOperation_t opB,
-                                         const void *alpha, cusparseConstSpMatDescr_t matA,
+cusparseStatus_t cusparseSpSM_bufferSize(cusparseHandle_t handle, cusparseOperation_t opA,
+                                         cusparseOperation_t opB, const void *alpha,
+                                         cusparseConstSpMatDescr_t matA,
                                          cusparseConstDnMatDescr_t matB, cusparseDnMatDescr_t matC,
                                          cudaDataType computeType, cusparseSpSMAlg_t alg,
                                          cusparseSpSMDescr_t spsmDescr, size_t *bufferSize) {
-  if (cusparseStatus_t S = checkSpSM(handle, opA, opB, alpha, matA, matB, matC, computeType, alg, spsmDescr))
+  if (cusparseStatus_t S =
+          checkSpSM(handle, opA, opB, alpha, matA, matB, matC, computeType, alg, spsmDescr))
     return S;
   if (!bufferSize)
     return CUSPARSE_STATUS_INVALID_VALUE;
@@ -581,12 +618,14 @@ cusparseStatus_t cusparseSpSM_bufferSize(cusparseHandle_t handle, cusparseOperat
   return CUSPARSE_STATUS_SUCCESS;
 }
 
-cusparseStatus_t cusparseSpSM_analysis(cusparseHandle_t handle, cusparseOperation_t opA, cusparseOperation_t opB,
-                                       const void *alpha, cusparseConstSpMatDescr_t matA,
+cusparseStatus_t cusparseSpSM_analysis(cusparseHandle_t handle, cusparseOperation_t opA,
+                                       cusparseOperation_t opB, const void *alpha,
+                                       cusparseConstSpMatDescr_t matA,
                                        cusparseConstDnMatDescr_t matB, cusparseDnMatDescr_t matC,
-                                       cudaDataType computeType, cusparseSpSMAlg_t alg, cusparseSpSMDescr_t spsmDescr,
-                                       void *externalBuffer) {
-  if (cusparseStatus_t S = checkSpSM(handle, opA, opB, alpha, matA, matB, matC, computeType, alg, spsmDescr))
+                                       cudaDataType computeType, cusparseSpSMAlg_t alg,
+                                       cusparseSpSMDescr_t spsmDescr, void *externalBuffer) {
+  if (cusparseStatus_t S =
+          checkSpSM(handle, opA, opB, alpha, matA, matB, matC, computeType, alg, spsmDescr))
     return S;
   (void)externalBuffer; // as SpSV_analysis: a null buffer is accepted
   spsmDescr->Analysed = true;
@@ -594,11 +633,13 @@ cusparseStatus_t cusparseSpSM_analysis(cusparseHandle_t handle, cusparseOperatio
   return CUSPARSE_STATUS_SUCCESS;
 }
 
-cusparseStatus_t cusparseSpSM_solve(cusparseHandle_t handle, cusparseOperation_t opA, cusparseOperation_t opB,
-                                    const void *alpha, cusparseConstSpMatDescr_t matA, cusparseConstDnMatDescr_t matB,
-                                    cusparseDnMatDescr_t matC, cudaDataType computeType, cusparseSpSMAlg_t alg,
-                                    cusparseSpSMDescr_t spsmDescr) {
-  if (cusparseStatus_t S = checkSpSM(handle, opA, opB, alpha, matA, matB, matC, computeType, alg, spsmDescr))
+cusparseStatus_t cusparseSpSM_solve(cusparseHandle_t handle, cusparseOperation_t opA,
+                                    cusparseOperation_t opB, const void *alpha,
+                                    cusparseConstSpMatDescr_t matA, cusparseConstDnMatDescr_t matB,
+                                    cusparseDnMatDescr_t matC, cudaDataType computeType,
+                                    cusparseSpSMAlg_t alg, cusparseSpSMDescr_t spsmDescr) {
+  if (cusparseStatus_t S =
+          checkSpSM(handle, opA, opB, alpha, matA, matB, matC, computeType, alg, spsmDescr))
     return S;
   if (!spsmDescr->Analysed)
     return CUSPARSE_STATUS_INVALID_VALUE;
@@ -610,14 +651,16 @@ cusparseStatus_t cusparseSpSM_solve(cusparseHandle_t handle, cusparseOperation_t
     dispatchType(computeType, [&](auto Zero) {
       using T = decltype(Zero);
       Dense<T> Db = dense<T>(B), Dc = dense<T>(C);
-      triSolve<T>(A, opA, scalarValue<T>(Al), C.Cols, [&](int64_t I, int64_t J) { return opAt(Db, opB, I, J); },
-                  [&](int64_t I, int64_t J) -> T & { return Dc.at(I, J); });
+      triSolve<T>(
+          A, opA, scalarValue<T>(Al), C.Cols,
+          [&](int64_t I, int64_t J) { return opAt(Db, opB, I, J); },
+          [&](int64_t I, int64_t J) -> T & { return Dc.at(I, J); });
     });
   });
 }
 
-cusparseStatus_t cusparseSpSM_updateMatrix(cusparseHandle_t handle, cusparseSpSMDescr_t spsmDescr, void *newValues,
-                                           cusparseSpSMUpdate_t updatePart) {
+cusparseStatus_t cusparseSpSM_updateMatrix(cusparseHandle_t handle, cusparseSpSMDescr_t spsmDescr,
+                                           void *newValues, cusparseSpSMUpdate_t updatePart) {
   if (!validHandle(handle))
     return BadHandle;
   if (!spsmDescr || !newValues)
@@ -632,10 +675,11 @@ cusparseStatus_t cusparseSpSM_updateMatrix(cusparseHandle_t handle, cusparseSpSM
 
 // SDDMM: C = alpha (op(A) op(B)) .* spy(C) + beta C, C in CSR (COO refused, as NVIDIA's).
 
-static cusparseStatus_t checkSDDMM(cusparseHandle_t handle, cusparseOperation_t opA, cusparseOperation_t opB,
-                                   const void *alpha, cusparseConstDnMatDescr_t matA, cusparseConstDnMatDescr_t matB,
-                                   const void *beta, cusparseSpMatDescr_t matC, cudaDataType computeType,
-                                   cusparseSDDMMAlg_t alg) {
+static cusparseStatus_t checkSDDMM(cusparseHandle_t handle, cusparseOperation_t opA,
+                                   cusparseOperation_t opB, const void *alpha,
+                                   cusparseConstDnMatDescr_t matA, cusparseConstDnMatDescr_t matB,
+                                   const void *beta, cusparseSpMatDescr_t matC,
+                                   cudaDataType computeType, cusparseSDDMMAlg_t alg) {
   if (!validHandle(handle))
     return BadHandle;
   if (!matA || !matB || !matC || !alpha || !beta || !validOp(opA) || !validOp(opB) ||
@@ -646,20 +690,25 @@ static cusparseStatus_t checkSDDMM(cusparseHandle_t handle, cusparseOperation_t 
   opShape(matB, opB, K2, N);
   if (K != K2 || matC->Rows != M || matC->Cols != N)
     return CUSPARSE_STATUS_INVALID_VALUE;
-  if (cusparseStatus_t S = checkTypes("cusparseSDDMM", computeType, {matA->Type, matB->Type, matC->Type}))
+  if (cusparseStatus_t S =
+          checkTypes("cusparseSDDMM", computeType, {matA->Type, matB->Type, matC->Type}))
     return S;
   if (matC->Format != CUSPARSE_FORMAT_CSR) { // NVIDIA's refuses COO too (recorded)
-    logMessage("cusparseSDDMM: sparse format %d is not implemented", static_cast<int>(matC->Format));
+    logMessage("cusparseSDDMM: sparse format %d is not implemented",
+               static_cast<int>(matC->Format));
     return CUSPARSE_STATUS_NOT_SUPPORTED;
   }
   return checkFormat("cusparseSDDMM", matC);
 }
 
-cusparseStatus_t cusparseSDDMM_bufferSize(cusparseHandle_t handle, cusparseOperation_t opA, cusparseOperation_t opB,
-                                          const void *alpha, cusparseConstDnMatDescr_t matA,
-                                          cusparseConstDnMatDescr_t matB, const void *beta, cusparseSpMatDescr_t matC,
-                                          cudaDataType computeType, cusparseSDDMMAlg_t alg, size_t *bufferSize) {
-  if (cusparseStatus_t S = checkSDDMM(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg))
+cusparseStatus_t cusparseSDDMM_bufferSize(cusparseHandle_t handle, cusparseOperation_t opA,
+                                          cusparseOperation_t opB, const void *alpha,
+                                          cusparseConstDnMatDescr_t matA,
+                                          cusparseConstDnMatDescr_t matB, const void *beta,
+                                          cusparseSpMatDescr_t matC, cudaDataType computeType,
+                                          cusparseSDDMMAlg_t alg, size_t *bufferSize) {
+  if (cusparseStatus_t S =
+          checkSDDMM(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg))
     return S;
   if (!bufferSize)
     return CUSPARSE_STATUS_INVALID_VALUE;
@@ -667,18 +716,22 @@ cusparseStatus_t cusparseSDDMM_bufferSize(cusparseHandle_t handle, cusparseOpera
   return CUSPARSE_STATUS_SUCCESS;
 }
 
-cusparseStatus_t cusparseSDDMM_preprocess(cusparseHandle_t handle, cusparseOperation_t opA, cusparseOperation_t opB,
-                                          const void *alpha, cusparseConstDnMatDescr_t matA,
-                                          cusparseConstDnMatDescr_t matB, const void *beta, cusparseSpMatDescr_t matC,
-                                          cudaDataType computeType, cusparseSDDMMAlg_t alg, void *) {
+cusparseStatus_t cusparseSDDMM_preprocess(cusparseHandle_t handle, cusparseOperation_t opA,
+                                          cusparseOperation_t opB, const void *alpha,
+                                          cusparseConstDnMatDescr_t matA,
+                                          cusparseConstDnMatDescr_t matB, const void *beta,
+                                          cusparseSpMatDescr_t matC, cudaDataType computeType,
+                                          cusparseSDDMMAlg_t alg, void *) {
   return checkSDDMM(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg);
 }
 
-cusparseStatus_t cusparseSDDMM(cusparseHandle_t handle, cusparseOperation_t opA, cusparseOperation_t opB,
-                               const void *alpha, cusparseConstDnMatDescr_t matA, cusparseConstDnMatDescr_t matB,
-                               const void *beta, cusparseSpMatDescr_t matC, cudaDataType computeType,
-                               cusparseSDDMMAlg_t alg, void *) {
-  if (cusparseStatus_t S = checkSDDMM(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg))
+cusparseStatus_t cusparseSDDMM(cusparseHandle_t handle, cusparseOperation_t opA,
+                               cusparseOperation_t opB, const void *alpha,
+                               cusparseConstDnMatDescr_t matA, cusparseConstDnMatDescr_t matB,
+                               const void *beta, cusparseSpMatDescr_t matC,
+                               cudaDataType computeType, cusparseSDDMMAlg_t alg, void *) {
+  if (cusparseStatus_t S =
+          checkSDDMM(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg))
     return S;
   Scalar Al = takeScalar(handle, alpha, computeType), Be = takeScalar(handle, beta, computeType);
   int64_t K, M;
@@ -698,12 +751,13 @@ cusparseStatus_t cusparseSDDMM(cusparseHandle_t handle, cusparseOperation_t opA,
       };
       if (C.Format == CUSPARSE_FORMAT_COO) {
         for (int64_t E = 0; E < C.Nnz; ++E)
-          One(loadIndex(C.Rows2, C.IdxType, E) - Base, loadIndex(C.Indices, C.IdxType, E) - Base, E);
+          One(loadIndex(C.Rows2, C.IdxType, E) - Base, loadIndex(C.Indices, C.IdxType, E) - Base,
+              E);
         return;
       }
       for (int64_t I = 0; I < C.Rows; ++I)
-        for (int64_t E = loadIndex(C.Offsets, C.OffType, I) - Base; E < loadIndex(C.Offsets, C.OffType, I + 1) - Base;
-             ++E)
+        for (int64_t E = loadIndex(C.Offsets, C.OffType, I) - Base;
+             E < loadIndex(C.Offsets, C.OffType, I + 1) - Base; ++E)
           One(I, loadIndex(C.Indices, C.IdxType, E) - Base, E);
     });
   });
@@ -723,14 +777,13 @@ cusparseStatus_t cusparseSpGEMM_destroyDescr(cusparseSpGEMMDescr_t descr) {
   return CUSPARSE_STATUS_SUCCESS;
 }
 
-cusparseStatus_t cusparseSpGEMM_workEstimation(cusparseHandle_t handle, cusparseOperation_t opA,
-                                               cusparseOperation_t opB, const void *alpha,
-                                               cusparseConstSpMatDescr_t matA, cusparseConstSpMatDescr_t matB,
-                                               const void *beta, cusparseSpMatDescr_t matC, cudaDataType computeType,
-                                               cusparseSpGEMMAlg_t alg, cusparseSpGEMMDescr_t spgemmDescr,
-                                               size_t *bufferSize1, void *externalBuffer1) {
-  if (cusparseStatus_t S =
-          checkSpGEMM("cusparseSpGEMM_workEstimation", handle, opA, opB, matA, matB, matC, computeType, alg, spgemmDescr, true))
+cusparseStatus_t cusparseSpGEMM_workEstimation(
+    cusparseHandle_t handle, cusparseOperation_t opA, cusparseOperation_t opB, const void *alpha,
+    cusparseConstSpMatDescr_t matA, cusparseConstSpMatDescr_t matB, const void *beta,
+    cusparseSpMatDescr_t matC, cudaDataType computeType, cusparseSpGEMMAlg_t alg,
+    cusparseSpGEMMDescr_t spgemmDescr, size_t *bufferSize1, void *externalBuffer1) {
+  if (cusparseStatus_t S = checkSpGEMM("cusparseSpGEMM_workEstimation", handle, opA, opB, matA,
+                                       matB, matC, computeType, alg, spgemmDescr, true))
     return S;
   if (!alpha || !beta)
     return CUSPARSE_STATUS_INVALID_VALUE;
@@ -742,15 +795,14 @@ cusparseStatus_t cusparseSpGEMM_workEstimation(cusparseHandle_t handle, cusparse
   return CUSPARSE_STATUS_SUCCESS;
 }
 
-cusparseStatus_t cusparseSpGEMM_estimateMemory(cusparseHandle_t handle, cusparseOperation_t opA,
-                                               cusparseOperation_t opB, const void *alpha,
-                                               cusparseConstSpMatDescr_t matA, cusparseConstSpMatDescr_t matB,
-                                               const void *beta, cusparseSpMatDescr_t matC, cudaDataType computeType,
-                                               cusparseSpGEMMAlg_t alg, cusparseSpGEMMDescr_t spgemmDescr,
-                                               float chunk_fraction, size_t *bufferSize3, void *externalBuffer3,
-                                               size_t *bufferSize2) {
-  if (cusparseStatus_t S =
-          checkSpGEMM("cusparseSpGEMM_estimateMemory", handle, opA, opB, matA, matB, matC, computeType, alg, spgemmDescr, true))
+cusparseStatus_t cusparseSpGEMM_estimateMemory(
+    cusparseHandle_t handle, cusparseOperation_t opA, cusparseOperation_t opB, const void *alpha,
+    cusparseConstSpMatDescr_t matA, cusparseConstSpMatDescr_t matB, const void *beta,
+    cusparseSpMatDescr_t matC, cudaDataType computeType, cusparseSpGEMMAlg_t alg,
+    cusparseSpGEMMDescr_t spgemmDescr, float chunk_fraction, size_t *bufferSize3,
+    void *externalBuffer3, size_t *bufferSize2) {
+  if (cusparseStatus_t S = checkSpGEMM("cusparseSpGEMM_estimateMemory", handle, opA, opB, matA,
+                                       matB, matC, computeType, alg, spgemmDescr, true))
     return S;
   if (!bufferSize3 || !bufferSize2 || chunk_fraction <= 0 || chunk_fraction > 1)
     return CUSPARSE_STATUS_INVALID_VALUE;
@@ -762,14 +814,15 @@ cusparseStatus_t cusparseSpGEMM_estimateMemory(cusparseHandle_t handle, cusparse
   return CUSPARSE_STATUS_SUCCESS;
 }
 
-cusparseStatus_t cusparseSpGEMM_compute(cusparseHandle_t handle, cusparseOperation_t opA, cusparseOperation_t opB,
-                                        const void *alpha, cusparseConstSpMatDescr_t matA,
-                                        cusparseConstSpMatDescr_t matB, const void *beta, cusparseSpMatDescr_t matC,
-                                        cudaDataType computeType, cusparseSpGEMMAlg_t alg,
-                                        cusparseSpGEMMDescr_t spgemmDescr, size_t *bufferSize2,
-                                        void *externalBuffer2) {
-  if (cusparseStatus_t S =
-          checkSpGEMM("cusparseSpGEMM_compute", handle, opA, opB, matA, matB, matC, computeType, alg, spgemmDescr, true))
+cusparseStatus_t cusparseSpGEMM_compute(cusparseHandle_t handle, cusparseOperation_t opA,
+                                        cusparseOperation_t opB, const void *alpha,
+                                        cusparseConstSpMatDescr_t matA,
+                                        cusparseConstSpMatDescr_t matB, const void *beta,
+                                        cusparseSpMatDescr_t matC, cudaDataType computeType,
+                                        cusparseSpGEMMAlg_t alg, cusparseSpGEMMDescr_t spgemmDescr,
+                                        size_t *bufferSize2, void *externalBuffer2) {
+  if (cusparseStatus_t S = checkSpGEMM("cusparseSpGEMM_compute", handle, opA, opB, matA, matB, matC,
+                                       computeType, alg, spgemmDescr, true))
     return S;
   if (!alpha || !beta)
     return CUSPARSE_STATUS_INVALID_VALUE;
@@ -780,34 +833,45 @@ cusparseStatus_t cusparseSpGEMM_compute(cusparseHandle_t handle, cusparseOperati
     return CUSPARSE_STATUS_SUCCESS;
   if (!spgemmDescr->Estimated)
     return CUSPARSE_STATUS_INVALID_VALUE;
-  return spgemmCompute(handle, matA, matB, matC, computeType, takeScalar(handle, alpha, computeType), spgemmDescr);
+  return spgemmCompute(handle, matA, matB, matC, computeType,
+                       takeScalar(handle, alpha, computeType), spgemmDescr);
 }
 
-cusparseStatus_t cusparseSpGEMM_copy(cusparseHandle_t handle, cusparseOperation_t opA, cusparseOperation_t opB,
-                                     const void *alpha, cusparseConstSpMatDescr_t matA, cusparseConstSpMatDescr_t matB,
-                                     const void *beta, cusparseSpMatDescr_t matC, cudaDataType computeType,
-                                     cusparseSpGEMMAlg_t alg, cusparseSpGEMMDescr_t spgemmDescr) {
-  if (cusparseStatus_t S =
-          checkSpGEMM("cusparseSpGEMM_copy", handle, opA, opB, matA, matB, matC, computeType, alg, spgemmDescr, true))
+cusparseStatus_t cusparseSpGEMM_copy(cusparseHandle_t handle, cusparseOperation_t opA,
+                                     cusparseOperation_t opB, const void *alpha,
+                                     cusparseConstSpMatDescr_t matA, cusparseConstSpMatDescr_t matB,
+                                     const void *beta, cusparseSpMatDescr_t matC,
+                                     cudaDataType computeType, cusparseSpGEMMAlg_t alg,
+                                     cusparseSpGEMMDescr_t spgemmDescr) {
+  if (cusparseStatus_t S = checkSpGEMM("cusparseSpGEMM_copy", handle, opA, opB, matA, matB, matC,
+                                       computeType, alg, spgemmDescr, true))
     return S;
   if (!alpha || !beta || !spgemmDescr->Computed)
     return CUSPARSE_STATUS_INVALID_VALUE;
   if (!matC->Offsets || (matC->Nnz > 0 && (!matC->Indices || !matC->Values)))
     return CUSPARSE_STATUS_INVALID_VALUE;
-  // beta scales C's previous values only where NVIDIA's does; C starts
-  // empty in every use of the API, so a nonzero beta is refused when known.
-  Scalar Be = takeScalar(handle, beta, computeType);
-  cusparseSpGEMMDescr *D = spgemmDescr;
-  return enqueue(handle, [D, C = *matC, Be, computeType] {
-    bool BetaZero = true;
-    dispatchType(computeType, [&](auto Zero) { BetaZero = scalarValue<decltype(Zero)>(Be) == decltype(Zero){}; });
-    if (!BetaZero)
-      logMessage("cusparseSpGEMM_copy: beta != 0 is ignored (C is overwritten with alpha op(A) op(B))");
-    spgemmWrite(*D, C, true, true);
+  // C = alpha op(A) op(B) + beta C needs C's old pattern merged in, which
+  // ferry does not do: a nonzero beta is refused (read now; a device
+  // scalar after the stream's earlier work).
+  if (handle->Mode == CUSPARSE_POINTER_MODE_DEVICE)
+    if (cusparseStatus_t S = syncStream(handle))
+      return S;
+  bool BetaZero = true;
+  dispatchType(computeType, [&](auto Zero) {
+    decltype(Zero) V;
+    std::memcpy(&V, beta, sizeof V);
+    BetaZero = V == decltype(Zero){};
   });
+  if (!BetaZero) {
+    logMessage("cusparseSpGEMM_copy: beta != 0 (adding to C's previous values) is not implemented");
+    return CUSPARSE_STATUS_NOT_SUPPORTED;
+  }
+  cusparseSpGEMMDescr *D = spgemmDescr;
+  return enqueue(handle, [D, C = *matC] { spgemmWrite(*D, C, true, true); });
 }
 
-cusparseStatus_t cusparseSpGEMM_getNumProducts(cusparseSpGEMMDescr_t spgemmDescr, int64_t *num_prods) {
+cusparseStatus_t cusparseSpGEMM_getNumProducts(cusparseSpGEMMDescr_t spgemmDescr,
+                                               int64_t *num_prods) {
   if (!spgemmDescr || !num_prods)
     return CUSPARSE_STATUS_INVALID_VALUE;
   *num_prods = spgemmDescr->Products;
@@ -817,13 +881,14 @@ cusparseStatus_t cusparseSpGEMM_getNumProducts(cusparseSpGEMMDescr_t spgemmDescr
 // SpGEMMreuse: the structure once (workEstimation, nnz, copy), then values
 // (compute) as often as A's and B's values change.
 
-cusparseStatus_t cusparseSpGEMMreuse_workEstimation(cusparseHandle_t handle, cusparseOperation_t opA,
-                                                    cusparseOperation_t opB, cusparseConstSpMatDescr_t matA,
-                                                    cusparseConstSpMatDescr_t matB, cusparseSpMatDescr_t matC,
-                                                    cusparseSpGEMMAlg_t alg, cusparseSpGEMMDescr_t spgemmDescr,
-                                                    size_t *bufferSize1, void *externalBuffer1) {
-  if (cusparseStatus_t S = checkSpGEMM("cusparseSpGEMMreuse_workEstimation", handle, opA, opB, matA, matB, matC,
-                                       CUDA_R_32F, alg, spgemmDescr, false))
+cusparseStatus_t
+cusparseSpGEMMreuse_workEstimation(cusparseHandle_t handle, cusparseOperation_t opA,
+                                   cusparseOperation_t opB, cusparseConstSpMatDescr_t matA,
+                                   cusparseConstSpMatDescr_t matB, cusparseSpMatDescr_t matC,
+                                   cusparseSpGEMMAlg_t alg, cusparseSpGEMMDescr_t spgemmDescr,
+                                   size_t *bufferSize1, void *externalBuffer1) {
+  if (cusparseStatus_t S = checkSpGEMM("cusparseSpGEMMreuse_workEstimation", handle, opA, opB, matA,
+                                       matB, matC, CUDA_R_32F, alg, spgemmDescr, false))
     return S;
   bool Query;
   if (cusparseStatus_t S = sizeQuery(bufferSize1, externalBuffer1, Query))
@@ -833,14 +898,15 @@ cusparseStatus_t cusparseSpGEMMreuse_workEstimation(cusparseHandle_t handle, cus
   return CUSPARSE_STATUS_SUCCESS;
 }
 
-cusparseStatus_t cusparseSpGEMMreuse_nnz(cusparseHandle_t handle, cusparseOperation_t opA, cusparseOperation_t opB,
-                                         cusparseConstSpMatDescr_t matA, cusparseConstSpMatDescr_t matB,
-                                         cusparseSpMatDescr_t matC, cusparseSpGEMMAlg_t alg,
-                                         cusparseSpGEMMDescr_t spgemmDescr, size_t *bufferSize2, void *externalBuffer2,
-                                         size_t *bufferSize3, void *externalBuffer3, size_t *bufferSize4,
-                                         void *externalBuffer4) {
-  if (cusparseStatus_t S = checkSpGEMM("cusparseSpGEMMreuse_nnz", handle, opA, opB, matA, matB, matC, CUDA_R_32F, alg,
-                                       spgemmDescr, false))
+cusparseStatus_t cusparseSpGEMMreuse_nnz(cusparseHandle_t handle, cusparseOperation_t opA,
+                                         cusparseOperation_t opB, cusparseConstSpMatDescr_t matA,
+                                         cusparseConstSpMatDescr_t matB, cusparseSpMatDescr_t matC,
+                                         cusparseSpGEMMAlg_t alg, cusparseSpGEMMDescr_t spgemmDescr,
+                                         size_t *bufferSize2, void *externalBuffer2,
+                                         size_t *bufferSize3, void *externalBuffer3,
+                                         size_t *bufferSize4, void *externalBuffer4) {
+  if (cusparseStatus_t S = checkSpGEMM("cusparseSpGEMMreuse_nnz", handle, opA, opB, matA, matB,
+                                       matC, CUDA_R_32F, alg, spgemmDescr, false))
     return S;
   if (!spgemmDescr->Estimated || !bufferSize2 || !bufferSize3 || !bufferSize4)
     return CUSPARSE_STATUS_INVALID_VALUE;
@@ -856,13 +922,14 @@ cusparseStatus_t cusparseSpGEMMreuse_nnz(cusparseHandle_t handle, cusparseOperat
   return spgemmCompute(handle, matA, matB, matC, matA->Type, One, spgemmDescr);
 }
 
-cusparseStatus_t cusparseSpGEMMreuse_copy(cusparseHandle_t handle, cusparseOperation_t opA, cusparseOperation_t opB,
-                                          cusparseConstSpMatDescr_t matA, cusparseConstSpMatDescr_t matB,
-                                          cusparseSpMatDescr_t matC, cusparseSpGEMMAlg_t alg,
+cusparseStatus_t cusparseSpGEMMreuse_copy(cusparseHandle_t handle, cusparseOperation_t opA,
+                                          cusparseOperation_t opB, cusparseConstSpMatDescr_t matA,
+                                          cusparseConstSpMatDescr_t matB, cusparseSpMatDescr_t matC,
+                                          cusparseSpGEMMAlg_t alg,
                                           cusparseSpGEMMDescr_t spgemmDescr, size_t *bufferSize5,
                                           void *externalBuffer5) {
-  if (cusparseStatus_t S = checkSpGEMM("cusparseSpGEMMreuse_copy", handle, opA, opB, matA, matB, matC, CUDA_R_32F,
-                                       alg, spgemmDescr, false))
+  if (cusparseStatus_t S = checkSpGEMM("cusparseSpGEMMreuse_copy", handle, opA, opB, matA, matB,
+                                       matC, CUDA_R_32F, alg, spgemmDescr, false))
     return S;
   if (!spgemmDescr->Computed || !bufferSize5)
     return CUSPARSE_STATUS_INVALID_VALUE;
@@ -878,11 +945,13 @@ cusparseStatus_t cusparseSpGEMMreuse_copy(cusparseHandle_t handle, cusparseOpera
 
 cusparseStatus_t cusparseSpGEMMreuse_compute(cusparseHandle_t handle, cusparseOperation_t opA,
                                              cusparseOperation_t opB, const void *alpha,
-                                             cusparseConstSpMatDescr_t matA, cusparseConstSpMatDescr_t matB,
-                                             const void *beta, cusparseSpMatDescr_t matC, cudaDataType computeType,
-                                             cusparseSpGEMMAlg_t alg, cusparseSpGEMMDescr_t spgemmDescr) {
-  if (cusparseStatus_t S = checkSpGEMM("cusparseSpGEMMreuse_compute", handle, opA, opB, matA, matB, matC,
-                                       computeType, alg, spgemmDescr, true))
+                                             cusparseConstSpMatDescr_t matA,
+                                             cusparseConstSpMatDescr_t matB, const void *beta,
+                                             cusparseSpMatDescr_t matC, cudaDataType computeType,
+                                             cusparseSpGEMMAlg_t alg,
+                                             cusparseSpGEMMDescr_t spgemmDescr) {
+  if (cusparseStatus_t S = checkSpGEMM("cusparseSpGEMMreuse_compute", handle, opA, opB, matA, matB,
+                                       matC, computeType, alg, spgemmDescr, true))
     return S;
   if (!alpha || !beta || !spgemmDescr->Computed || !matC->Values)
     return CUSPARSE_STATUS_INVALID_VALUE;
@@ -906,8 +975,9 @@ cusparseStatus_t cusparseSpGEMMreuse_compute(cusparseHandle_t handle, cusparseOp
 // Sparse vectors.
 
 cusparseStatus_t cusparseSpVV_bufferSize(cusparseHandle_t handle, cusparseOperation_t opX,
-                                         cusparseConstSpVecDescr_t vecX, cusparseConstDnVecDescr_t vecY,
-                                         const void *result, cudaDataType computeType, size_t *bufferSize) {
+                                         cusparseConstSpVecDescr_t vecX,
+                                         cusparseConstDnVecDescr_t vecY, const void *result,
+                                         cudaDataType computeType, size_t *bufferSize) {
   if (!validHandle(handle))
     return BadHandle;
   if (!vecX || !vecY || !result || !bufferSize || !validOp(opX) || vecX->Size != vecY->Size)
@@ -918,8 +988,9 @@ cusparseStatus_t cusparseSpVV_bufferSize(cusparseHandle_t handle, cusparseOperat
   return CUSPARSE_STATUS_SUCCESS;
 }
 
-cusparseStatus_t cusparseSpVV(cusparseHandle_t handle, cusparseOperation_t opX, cusparseConstSpVecDescr_t vecX,
-                              cusparseConstDnVecDescr_t vecY, void *result, cudaDataType computeType, void *) {
+cusparseStatus_t cusparseSpVV(cusparseHandle_t handle, cusparseOperation_t opX,
+                              cusparseConstSpVecDescr_t vecX, cusparseConstDnVecDescr_t vecY,
+                              void *result, cudaDataType computeType, void *) {
   if (!validHandle(handle))
     return BadHandle;
   if (!vecX || !vecY || !result || !validOp(opX) || opX == CUSPARSE_OPERATION_TRANSPOSE ||
@@ -952,15 +1023,16 @@ static cusparseStatus_t checkVecPair(cusparseHandle_t handle, cusparseConstSpVec
   if (!vecX || !vecY || vecX->Size != vecY->Size)
     return CUSPARSE_STATUS_INVALID_VALUE;
   if (vecX->Type != vecY->Type || !valueSize(vecX->Type)) {
-    logMessage("sparse vector operation on value types %d and %d is not implemented", static_cast<int>(vecX->Type),
-               static_cast<int>(vecY->Type));
+    logMessage("sparse vector operation on value types %d and %d is not implemented",
+               static_cast<int>(vecX->Type), static_cast<int>(vecY->Type));
     return CUSPARSE_STATUS_NOT_SUPPORTED;
   }
   return CUSPARSE_STATUS_SUCCESS;
 }
 
-cusparseStatus_t cusparseAxpby(cusparseHandle_t handle, const void *alpha, cusparseConstSpVecDescr_t vecX,
-                               const void *beta, cusparseDnVecDescr_t vecY) {
+cusparseStatus_t cusparseAxpby(cusparseHandle_t handle, const void *alpha,
+                               cusparseConstSpVecDescr_t vecX, const void *beta,
+                               cusparseDnVecDescr_t vecY) {
   if (cusparseStatus_t S = checkVecPair(handle, vecX, vecY))
     return S;
   if (!alpha || !beta)
@@ -988,7 +1060,9 @@ cusparseStatus_t cusparseGather(cusparseHandle_t handle, cusparseConstDnVecDescr
     size_t Size = valueSize(X.Type);
     for (int64_t K = 0; K < X.Nnz; ++K)
       std::memcpy(static_cast<char *>(X.Values) + K * Size,
-                  static_cast<const char *>(Y.Values) + (loadIndex(X.Indices, X.IdxType, K) - X.Base) * Size, Size);
+                  static_cast<const char *>(Y.Values) +
+                      (loadIndex(X.Indices, X.IdxType, K) - X.Base) * Size,
+                  Size);
   });
 }
 
@@ -999,7 +1073,8 @@ cusparseStatus_t cusparseScatter(cusparseHandle_t handle, cusparseConstSpVecDesc
   return enqueue(handle, [X = *vecX, Y = *vecY] {
     size_t Size = valueSize(X.Type);
     for (int64_t K = 0; K < X.Nnz; ++K)
-      std::memcpy(static_cast<char *>(Y.Values) + (loadIndex(X.Indices, X.IdxType, K) - X.Base) * Size,
+      std::memcpy(static_cast<char *>(Y.Values) +
+                      (loadIndex(X.Indices, X.IdxType, K) - X.Base) * Size,
                   static_cast<const char *>(X.Values) + K * Size, Size);
   });
 }

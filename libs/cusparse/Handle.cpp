@@ -38,8 +38,8 @@ bool validHandle(cusparseHandle_t H) {
 }
 
 cusparseStatus_t enqueue(cusparseHandle_t H, std::function<void()> Work) {
-  return fromEnqueue(
-      ferry::libs::enqueueHostTask("cusparse", reinterpret_cast<CUstream>(H->Stream), H->Kept, std::move(Work)));
+  return fromEnqueue(ferry::libs::enqueueHostTask("cusparse", reinterpret_cast<CUstream>(H->Stream),
+                                                  H->Kept, std::move(Work)));
 }
 
 cusparseStatus_t syncStream(cusparseHandle_t H) {
@@ -248,7 +248,9 @@ const char *cusparseGetErrorString(cusparseStatus_t status) {
 
 // The logger: ferry's cuSPARSE logs only through its own stderr lines, so
 // these accept their settings (a program setting a level must not fail).
-cusparseStatus_t cusparseLoggerSetCallback(cusparseLoggerCallback_t) { return CUSPARSE_STATUS_SUCCESS; }
+cusparseStatus_t cusparseLoggerSetCallback(cusparseLoggerCallback_t) {
+  return CUSPARSE_STATUS_SUCCESS;
+}
 cusparseStatus_t cusparseLoggerSetFile(FILE *) { return CUSPARSE_STATUS_SUCCESS; }
 cusparseStatus_t cusparseLoggerOpenFile(const char *logFile) {
   return logFile ? CUSPARSE_STATUS_SUCCESS : CUSPARSE_STATUS_INVALID_VALUE;

@@ -34,8 +34,9 @@ constexpr int ScratchBytes = 128;
 
 template <typename T> double magnitude(T V) { return std::abs(V); }
 
-cusparseStatus_t checkFactor(cusparseHandle_t handle, int m, int nnz, const cusparseMatDescr_t descrA,
-                             const void *Val, const int *RowPtr, const int *ColInd, const FactorInfo *Info) {
+cusparseStatus_t checkFactor(cusparseHandle_t handle, int m, int nnz,
+                             const cusparseMatDescr_t descrA, const void *Val, const int *RowPtr,
+                             const int *ColInd, const FactorInfo *Info) {
   if (!validHandle(handle))
     return BadHandle;
   if (m < 0 || nnz < 0 || !descrA || !Info || !RowPtr || (nnz > 0 && (!Val || !ColInd)))
@@ -47,7 +48,8 @@ cusparseStatus_t checkFactor(cusparseHandle_t handle, int m, int nnz, const cusp
 
 /// Position of each row's diagonal (-1 where missing); records the first
 /// missing one as a structural zero pivot.
-std::vector<int> findDiagonals(int m, const int *RowPtr, const int *ColInd, int Base, FactorInfo &Info) {
+std::vector<int> findDiagonals(int m, const int *RowPtr, const int *ColInd, int Base,
+                               FactorInfo &Info) {
   std::vector<int> Diag(m, -1);
   int Start = Base; // offsets count from the index base
   for (int I = 0; I < m; ++I) {
@@ -61,7 +63,8 @@ std::vector<int> findDiagonals(int m, const int *RowPtr, const int *ColInd, int 
 }
 
 /// ILU(0) in place (columns sorted per row, as cuSPARSE requires).
-template <typename T> void ilu0(int m, T *Val, const int *RowPtr, const int *ColInd, int Base, FactorInfo &Info) {
+template <typename T>
+void ilu0(int m, T *Val, const int *RowPtr, const int *ColInd, int Base, FactorInfo &Info) {
   Info.Position = -1;
   std::vector<int> Diag = findDiagonals(m, RowPtr, ColInd, Base, Info);
   int Start = Base; // offsets count from the index base
@@ -103,7 +106,8 @@ template <typename T> void ilu0(int m, T *Val, const int *RowPtr, const int *Col
 }
 
 /// IC(0) in place on the lower triangle: A ~ L L^H.
-template <typename T> void ic0(int m, T *Val, const int *RowPtr, const int *ColInd, int Base, FactorInfo &Info) {
+template <typename T>
+void ic0(int m, T *Val, const int *RowPtr, const int *ColInd, int Base, FactorInfo &Info) {
   Info.Position = -1;
   std::vector<int> Diag = findDiagonals(m, RowPtr, ColInd, Base, Info);
   int Start = Base; // offsets count from the index base
@@ -158,8 +162,9 @@ cusparseStatus_t zeroPivot(cusparseHandle_t handle, FactorInfo *Info, int *posit
 }
 
 template <typename T>
-cusparseStatus_t bufferSize(cusparseHandle_t handle, int m, int nnz, const cusparseMatDescr_t descrA, const T *Val,
-                            const int *RowPtr, const int *ColInd, FactorInfo *Info, int *Size) {
+cusparseStatus_t bufferSize(cusparseHandle_t handle, int m, int nnz,
+                            const cusparseMatDescr_t descrA, const T *Val, const int *RowPtr,
+                            const int *ColInd, FactorInfo *Info, int *Size) {
   if (cusparseStatus_t S = checkFactor(handle, m, nnz, descrA, Val, RowPtr, ColInd, Info))
     return S;
   if (!Size)
@@ -169,12 +174,13 @@ cusparseStatus_t bufferSize(cusparseHandle_t handle, int m, int nnz, const cuspa
 }
 
 template <typename T>
-cusparseStatus_t analysis(cusparseHandle_t handle, int m, int nnz, const cusparseMatDescr_t descrA, const T *Val,
-                          const int *RowPtr, const int *ColInd, FactorInfo *Info, cusparseSolvePolicy_t policy,
-                          void *Buffer) {
+cusparseStatus_t analysis(cusparseHandle_t handle, int m, int nnz, const cusparseMatDescr_t descrA,
+                          const T *Val, const int *RowPtr, const int *ColInd, FactorInfo *Info,
+                          cusparseSolvePolicy_t policy, void *Buffer) {
   if (cusparseStatus_t S = checkFactor(handle, m, nnz, descrA, Val, RowPtr, ColInd, Info))
     return S;
-  if (!Buffer || (policy != CUSPARSE_SOLVE_POLICY_NO_LEVEL && policy != CUSPARSE_SOLVE_POLICY_USE_LEVEL))
+  if (!Buffer ||
+      (policy != CUSPARSE_SOLVE_POLICY_NO_LEVEL && policy != CUSPARSE_SOLVE_POLICY_USE_LEVEL))
     return CUSPARSE_STATUS_INVALID_VALUE;
   Info->Analysed = true;
   int Base = descrA->Base;
@@ -185,12 +191,13 @@ cusparseStatus_t analysis(cusparseHandle_t handle, int m, int nnz, const cuspars
 }
 
 template <typename T, bool Cholesky>
-cusparseStatus_t factor(cusparseHandle_t handle, int m, int nnz, const cusparseMatDescr_t descrA, T *Val,
-                        const int *RowPtr, const int *ColInd, FactorInfo *Info, cusparseSolvePolicy_t policy,
-                        void *Buffer) {
+cusparseStatus_t factor(cusparseHandle_t handle, int m, int nnz, const cusparseMatDescr_t descrA,
+                        T *Val, const int *RowPtr, const int *ColInd, FactorInfo *Info,
+                        cusparseSolvePolicy_t policy, void *Buffer) {
   if (cusparseStatus_t S = checkFactor(handle, m, nnz, descrA, Val, RowPtr, ColInd, Info))
     return S;
-  if (!Buffer || (policy != CUSPARSE_SOLVE_POLICY_NO_LEVEL && policy != CUSPARSE_SOLVE_POLICY_USE_LEVEL))
+  if (!Buffer ||
+      (policy != CUSPARSE_SOLVE_POLICY_NO_LEVEL && policy != CUSPARSE_SOLVE_POLICY_USE_LEVEL))
     return CUSPARSE_STATUS_INVALID_VALUE;
   if (!Info->Analysed)
     return CUSPARSE_STATUS_INVALID_VALUE;
@@ -204,8 +211,8 @@ cusparseStatus_t factor(cusparseHandle_t handle, int m, int nnz, const cusparseM
 }
 
 template <typename T>
-cusparseStatus_t numericBoost(cusparseHandle_t handle, FactorInfo *Info, int enable, const double *tol,
-                              const T *boost) {
+cusparseStatus_t numericBoost(cusparseHandle_t handle, FactorInfo *Info, int enable,
+                              const double *tol, const T *boost) {
   if (!validHandle(handle))
     return BadHandle;
   if (!Info)
@@ -250,55 +257,57 @@ cusparseStatus_t cusparseDestroyCsric02Info(csric02Info_t info) {
   return CUSPARSE_STATUS_SUCCESS;
 }
 
-cusparseStatus_t cusparseXcsrilu02_zeroPivot(cusparseHandle_t handle, csrilu02Info_t info, int *position) {
+cusparseStatus_t cusparseXcsrilu02_zeroPivot(cusparseHandle_t handle, csrilu02Info_t info,
+                                             int *position) {
   return zeroPivot(handle, info, position);
 }
-cusparseStatus_t cusparseXcsric02_zeroPivot(cusparseHandle_t handle, csric02Info_t info, int *position) {
+cusparseStatus_t cusparseXcsric02_zeroPivot(cusparseHandle_t handle, csric02Info_t info,
+                                            int *position) {
   return zeroPivot(handle, info, position);
 }
 
-#define FERRY_FACTOR(P, T, CT)                                                                                       \
-  cusparseStatus_t cusparse##P##csrilu02_bufferSize(cusparseHandle_t handle, int m, int nnz,                         \
-                                                    const cusparseMatDescr_t descrA, CT *csrSortedValA,              \
-                                                    const int *csrSortedRowPtrA, const int *csrSortedColIndA,        \
-                                                    csrilu02Info_t info, int *pBufferSizeInBytes) {                  \
-    return bufferSize(handle, m, nnz, descrA, reinterpret_cast<const T *>(csrSortedValA), csrSortedRowPtrA,         \
-                      csrSortedColIndA, info, pBufferSizeInBytes);                                                   \
-  }                                                                                                                  \
-  cusparseStatus_t cusparse##P##csrilu02_analysis(                                                                   \
-      cusparseHandle_t handle, int m, int nnz, const cusparseMatDescr_t descrA, const CT *csrSortedValA,             \
-      const int *csrSortedRowPtrA, const int *csrSortedColIndA, csrilu02Info_t info, cusparseSolvePolicy_t policy,   \
-      void *pBuffer) {                                                                                               \
-    return analysis(handle, m, nnz, descrA, reinterpret_cast<const T *>(csrSortedValA), csrSortedRowPtrA,           \
-                    csrSortedColIndA, info, policy, pBuffer);                                                        \
-  }                                                                                                                  \
-  cusparseStatus_t cusparse##P##csrilu02(cusparseHandle_t handle, int m, int nnz, const cusparseMatDescr_t descrA,   \
-                                         CT *csrSortedValA_valM, const int *csrSortedRowPtrA,                        \
-                                         const int *csrSortedColIndA, csrilu02Info_t info,                           \
-                                         cusparseSolvePolicy_t policy, void *pBuffer) {                              \
-    return factor<T, false>(handle, m, nnz, descrA, reinterpret_cast<T *>(csrSortedValA_valM), csrSortedRowPtrA,    \
-                            csrSortedColIndA, info, policy, pBuffer);                                                \
-  }                                                                                                                  \
-  cusparseStatus_t cusparse##P##csric02_bufferSize(cusparseHandle_t handle, int m, int nnz,                          \
-                                                   const cusparseMatDescr_t descrA, CT *csrSortedValA,               \
-                                                   const int *csrSortedRowPtrA, const int *csrSortedColIndA,         \
-                                                   csric02Info_t info, int *pBufferSizeInBytes) {                    \
-    return bufferSize(handle, m, nnz, descrA, reinterpret_cast<const T *>(csrSortedValA), csrSortedRowPtrA,         \
-                      csrSortedColIndA, info, pBufferSizeInBytes);                                                   \
-  }                                                                                                                  \
-  cusparseStatus_t cusparse##P##csric02_analysis(                                                                    \
-      cusparseHandle_t handle, int m, int nnz, const cusparseMatDescr_t descrA, const CT *csrSortedValA,             \
-      const int *csrSortedRowPtrA, const int *csrSortedColIndA, csric02Info_t info, cusparseSolvePolicy_t policy,    \
-      void *pBuffer) {                                                                                               \
-    return analysis(handle, m, nnz, descrA, reinterpret_cast<const T *>(csrSortedValA), csrSortedRowPtrA,           \
-                    csrSortedColIndA, info, policy, pBuffer);                                                        \
-  }                                                                                                                  \
-  cusparseStatus_t cusparse##P##csric02(cusparseHandle_t handle, int m, int nnz, const cusparseMatDescr_t descrA,    \
-                                        CT *csrSortedValA_valM, const int *csrSortedRowPtrA,                         \
-                                        const int *csrSortedColIndA, csric02Info_t info,                             \
-                                        cusparseSolvePolicy_t policy, void *pBuffer) {                               \
-    return factor<T, true>(handle, m, nnz, descrA, reinterpret_cast<T *>(csrSortedValA_valM), csrSortedRowPtrA,     \
-                           csrSortedColIndA, info, policy, pBuffer);                                                 \
+#define FERRY_FACTOR(P, T, CT)                                                                     \
+  cusparseStatus_t cusparse##P##csrilu02_bufferSize(                                               \
+      cusparseHandle_t handle, int m, int nnz, const cusparseMatDescr_t descrA, CT *csrSortedValA, \
+      const int *csrSortedRowPtrA, const int *csrSortedColIndA, csrilu02Info_t info,               \
+      int *pBufferSizeInBytes) {                                                                   \
+    return bufferSize(handle, m, nnz, descrA, reinterpret_cast<const T *>(csrSortedValA),          \
+                      csrSortedRowPtrA, csrSortedColIndA, info, pBufferSizeInBytes);               \
+  }                                                                                                \
+  cusparseStatus_t cusparse##P##csrilu02_analysis(                                                 \
+      cusparseHandle_t handle, int m, int nnz, const cusparseMatDescr_t descrA,                    \
+      const CT *csrSortedValA, const int *csrSortedRowPtrA, const int *csrSortedColIndA,           \
+      csrilu02Info_t info, cusparseSolvePolicy_t policy, void *pBuffer) {                          \
+    return analysis(handle, m, nnz, descrA, reinterpret_cast<const T *>(csrSortedValA),            \
+                    csrSortedRowPtrA, csrSortedColIndA, info, policy, pBuffer);                    \
+  }                                                                                                \
+  cusparseStatus_t cusparse##P##csrilu02(                                                          \
+      cusparseHandle_t handle, int m, int nnz, const cusparseMatDescr_t descrA,                    \
+      CT *csrSortedValA_valM, const int *csrSortedRowPtrA, const int *csrSortedColIndA,            \
+      csrilu02Info_t info, cusparseSolvePolicy_t policy, void *pBuffer) {                          \
+    return factor<T, false>(handle, m, nnz, descrA, reinterpret_cast<T *>(csrSortedValA_valM),     \
+                            csrSortedRowPtrA, csrSortedColIndA, info, policy, pBuffer);            \
+  }                                                                                                \
+  cusparseStatus_t cusparse##P##csric02_bufferSize(                                                \
+      cusparseHandle_t handle, int m, int nnz, const cusparseMatDescr_t descrA, CT *csrSortedValA, \
+      const int *csrSortedRowPtrA, const int *csrSortedColIndA, csric02Info_t info,                \
+      int *pBufferSizeInBytes) {                                                                   \
+    return bufferSize(handle, m, nnz, descrA, reinterpret_cast<const T *>(csrSortedValA),          \
+                      csrSortedRowPtrA, csrSortedColIndA, info, pBufferSizeInBytes);               \
+  }                                                                                                \
+  cusparseStatus_t cusparse##P##csric02_analysis(                                                  \
+      cusparseHandle_t handle, int m, int nnz, const cusparseMatDescr_t descrA,                    \
+      const CT *csrSortedValA, const int *csrSortedRowPtrA, const int *csrSortedColIndA,           \
+      csric02Info_t info, cusparseSolvePolicy_t policy, void *pBuffer) {                           \
+    return analysis(handle, m, nnz, descrA, reinterpret_cast<const T *>(csrSortedValA),            \
+                    csrSortedRowPtrA, csrSortedColIndA, info, policy, pBuffer);                    \
+  }                                                                                                \
+  cusparseStatus_t cusparse##P##csric02(                                                           \
+      cusparseHandle_t handle, int m, int nnz, const cusparseMatDescr_t descrA,                    \
+      CT *csrSortedValA_valM, const int *csrSortedRowPtrA, const int *csrSortedColIndA,            \
+      csric02Info_t info, cusparseSolvePolicy_t policy, void *pBuffer) {                           \
+    return factor<T, true>(handle, m, nnz, descrA, reinterpret_cast<T *>(csrSortedValA_valM),      \
+                           csrSortedRowPtrA, csrSortedColIndA, info, policy, pBuffer);             \
   }
 
 FERRY_FACTOR(S, float, float)
@@ -307,21 +316,25 @@ FERRY_FACTOR(C, std::complex<float>, cuComplex)
 FERRY_FACTOR(Z, std::complex<double>, cuDoubleComplex)
 #undef FERRY_FACTOR
 
-cusparseStatus_t cusparseScsrilu02_numericBoost(cusparseHandle_t handle, csrilu02Info_t info, int enable_boost,
-                                                double *tol, float *boost_val) {
+cusparseStatus_t cusparseScsrilu02_numericBoost(cusparseHandle_t handle, csrilu02Info_t info,
+                                                int enable_boost, double *tol, float *boost_val) {
   return numericBoost(handle, info, enable_boost, tol, boost_val);
 }
-cusparseStatus_t cusparseDcsrilu02_numericBoost(cusparseHandle_t handle, csrilu02Info_t info, int enable_boost,
-                                                double *tol, double *boost_val) {
+cusparseStatus_t cusparseDcsrilu02_numericBoost(cusparseHandle_t handle, csrilu02Info_t info,
+                                                int enable_boost, double *tol, double *boost_val) {
   return numericBoost(handle, info, enable_boost, tol, boost_val);
 }
-cusparseStatus_t cusparseCcsrilu02_numericBoost(cusparseHandle_t handle, csrilu02Info_t info, int enable_boost,
-                                                double *tol, cuComplex *boost_val) {
-  return numericBoost(handle, info, enable_boost, tol, reinterpret_cast<const std::complex<float> *>(boost_val));
+cusparseStatus_t cusparseCcsrilu02_numericBoost(cusparseHandle_t handle, csrilu02Info_t info,
+                                                int enable_boost, double *tol,
+                                                cuComplex *boost_val) {
+  return numericBoost(handle, info, enable_boost, tol,
+                      reinterpret_cast<const std::complex<float> *>(boost_val));
 }
-cusparseStatus_t cusparseZcsrilu02_numericBoost(cusparseHandle_t handle, csrilu02Info_t info, int enable_boost,
-                                                double *tol, cuDoubleComplex *boost_val) {
-  return numericBoost(handle, info, enable_boost, tol, reinterpret_cast<const std::complex<double> *>(boost_val));
+cusparseStatus_t cusparseZcsrilu02_numericBoost(cusparseHandle_t handle, csrilu02Info_t info,
+                                                int enable_boost, double *tol,
+                                                cuDoubleComplex *boost_val) {
+  return numericBoost(handle, info, enable_boost, tol,
+                      reinterpret_cast<const std::complex<double> *>(boost_val));
 }
 
 } // extern "C"

@@ -95,7 +95,8 @@ template <typename T> Csr<T> readCsr(const cusparseSpMatDescr &M) {
     A.Ptr.assign(A.Rows + 1, 0);
     int64_t First = loadIndex(M.Offsets, M.OffType, 0), Start = First - B;
     for (int64_t Bi = 0; Bi < M.Rows; ++Bi) {
-      int64_t Blocks = loadIndex(M.Offsets, M.OffType, Bi + 1) - loadIndex(M.Offsets, M.OffType, Bi);
+      int64_t Blocks =
+          loadIndex(M.Offsets, M.OffType, Bi + 1) - loadIndex(M.Offsets, M.OffType, Bi);
       for (int64_t R = 0; R < Rb; ++R)
         A.Ptr[Bi * Rb + R + 1] = Blocks * Cb;
     }
@@ -104,7 +105,8 @@ template <typename T> Csr<T> readCsr(const cusparseSpMatDescr &M) {
     A.Idx.resize(A.Ptr[A.Rows]);
     A.Val.resize(A.Ptr[A.Rows]);
     for (int64_t Bi = 0; Bi < M.Rows; ++Bi) {
-      int64_t K0 = loadIndex(M.Offsets, M.OffType, Bi) - First, K1 = loadIndex(M.Offsets, M.OffType, Bi + 1) - First;
+      int64_t K0 = loadIndex(M.Offsets, M.OffType, Bi) - First,
+              K1 = loadIndex(M.Offsets, M.OffType, Bi + 1) - First;
       for (int64_t R = 0; R < Rb; ++R) {
         int64_t At = A.Ptr[Bi * Rb + R];
         for (int64_t K = K0; K < K1; ++K) {

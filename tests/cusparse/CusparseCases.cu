@@ -18,7 +18,9 @@
 #include <cstdio>
 #include <vector>
 
-static void st(const char *Name, cusparseStatus_t S) { std::printf("%s status %d\n", Name, (int)S); }
+static void st(const char *Name, cusparseStatus_t S) {
+  std::printf("%s status %d\n", Name, (int)S);
+}
 static void i64(const char *Name, long long V) { std::printf("%s i64 %lld\n", Name, V); }
 template <typename T> static void ints(const char *Name, const std::vector<T> &V) {
   std::printf("%s i64", Name);
@@ -115,14 +117,22 @@ int main() {
   st("csr.null", cusparseCreateCsr(nullptr, 4, 4, 7, DPtr, DIdx, DVal, I32, I32, B0, CUDA_R_32F));
   st("csr.rows.neg", cusparseCreateCsr(&Bad, -1, 4, 7, DPtr, DIdx, DVal, I32, I32, B0, CUDA_R_32F));
   st("csr.nnz.neg", cusparseCreateCsr(&Bad, 4, 4, -7, DPtr, DIdx, DVal, I32, I32, B0, CUDA_R_32F));
-  st("csr.nnz.toomany", cusparseCreateCsr(&Bad, 4, 4, 17, DPtr, DIdx, DVal, I32, I32, B0, CUDA_R_32F));
-  st("csr.idxtype.bad", cusparseCreateCsr(&Bad, 4, 4, 7, DPtr, DIdx, DVal, (cusparseIndexType_t)7, I32, B0, CUDA_R_32F));
-  st("csr.idxtype.16u", cusparseCreateCsr(&Bad, 4, 4, 7, DPtr, DIdx, DVal, CUSPARSE_INDEX_16U, I32, B0, CUDA_R_32F));
-  st("csr.base.bad", cusparseCreateCsr(&Bad, 4, 4, 7, DPtr, DIdx, DVal, I32, I32, (cusparseIndexBase_t)2, CUDA_R_32F));
-  st("csr.valuetype.bad", cusparseCreateCsr(&Bad, 4, 4, 7, DPtr, DIdx, DVal, I32, I32, B0, (cudaDataType)99));
-  st("csr.offsets.null", cusparseCreateCsr(&Bad, 4, 4, 7, nullptr, DIdx, DVal, I32, I32, B0, CUDA_R_32F));
-  st("csr.colind.null", cusparseCreateCsr(&Bad, 4, 4, 7, DPtr, nullptr, DVal, I32, I32, B0, CUDA_R_32F));
-  st("csr.empty.nulls", cusparseCreateCsr(&Bad, 4, 4, 0, nullptr, nullptr, nullptr, I32, I32, B0, CUDA_R_32F));
+  st("csr.nnz.toomany",
+     cusparseCreateCsr(&Bad, 4, 4, 17, DPtr, DIdx, DVal, I32, I32, B0, CUDA_R_32F));
+  st("csr.idxtype.bad", cusparseCreateCsr(&Bad, 4, 4, 7, DPtr, DIdx, DVal, (cusparseIndexType_t)7,
+                                          I32, B0, CUDA_R_32F));
+  st("csr.idxtype.16u",
+     cusparseCreateCsr(&Bad, 4, 4, 7, DPtr, DIdx, DVal, CUSPARSE_INDEX_16U, I32, B0, CUDA_R_32F));
+  st("csr.base.bad", cusparseCreateCsr(&Bad, 4, 4, 7, DPtr, DIdx, DVal, I32, I32,
+                                       (cusparseIndexBase_t)2, CUDA_R_32F));
+  st("csr.valuetype.bad",
+     cusparseCreateCsr(&Bad, 4, 4, 7, DPtr, DIdx, DVal, I32, I32, B0, (cudaDataType)99));
+  st("csr.offsets.null",
+     cusparseCreateCsr(&Bad, 4, 4, 7, nullptr, DIdx, DVal, I32, I32, B0, CUDA_R_32F));
+  st("csr.colind.null",
+     cusparseCreateCsr(&Bad, 4, 4, 7, DPtr, nullptr, DVal, I32, I32, B0, CUDA_R_32F));
+  st("csr.empty.nulls",
+     cusparseCreateCsr(&Bad, 4, 4, 0, nullptr, nullptr, nullptr, I32, I32, B0, CUDA_R_32F));
   st("csr.empty.destroy", cusparseDestroySpMat(Bad));
   st("csr", cusparseCreateCsr(&A, 4, 4, 7, DPtr, DIdx, DVal, I32, I32, B0, CUDA_R_32F));
   int64_t R = 0, C = 0, Z = 0;
@@ -148,8 +158,8 @@ int main() {
   st("format", cusparseSpMatGetFormat(A, &Format));
   i64("format", Format);
   st("coo.rows.null", cusparseCreateCoo(&Bad, 4, 4, 7, nullptr, DIdx, DVal, I32, B0, CUDA_R_32F));
-  st("bsr.block0", cusparseCreateBsr(&Bad, 2, 2, 2, 0, 2, DPtr, DIdx, DVal, I32, I32, B0, CUDA_R_32F,
-                                     CUSPARSE_ORDER_ROW));
+  st("bsr.block0", cusparseCreateBsr(&Bad, 2, 2, 2, 0, 2, DPtr, DIdx, DVal, I32, I32, B0,
+                                     CUDA_R_32F, CUSPARSE_ORDER_ROW));
   // On the probe descriptor: NVIDIA's accepts null offsets, and SpMV then faults.
   st("csrsetpointers.null", cusparseCsrSetPointers(T, nullptr, DIdx, DVal));
 
@@ -173,14 +183,22 @@ int main() {
   size_t Size = 0;
   auto NT = CUSPARSE_OPERATION_NON_TRANSPOSE;
   auto Alg = CUSPARSE_SPMV_ALG_DEFAULT;
-  st("spmv.buf.nullhandle", cusparseSpMV_bufferSize(nullptr, NT, &One, A, VX, &Zero, VY, CUDA_R_32F, Alg, &Size));
-  st("spmv.buf.nullmat", cusparseSpMV_bufferSize(H, NT, &One, nullptr, VX, &Zero, VY, CUDA_R_32F, Alg, &Size));
-  st("spmv.buf.nullalpha", cusparseSpMV_bufferSize(H, NT, nullptr, A, VX, &Zero, VY, CUDA_R_32F, Alg, &Size));
-  st("spmv.buf.nullsize", cusparseSpMV_bufferSize(H, NT, &One, A, VX, &Zero, VY, CUDA_R_32F, Alg, nullptr));
-  st("spmv.buf.badop", cusparseSpMV_bufferSize(H, (cusparseOperation_t)7, &One, A, VX, &Zero, VY, CUDA_R_32F, Alg, &Size));
-  st("spmv.buf.badalg", cusparseSpMV_bufferSize(H, NT, &One, A, VX, &Zero, VY, CUDA_R_32F, (cusparseSpMVAlg_t)99, &Size));
-  st("spmv.buf.ysize", cusparseSpMV_bufferSize(H, NT, &One, A, VX, &Zero, V3, CUDA_R_32F, Alg, &Size));
-  st("spmv.buf.computetype", cusparseSpMV_bufferSize(H, NT, &One, A, VX, &Zero, VY, CUDA_R_64F, Alg, &Size));
+  st("spmv.buf.nullhandle",
+     cusparseSpMV_bufferSize(nullptr, NT, &One, A, VX, &Zero, VY, CUDA_R_32F, Alg, &Size));
+  st("spmv.buf.nullmat",
+     cusparseSpMV_bufferSize(H, NT, &One, nullptr, VX, &Zero, VY, CUDA_R_32F, Alg, &Size));
+  st("spmv.buf.nullalpha",
+     cusparseSpMV_bufferSize(H, NT, nullptr, A, VX, &Zero, VY, CUDA_R_32F, Alg, &Size));
+  st("spmv.buf.nullsize",
+     cusparseSpMV_bufferSize(H, NT, &One, A, VX, &Zero, VY, CUDA_R_32F, Alg, nullptr));
+  st("spmv.buf.badop", cusparseSpMV_bufferSize(H, (cusparseOperation_t)7, &One, A, VX, &Zero, VY,
+                                               CUDA_R_32F, Alg, &Size));
+  st("spmv.buf.badalg", cusparseSpMV_bufferSize(H, NT, &One, A, VX, &Zero, VY, CUDA_R_32F,
+                                                (cusparseSpMVAlg_t)99, &Size));
+  st("spmv.buf.ysize",
+     cusparseSpMV_bufferSize(H, NT, &One, A, VX, &Zero, V3, CUDA_R_32F, Alg, &Size));
+  st("spmv.buf.computetype",
+     cusparseSpMV_bufferSize(H, NT, &One, A, VX, &Zero, VY, CUDA_R_64F, Alg, &Size));
   st("spmv.buf", cusparseSpMV_bufferSize(H, NT, &One, A, VX, &Zero, VY, CUDA_R_32F, Alg, &Size));
   void *Buf = nullptr;
   cudaMalloc(&Buf, 1 << 20);
@@ -199,11 +217,12 @@ int main() {
   st("dnmat.b", cusparseCreateDnMat(&MB, 4, 2, 4, DB, CUDA_R_32F, CUSPARSE_ORDER_COL));
   st("dnmat.c", cusparseCreateDnMat(&MC, 4, 2, 4, DC, CUDA_R_32F, CUSPARSE_ORDER_COL));
   st("dnmat.3", cusparseCreateDnMat(&M3, 3, 2, 3, DC, CUDA_R_32F, CUSPARSE_ORDER_COL));
-  st("spmm.buf.dims", cusparseSpMM_bufferSize(H, NT, NT, &One, A, MB, &Zero, M3, CUDA_R_32F, CUSPARSE_SPMM_ALG_DEFAULT,
-                                              &Size));
-  st("spmm.buf.badalg", cusparseSpMM_bufferSize(H, NT, NT, &One, A, MB, &Zero, MC, CUDA_R_32F, (cusparseSpMMAlg_t)99,
-                                                &Size));
-  st("spmm", cusparseSpMM(H, NT, NT, &One, A, MB, &Zero, MC, CUDA_R_32F, CUSPARSE_SPMM_ALG_DEFAULT, Buf));
+  st("spmm.buf.dims", cusparseSpMM_bufferSize(H, NT, NT, &One, A, MB, &Zero, M3, CUDA_R_32F,
+                                              CUSPARSE_SPMM_ALG_DEFAULT, &Size));
+  st("spmm.buf.badalg", cusparseSpMM_bufferSize(H, NT, NT, &One, A, MB, &Zero, MC, CUDA_R_32F,
+                                                (cusparseSpMMAlg_t)99, &Size));
+  st("spmm",
+     cusparseSpMM(H, NT, NT, &One, A, MB, &Zero, MC, CUDA_R_32F, CUSPARSE_SPMM_ALG_DEFAULT, Buf));
   f32("spmm.c", down(DC, 8));
 
   // SpSV on the lower triangle.
@@ -213,27 +232,34 @@ int main() {
   st("spsv.csr", cusparseCreateCsr(&L, 4, 4, 7, DPtr, DIdx, DVal, I32, I32, B0, CUDA_R_32F));
   Fill = CUSPARSE_FILL_MODE_LOWER;
   st("spsv.fill", cusparseSpMatSetAttribute(L, CUSPARSE_SPMAT_FILL_MODE, &Fill, sizeof Fill));
-  st("spsv.buf.nulldescr", cusparseSpSV_bufferSize(H, NT, &One, L, VX, VY, CUDA_R_32F, CUSPARSE_SPSV_ALG_DEFAULT,
-                                                   nullptr, &Size));
-  st("spsv.buf", cusparseSpSV_bufferSize(H, NT, &One, L, VX, VY, CUDA_R_32F, CUSPARSE_SPSV_ALG_DEFAULT, SD, &Size));
-  st("spsv.analysis", cusparseSpSV_analysis(H, NT, &One, L, VX, VY, CUDA_R_32F, CUSPARSE_SPSV_ALG_DEFAULT, SD, Buf));
-  st("spsv.solve", cusparseSpSV_solve(H, NT, &One, L, VX, VY, CUDA_R_32F, CUSPARSE_SPSV_ALG_DEFAULT, SD));
+  st("spsv.buf.nulldescr", cusparseSpSV_bufferSize(H, NT, &One, L, VX, VY, CUDA_R_32F,
+                                                   CUSPARSE_SPSV_ALG_DEFAULT, nullptr, &Size));
+  st("spsv.buf", cusparseSpSV_bufferSize(H, NT, &One, L, VX, VY, CUDA_R_32F,
+                                         CUSPARSE_SPSV_ALG_DEFAULT, SD, &Size));
+  st("spsv.analysis",
+     cusparseSpSV_analysis(H, NT, &One, L, VX, VY, CUDA_R_32F, CUSPARSE_SPSV_ALG_DEFAULT, SD, Buf));
+  st("spsv.solve",
+     cusparseSpSV_solve(H, NT, &One, L, VX, VY, CUDA_R_32F, CUSPARSE_SPSV_ALG_DEFAULT, SD));
   f32("spsv.y", down(DY, 4));
   st("spsv.destroy", cusparseSpSV_destroyDescr(SD));
 
   // SpGEMM: C = A * A.
   int *DCPtr = up(std::vector<int>(5, 0));
   cusparseSpMatDescr_t MCs;
-  st("spgemm.c", cusparseCreateCsr(&MCs, 4, 4, 0, DCPtr, nullptr, nullptr, I32, I32, B0, CUDA_R_32F));
+  st("spgemm.c",
+     cusparseCreateCsr(&MCs, 4, 4, 0, DCPtr, nullptr, nullptr, I32, I32, B0, CUDA_R_32F));
   cusparseSpGEMMDescr_t GD;
   st("spgemm.create", cusparseSpGEMM_createDescr(&GD));
   size_t S1 = 0, S2 = 0;
-  st("spgemm.work.transpose", cusparseSpGEMM_workEstimation(H, CUSPARSE_OPERATION_TRANSPOSE, NT, &One, A, A, &Zero, MCs,
-                                                            CUDA_R_32F, CUSPARSE_SPGEMM_DEFAULT, GD, &S1, nullptr));
-  st("spgemm.work.nullsize", cusparseSpGEMM_workEstimation(H, NT, NT, &One, A, A, &Zero, MCs, CUDA_R_32F,
-                                                           CUSPARSE_SPGEMM_DEFAULT, GD, nullptr, nullptr));
-  st("spgemm.work.size", cusparseSpGEMM_workEstimation(H, NT, NT, &One, A, A, &Zero, MCs, CUDA_R_32F,
-                                                       CUSPARSE_SPGEMM_DEFAULT, GD, &S1, nullptr));
+  st("spgemm.work.transpose",
+     cusparseSpGEMM_workEstimation(H, CUSPARSE_OPERATION_TRANSPOSE, NT, &One, A, A, &Zero, MCs,
+                                   CUDA_R_32F, CUSPARSE_SPGEMM_DEFAULT, GD, &S1, nullptr));
+  st("spgemm.work.nullsize",
+     cusparseSpGEMM_workEstimation(H, NT, NT, &One, A, A, &Zero, MCs, CUDA_R_32F,
+                                   CUSPARSE_SPGEMM_DEFAULT, GD, nullptr, nullptr));
+  st("spgemm.work.size",
+     cusparseSpGEMM_workEstimation(H, NT, NT, &One, A, A, &Zero, MCs, CUDA_R_32F,
+                                   CUSPARSE_SPGEMM_DEFAULT, GD, &S1, nullptr));
   void *GB1 = nullptr, *GB2 = nullptr;
   cudaMalloc(&GB1, S1 ? S1 : 1);
   st("spgemm.work", cusparseSpGEMM_workEstimation(H, NT, NT, &One, A, A, &Zero, MCs, CUDA_R_32F,
@@ -241,14 +267,15 @@ int main() {
   st("spgemm.compute.size", cusparseSpGEMM_compute(H, NT, NT, &One, A, A, &Zero, MCs, CUDA_R_32F,
                                                    CUSPARSE_SPGEMM_DEFAULT, GD, &S2, nullptr));
   cudaMalloc(&GB2, S2 ? S2 : 1);
-  st("spgemm.compute", cusparseSpGEMM_compute(H, NT, NT, &One, A, A, &Zero, MCs, CUDA_R_32F, CUSPARSE_SPGEMM_DEFAULT,
-                                              GD, &S2, GB2));
+  st("spgemm.compute", cusparseSpGEMM_compute(H, NT, NT, &One, A, A, &Zero, MCs, CUDA_R_32F,
+                                              CUSPARSE_SPGEMM_DEFAULT, GD, &S2, GB2));
   st("spgemm.size", cusparseSpMatGetSize(MCs, &R, &C, &Z));
   ints("spgemm.size", std::vector<int64_t>{R, C, Z});
   int *DCIdx = up(std::vector<int>(Z, 0));
   float *DCVal = up(std::vector<float>(Z, 0.0f));
   st("spgemm.setpointers", cusparseCsrSetPointers(MCs, DCPtr, DCIdx, DCVal));
-  st("spgemm.copy", cusparseSpGEMM_copy(H, NT, NT, &One, A, A, &Zero, MCs, CUDA_R_32F, CUSPARSE_SPGEMM_DEFAULT, GD));
+  st("spgemm.copy", cusparseSpGEMM_copy(H, NT, NT, &One, A, A, &Zero, MCs, CUDA_R_32F,
+                                        CUSPARSE_SPGEMM_DEFAULT, GD));
   ints("spgemm.ptr", down(DCPtr, 5));
   ints("spgemm.idx", down(DCIdx, Z));
   f32("spgemm.val", down(DCVal, Z));
@@ -256,31 +283,35 @@ int main() {
 
   // SDDMM into A's pattern: C = A_dense * B_dense^T .* spy(A)
   cusparseDnMatDescr_t DA, DBt;
-  float *DDa = up(std::vector<float>{1, 0, 2, 1, 1, 1, 0, 2}), *DDb = up(std::vector<float>{1, 2, 1, 0, 3, 1, 2, 1});
+  float *DDa = up(std::vector<float>{1, 0, 2, 1, 1, 1, 0, 2}),
+        *DDb = up(std::vector<float>{1, 2, 1, 0, 3, 1, 2, 1});
   st("sddmm.a", cusparseCreateDnMat(&DA, 4, 2, 2, DDa, CUDA_R_32F, CUSPARSE_ORDER_ROW));
   st("sddmm.b", cusparseCreateDnMat(&DBt, 4, 2, 2, DDb, CUDA_R_32F, CUSPARSE_ORDER_ROW));
   st("sddmm.buf.dims", cusparseSDDMM_bufferSize(H, NT, NT, &One, DA, DBt, &Zero, A, CUDA_R_32F,
                                                 CUSPARSE_SDDMM_ALG_DEFAULT, &Size));
-  st("sddmm.buf", cusparseSDDMM_bufferSize(H, NT, CUSPARSE_OPERATION_TRANSPOSE, &One, DA, DBt, &Zero, A, CUDA_R_32F,
-                                           CUSPARSE_SDDMM_ALG_DEFAULT, &Size));
-  st("sddmm", cusparseSDDMM(H, NT, CUSPARSE_OPERATION_TRANSPOSE, &One, DA, DBt, &Zero, A, CUDA_R_32F,
-                            CUSPARSE_SDDMM_ALG_DEFAULT, Buf));
+  st("sddmm.buf",
+     cusparseSDDMM_bufferSize(H, NT, CUSPARSE_OPERATION_TRANSPOSE, &One, DA, DBt, &Zero, A,
+                              CUDA_R_32F, CUSPARSE_SDDMM_ALG_DEFAULT, &Size));
+  st("sddmm", cusparseSDDMM(H, NT, CUSPARSE_OPERATION_TRANSPOSE, &One, DA, DBt, &Zero, A,
+                            CUDA_R_32F, CUSPARSE_SDDMM_ALG_DEFAULT, Buf));
   f32("sddmm.val", down(DVal, 7));
   cudaMemcpy(DVal, Val.data(), 7 * sizeof(float), cudaMemcpyHostToDevice);
 
   // Conversions.
   int *DCscPtr = up(std::vector<int>(5, 0)), *DCscIdx = up(std::vector<int>(7, 0));
   float *DCscVal = up(std::vector<float>(7, 0.0f));
-  st("csr2csc.buf.neg", cusparseCsr2cscEx2_bufferSize(H, -4, 4, 7, DVal, DPtr, DIdx, DCscVal, DCscPtr, DCscIdx,
-                                                      CUDA_R_32F, CUSPARSE_ACTION_NUMERIC, B0, CUSPARSE_CSR2CSC_ALG1,
-                                                      &Size));
-  st("csr2csc.buf.badalg", cusparseCsr2cscEx2_bufferSize(H, 4, 4, 7, DVal, DPtr, DIdx, DCscVal, DCscPtr, DCscIdx,
-                                                         CUDA_R_32F, CUSPARSE_ACTION_NUMERIC, B0,
-                                                         (cusparseCsr2CscAlg_t)7, &Size));
-  st("csr2csc.buf", cusparseCsr2cscEx2_bufferSize(H, 4, 4, 7, DVal, DPtr, DIdx, DCscVal, DCscPtr, DCscIdx, CUDA_R_32F,
-                                                  CUSPARSE_ACTION_NUMERIC, B0, CUSPARSE_CSR2CSC_ALG1, &Size));
-  st("csr2csc", cusparseCsr2cscEx2(H, 4, 4, 7, DVal, DPtr, DIdx, DCscVal, DCscPtr, DCscIdx, CUDA_R_32F,
-                                   CUSPARSE_ACTION_NUMERIC, B0, CUSPARSE_CSR2CSC_ALG1, Buf));
+  st("csr2csc.buf.neg", cusparseCsr2cscEx2_bufferSize(
+                            H, -4, 4, 7, DVal, DPtr, DIdx, DCscVal, DCscPtr, DCscIdx, CUDA_R_32F,
+                            CUSPARSE_ACTION_NUMERIC, B0, CUSPARSE_CSR2CSC_ALG1, &Size));
+  st("csr2csc.buf.badalg", cusparseCsr2cscEx2_bufferSize(
+                               H, 4, 4, 7, DVal, DPtr, DIdx, DCscVal, DCscPtr, DCscIdx, CUDA_R_32F,
+                               CUSPARSE_ACTION_NUMERIC, B0, (cusparseCsr2CscAlg_t)7, &Size));
+  st("csr2csc.buf", cusparseCsr2cscEx2_bufferSize(H, 4, 4, 7, DVal, DPtr, DIdx, DCscVal, DCscPtr,
+                                                  DCscIdx, CUDA_R_32F, CUSPARSE_ACTION_NUMERIC, B0,
+                                                  CUSPARSE_CSR2CSC_ALG1, &Size));
+  st("csr2csc",
+     cusparseCsr2cscEx2(H, 4, 4, 7, DVal, DPtr, DIdx, DCscVal, DCscPtr, DCscIdx, CUDA_R_32F,
+                        CUSPARSE_ACTION_NUMERIC, B0, CUSPARSE_CSR2CSC_ALG1, Buf));
   ints("csr2csc.ptr", down(DCscPtr, 5));
   ints("csr2csc.idx", down(DCscIdx, 7));
   f32("csr2csc.val", down(DCscVal, 7));
@@ -291,8 +322,8 @@ int main() {
   ints("csr2coo.rows", down(DCoo, 7));
   st("coo2csr", cusparseXcoo2csr(H, DCoo, 7, 4, DPtr2, CUSPARSE_INDEX_BASE_ZERO));
   ints("coo2csr.ptr", down(DPtr2, 5));
-  int *DRows = up(std::vector<int>{3, 0, 2, 0, 2, 1, 2}), *DCols = up(std::vector<int>{3, 2, 3, 0, 0, 1, 2}),
-      *DP = up(std::vector<int>(7, 0));
+  int *DRows = up(std::vector<int>{3, 0, 2, 0, 2, 1, 2}),
+      *DCols = up(std::vector<int>{3, 2, 3, 0, 0, 1, 2}), *DP = up(std::vector<int>(7, 0));
   st("coosort.buf", cusparseXcoosort_bufferSizeExt(H, 4, 4, 7, DRows, DCols, &Size));
   st("identity", cusparseCreateIdentityPermutation(H, 7, DP));
   st("coosort.byrow", cusparseXcoosortByRow(H, 4, 4, 7, DRows, DCols, DP, Buf));
@@ -303,8 +334,10 @@ int main() {
   // Dense <-> sparse.
   cusparseDnMatDescr_t Dn;
   float *DDense = up(std::vector<float>(16, 0.0f));
-  st("sparse2dense.dnmat", cusparseCreateDnMat(&Dn, 4, 4, 4, DDense, CUDA_R_32F, CUSPARSE_ORDER_ROW));
-  st("sparse2dense.buf", cusparseSparseToDense_bufferSize(H, A, Dn, CUSPARSE_SPARSETODENSE_ALG_DEFAULT, &Size));
+  st("sparse2dense.dnmat",
+     cusparseCreateDnMat(&Dn, 4, 4, 4, DDense, CUDA_R_32F, CUSPARSE_ORDER_ROW));
+  st("sparse2dense.buf",
+     cusparseSparseToDense_bufferSize(H, A, Dn, CUSPARSE_SPARSETODENSE_ALG_DEFAULT, &Size));
   st("sparse2dense", cusparseSparseToDense(H, A, Dn, CUSPARSE_SPARSETODENSE_ALG_DEFAULT, Buf));
   f32("sparse2dense.val", down(DDense, 16));
   st("sparse2dense.dims", cusparseSparseToDense(H, A, M3, CUSPARSE_SPARSETODENSE_ALG_DEFAULT, Buf));
@@ -322,11 +355,13 @@ int main() {
   cusparseSetMatType(LD, CUSPARSE_MATRIX_TYPE_SYMMETRIC);
   st("ilu.buf.symmetric", cusparseScsrilu02_bufferSize(H, 4, 7, LD, DVal, DPtr, DIdx, Ilu, &ISize));
   cusparseSetMatType(LD, CUSPARSE_MATRIX_TYPE_GENERAL);
-  st("ilu.analysis", cusparseScsrilu02_analysis(H, 4, 7, LD, DVal, DPtr, DIdx, Ilu, CUSPARSE_SOLVE_POLICY_NO_LEVEL, Buf));
+  st("ilu.analysis", cusparseScsrilu02_analysis(H, 4, 7, LD, DVal, DPtr, DIdx, Ilu,
+                                                CUSPARSE_SOLVE_POLICY_NO_LEVEL, Buf));
   int Pos = -5;
   st("ilu.zeropivot.analysis", cusparseXcsrilu02_zeroPivot(H, Ilu, &Pos));
   i64("ilu.zeropivot.analysis", Pos);
-  st("ilu", cusparseScsrilu02(H, 4, 7, LD, DVal, DPtr, DIdx, Ilu, CUSPARSE_SOLVE_POLICY_NO_LEVEL, Buf));
+  st("ilu",
+     cusparseScsrilu02(H, 4, 7, LD, DVal, DPtr, DIdx, Ilu, CUSPARSE_SOLVE_POLICY_NO_LEVEL, Buf));
   Pos = -5;
   st("ilu.zeropivot", cusparseXcsrilu02_zeroPivot(H, Ilu, &Pos));
   i64("ilu.zeropivot", Pos);
@@ -336,8 +371,10 @@ int main() {
   float *ZVal = up(std::vector<float>{1, 1, 1, 1});
   csrilu02Info_t Ilu2;
   cusparseCreateCsrilu02Info(&Ilu2);
-  st("ilu2.analysis", cusparseScsrilu02_analysis(H, 2, 4, LD, ZVal, ZPtr, ZIdx, Ilu2, CUSPARSE_SOLVE_POLICY_NO_LEVEL, Buf));
-  st("ilu2", cusparseScsrilu02(H, 2, 4, LD, ZVal, ZPtr, ZIdx, Ilu2, CUSPARSE_SOLVE_POLICY_NO_LEVEL, Buf));
+  st("ilu2.analysis", cusparseScsrilu02_analysis(H, 2, 4, LD, ZVal, ZPtr, ZIdx, Ilu2,
+                                                 CUSPARSE_SOLVE_POLICY_NO_LEVEL, Buf));
+  st("ilu2",
+     cusparseScsrilu02(H, 2, 4, LD, ZVal, ZPtr, ZIdx, Ilu2, CUSPARSE_SOLVE_POLICY_NO_LEVEL, Buf));
   Pos = -5;
   st("ilu2.zeropivot", cusparseXcsrilu02_zeroPivot(H, Ilu2, &Pos));
   i64("ilu2.zeropivot", Pos);
@@ -351,10 +388,12 @@ int main() {
   // Null handles in the legacy and helper calls; unknown statuses' names.
   st("coo2csr.nullhandle", cusparseXcoo2csr(nullptr, DCoo, 7, 4, DPtr2, B0));
   st("identity.nullhandle", cusparseCreateIdentityPermutation(nullptr, 7, DP));
-  st("ilu.buf.nullhandle", cusparseScsrilu02_bufferSize(nullptr, 4, 7, LD, DVal, DPtr, DIdx, Ilu, &ISize));
-  st("csr2csc.buf.nullhandle", cusparseCsr2cscEx2_bufferSize(nullptr, 4, 4, 7, DVal, DPtr, DIdx, DCscVal, DCscPtr,
-                                                             DCscIdx, CUDA_R_32F, CUSPARSE_ACTION_NUMERIC, B0,
-                                                             CUSPARSE_CSR2CSC_ALG1, &Size));
+  st("ilu.buf.nullhandle",
+     cusparseScsrilu02_bufferSize(nullptr, 4, 7, LD, DVal, DPtr, DIdx, Ilu, &ISize));
+  st("csr2csc.buf.nullhandle",
+     cusparseCsr2cscEx2_bufferSize(nullptr, 4, 4, 7, DVal, DPtr, DIdx, DCscVal, DCscPtr, DCscIdx,
+                                   CUDA_R_32F, CUSPARSE_ACTION_NUMERIC, B0, CUSPARSE_CSR2CSC_ALG1,
+                                   &Size));
   std::printf("errorname.99 str %s\n", cusparseGetErrorName((cusparseStatus_t)99));
   std::printf("errorstring.99 str %s\n", cusparseGetErrorString((cusparseStatus_t)99));
   // SpGEMM compute on a descriptor that never saw workEstimation.
@@ -372,24 +411,28 @@ int main() {
     cusparseSpSVDescr_t SD2;
     cusparseCreateCsr(&L2, 4, 4, 7, DPtr, DIdx, DVal, I32, I32, B0, CUDA_R_32F);
     cusparseSpSV_createDescr(&SD2);
-    st("spsv.buf.ysize", cusparseSpSV_bufferSize(H, NT, &One, L2, VX, V3, CUDA_R_32F, CUSPARSE_SPSV_ALG_DEFAULT, SD2,
-                                                 &Size));
+    st("spsv.buf.ysize", cusparseSpSV_bufferSize(H, NT, &One, L2, VX, V3, CUDA_R_32F,
+                                                 CUSPARSE_SPSV_ALG_DEFAULT, SD2, &Size));
     cusparseSpSV_destroyDescr(SD2);
     cusparseSpSV_createDescr(&SD2);
-    st("spsv.buf3", cusparseSpSV_bufferSize(H, NT, &One, L2, VX, VY, CUDA_R_32F, CUSPARSE_SPSV_ALG_DEFAULT, SD2, &Size));
-    st("spsv.analysis.nullbuffer",
-       cusparseSpSV_analysis(H, NT, &One, L2, VX, VY, CUDA_R_32F, CUSPARSE_SPSV_ALG_DEFAULT, SD2, nullptr));
+    st("spsv.buf3", cusparseSpSV_bufferSize(H, NT, &One, L2, VX, VY, CUDA_R_32F,
+                                            CUSPARSE_SPSV_ALG_DEFAULT, SD2, &Size));
+    st("spsv.analysis.nullbuffer", cusparseSpSV_analysis(H, NT, &One, L2, VX, VY, CUDA_R_32F,
+                                                         CUSPARSE_SPSV_ALG_DEFAULT, SD2, nullptr));
     cusparseSpSV_destroyDescr(SD2);
     cusparseDestroySpMat(L2);
   }
   // Null buffers where NVIDIA needs one (its SpMV may break the context).
   st("spmv.nullbuffer", cusparseSpMV(H, NT, &One, A, VX, &Zero, VY, CUDA_R_32F, Alg, nullptr));
-  st("spmm.nullbuffer", cusparseSpMM(H, NT, NT, &One, A, MB, &Zero, MC, CUDA_R_32F, CUSPARSE_SPMM_ALG_DEFAULT, nullptr));
-  st("csr2csc.nullbuffer", cusparseCsr2cscEx2(H, 4, 4, 7, DVal, DPtr, DIdx, DCscVal, DCscPtr, DCscIdx, CUDA_R_32F,
-                                              CUSPARSE_ACTION_NUMERIC, B0, CUSPARSE_CSR2CSC_ALG1, nullptr));
+  st("spmm.nullbuffer", cusparseSpMM(H, NT, NT, &One, A, MB, &Zero, MC, CUDA_R_32F,
+                                     CUSPARSE_SPMM_ALG_DEFAULT, nullptr));
+  st("csr2csc.nullbuffer",
+     cusparseCsr2cscEx2(H, 4, 4, 7, DVal, DPtr, DIdx, DCscVal, DCscPtr, DCscIdx, CUDA_R_32F,
+                        CUSPARSE_ACTION_NUMERIC, B0, CUSPARSE_CSR2CSC_ALG1, nullptr));
   st("coosort.nullbuffer", cusparseXcoosortByRow(H, 4, 4, 7, DRows, DCols, DP, nullptr));
-  st("ilu.analysis.nullbuffer", cusparseScsrilu02_analysis(H, 4, 7, LD, DVal, DPtr, DIdx, Ilu,
-                                                           CUSPARSE_SOLVE_POLICY_NO_LEVEL, nullptr));
+  st("ilu.analysis.nullbuffer",
+     cusparseScsrilu02_analysis(H, 4, 7, LD, DVal, DPtr, DIdx, Ilu, CUSPARSE_SOLVE_POLICY_NO_LEVEL,
+                                nullptr));
   checkpoint("after the null-buffer probes");
   cusparseDestroyDnVec(VX);
   cusparseDestroyDnVec(VY);

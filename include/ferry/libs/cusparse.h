@@ -49,7 +49,10 @@ typedef struct csru2csrInfo *csru2csrInfo_t;
 typedef struct cusparseColorInfo *cusparseColorInfo_t;
 typedef struct pruneInfo *pruneInfo_t;
 
-typedef enum { CUSPARSE_POINTER_MODE_HOST = 0, CUSPARSE_POINTER_MODE_DEVICE = 1 } cusparsePointerMode_t;
+typedef enum {
+  CUSPARSE_POINTER_MODE_HOST = 0,
+  CUSPARSE_POINTER_MODE_DEVICE = 1
+} cusparsePointerMode_t;
 typedef enum { CUSPARSE_ACTION_SYMBOLIC = 0, CUSPARSE_ACTION_NUMERIC = 1 } cusparseAction_t;
 typedef enum {
   CUSPARSE_MATRIX_TYPE_GENERAL = 0,
@@ -66,10 +69,14 @@ typedef enum {
   CUSPARSE_OPERATION_CONJUGATE_TRANSPOSE = 2
 } cusparseOperation_t;
 typedef enum { CUSPARSE_DIRECTION_ROW = 0, CUSPARSE_DIRECTION_COLUMN = 1 } cusparseDirection_t;
-typedef enum { CUSPARSE_SOLVE_POLICY_NO_LEVEL = 0, CUSPARSE_SOLVE_POLICY_USE_LEVEL = 1 } cusparseSolvePolicy_t;
+typedef enum {
+  CUSPARSE_SOLVE_POLICY_NO_LEVEL = 0,
+  CUSPARSE_SOLVE_POLICY_USE_LEVEL = 1
+} cusparseSolvePolicy_t;
 typedef enum { CUSPARSE_COLOR_ALG0 = 0, CUSPARSE_COLOR_ALG1 = 1 } cusparseColorAlg_t;
 
-typedef void (*cusparseLoggerCallback_t)(int logLevel, const char *functionName, const char *message);
+typedef void (*cusparseLoggerCallback_t)(int logLevel, const char *functionName,
+                                         const char *message);
 
 typedef enum { CUSPARSE_CSR2CSC_ALG_DEFAULT = 1, CUSPARSE_CSR2CSC_ALG1 = 1 } cusparseCsr2CscAlg_t;
 
@@ -82,7 +89,11 @@ typedef enum {
   CUSPARSE_FORMAT_SLICED_ELLPACK = 7
 } cusparseFormat_t;
 typedef enum { CUSPARSE_ORDER_COL = 1, CUSPARSE_ORDER_ROW = 2 } cusparseOrder_t;
-typedef enum { CUSPARSE_INDEX_16U = 1, CUSPARSE_INDEX_32I = 2, CUSPARSE_INDEX_64I = 3 } cusparseIndexType_t;
+typedef enum {
+  CUSPARSE_INDEX_16U = 1,
+  CUSPARSE_INDEX_32I = 2,
+  CUSPARSE_INDEX_64I = 3
+} cusparseIndexType_t;
 
 typedef struct cusparseSpVecDescr *cusparseSpVecDescr_t;
 typedef struct cusparseDnVecDescr *cusparseDnVecDescr_t;
@@ -93,7 +104,10 @@ typedef struct cusparseDnVecDescr const *cusparseConstDnVecDescr_t;
 typedef struct cusparseSpMatDescr const *cusparseConstSpMatDescr_t;
 typedef struct cusparseDnMatDescr const *cusparseConstDnMatDescr_t;
 
-typedef enum { CUSPARSE_SPMAT_FILL_MODE = 0, CUSPARSE_SPMAT_DIAG_TYPE = 1 } cusparseSpMatAttribute_t;
+typedef enum {
+  CUSPARSE_SPMAT_FILL_MODE = 0,
+  CUSPARSE_SPMAT_DIAG_TYPE = 1
+} cusparseSpMatAttribute_t;
 typedef enum { CUSPARSE_SPARSETODENSE_ALG_DEFAULT = 0 } cusparseSparseToDenseAlg_t;
 typedef enum { CUSPARSE_DENSETOSPARSE_ALG_DEFAULT = 0 } cusparseDenseToSparseAlg_t;
 typedef enum {
@@ -106,10 +120,16 @@ typedef enum {
   CUSPARSE_SPMV_BSR_ALG1 = 6
 } cusparseSpMVAlg_t;
 typedef enum { CUSPARSE_SPSV_ALG_DEFAULT = 0 } cusparseSpSVAlg_t;
-typedef enum { CUSPARSE_SPSV_UPDATE_GENERAL = 0, CUSPARSE_SPSV_UPDATE_DIAGONAL = 1 } cusparseSpSVUpdate_t;
+typedef enum {
+  CUSPARSE_SPSV_UPDATE_GENERAL = 0,
+  CUSPARSE_SPSV_UPDATE_DIAGONAL = 1
+} cusparseSpSVUpdate_t;
 typedef struct cusparseSpSVDescr *cusparseSpSVDescr_t;
 typedef enum { CUSPARSE_SPSM_ALG_DEFAULT = 0 } cusparseSpSMAlg_t;
-typedef enum { CUSPARSE_SPSM_UPDATE_GENERAL = 0, CUSPARSE_SPSM_UPDATE_DIAGONAL = 1 } cusparseSpSMUpdate_t;
+typedef enum {
+  CUSPARSE_SPSM_UPDATE_GENERAL = 0,
+  CUSPARSE_SPSM_UPDATE_DIAGONAL = 1
+} cusparseSpSMUpdate_t;
 typedef struct cusparseSpSMDescr *cusparseSpSMDescr_t;
 typedef enum {
   CUSPARSE_SPMM_ALG_DEFAULT = 0,
