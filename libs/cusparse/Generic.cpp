@@ -99,6 +99,36 @@ cusparseStatus_t checkTriangle(const char *Name, const cusparseSpMatDescr *A) {
   return CUSPARSE_STATUS_NOT_SUPPORTED;
 }
 
+/// The arrays an operation reads must exist: NVIDIA's descriptors accept
+/// null arrays, and its kernels then fault and the call answers
+/// INTERNAL_ERROR (recorded for SpMV over null row offsets); ferry answers
+/// the same without touching them, and logs what was missing.
+bool hasData(const cusparseSpMatDescr *A) {
+  if (A->Format != CUSPARSE_FORMAT_COO && !A->Offsets && A->Rows > 0)
+    return false;
+  if (A->Nnz > 0 && (!A->Indices || !A->Values || (A->Format == CUSPARSE_FORMAT_COO && !A->Rows2)))
+    return false;
+  return true;
+}
+cusparseStatus_t checkData(const char *Name,
+                           std::initializer_list<const cusparseSpMatDescr *> Sparse,
+                           std::initializer_list<std::pair<const void *, int64_t>> Dense) {
+  for (const cusparseSpMatDescr *A : Sparse)
+    if (!hasData(A)) {
+      logMessage(
+          "%s: a sparse matrix without its arrays (CUSPARSE_STATUS_INTERNAL_ERROR, as NVIDIA's)",
+          Name);
+      return CUSPARSE_STATUS_INTERNAL_ERROR;
+    }
+  for (auto [Values, Count] : Dense)
+    if (!Values && Count > 0) {
+      logMessage("%s: a dense operand without values (CUSPARSE_STATUS_INTERNAL_ERROR, as NVIDIA's)",
+                 Name);
+      return CUSPARSE_STATUS_INTERNAL_ERROR;
+    }
+  return CUSPARSE_STATUS_SUCCESS;
+}
+
 /// Rows and columns of op(A).
 void opShape(const cusparseSpMatDescr *A, cusparseOperation_t Op, int64_t &M, int64_t &N) {
   int64_t R = A->Rows, C = A->Cols;
@@ -350,6 +380,9 @@ cusparseStatus_t cusparseSpMV(cusparseHandle_t handle, cusparseOperation_t opA, 
     return CUSPARSE_STATUS_INVALID_VALUE;
   if (vecY->Size == 0)
     return CUSPARSE_STATUS_SUCCESS;
+  if (cusparseStatus_t S = checkData("cusparseSpMV", {matA},
+                                     {{vecX->Values, vecX->Size}, {vecY->Values, vecY->Size}}))
+    return S;
   Scalar Al = takeScalar(handle, alpha, computeType), Be = takeScalar(handle, beta, computeType);
   return enqueue(handle, [A = *matA, opA, Al, Be, X = vecX->Values, Y = vecY->Values, computeType] {
     dispatchType(computeType, [&](auto Zero) {
@@ -432,6 +465,10 @@ cusparseStatus_t cusparseSpMM(cusparseHandle_t handle, cusparseOperation_t opA,
     logMessage("cusparseSpMM: null externalBuffer (CUSPARSE_STATUS_INTERNAL_ERROR, as NVIDIA's)");
     return CUSPARSE_STATUS_INTERNAL_ERROR;
   }
+  if (cusparseStatus_t S = checkData(
+          "cusparseSpMM", {matA},
+          {{matB->Values, matB->Rows * matB->Cols}, {matC->Values, matC->Rows * matC->Cols}}))
+    return S;
   Scalar Al = takeScalar(handle, alpha, computeType), Be = takeScalar(handle, beta, computeType);
   return enqueue(handle, [A = *matA, B = *matB, C = *matC, opA, opB, Al, Be, computeType] {
     dispatchType(computeType, [&](auto Zero) {
@@ -533,6 +570,9 @@ cusparseStatus_t cusparseSpSV_solve(cusparseHandle_t handle, cusparseOperation_t
     return S;
   if (!spsvDescr->Analysed)
     return CUSPARSE_STATUS_INVALID_VALUE;
+  if (cusparseStatus_t S = checkData("cusparseSpSV_solve", {matA},
+                                     {{vecX->Values, vecX->Size}, {vecY->Values, vecY->Size}}))
+    return S;
   Scalar Al = takeScalar(handle, alpha, computeType);
   cusparseSpMatDescr A = *matA;
   if (spsvDescr->NewValues)
@@ -643,6 +683,10 @@ cusparseStatus_t cusparseSpSM_solve(cusparseHandle_t handle, cusparseOperation_t
     return S;
   if (!spsmDescr->Analysed)
     return CUSPARSE_STATUS_INVALID_VALUE;
+  if (cusparseStatus_t S = checkData(
+          "cusparseSpSM_solve", {matA},
+          {{matB->Values, matB->Rows * matB->Cols}, {matC->Values, matC->Rows * matC->Cols}}))
+    return S;
   Scalar Al = takeScalar(handle, alpha, computeType);
   cusparseSpMatDescr A = *matA;
   if (spsmDescr->NewValues)
@@ -732,6 +776,10 @@ cusparseStatus_t cusparseSDDMM(cusparseHandle_t handle, cusparseOperation_t opA,
                                cudaDataType computeType, cusparseSDDMMAlg_t alg, void *) {
   if (cusparseStatus_t S =
           checkSDDMM(handle, opA, opB, alpha, matA, matB, beta, matC, computeType, alg))
+    return S;
+  if (cusparseStatus_t S = checkData(
+          "cusparseSDDMM", {matC},
+          {{matA->Values, matA->Rows * matA->Cols}, {matB->Values, matB->Rows * matB->Cols}}))
     return S;
   Scalar Al = takeScalar(handle, alpha, computeType), Be = takeScalar(handle, beta, computeType);
   int64_t K, M;
@@ -833,6 +881,8 @@ cusparseStatus_t cusparseSpGEMM_compute(cusparseHandle_t handle, cusparseOperati
     return CUSPARSE_STATUS_SUCCESS;
   if (!spgemmDescr->Estimated)
     return CUSPARSE_STATUS_INVALID_VALUE;
+  if (cusparseStatus_t S = checkData("cusparseSpGEMM_compute", {matA, matB}, {}))
+    return S;
   return spgemmCompute(handle, matA, matB, matC, computeType,
                        takeScalar(handle, alpha, computeType), spgemmDescr);
 }
