@@ -353,6 +353,10 @@ struct EpilogueJob {
   float *AmaxD = nullptr;
   float *ScratchA = nullptr, *ScratchB = nullptr;
   int64_t ARows = 0, ACols = 0, BRows = 0, BCols = 0;
+  // Beta zero (host value, or a device float read when the work runs): C is
+  // not read, and may be NULL, as NVIDIA's library allows (XLA passes none).
+  bool BetaZero = false;
+  const float *DeviceBeta = nullptr;
   // For the bias gradients of A or B (BGRADA/BGRADB).
   const void *A = nullptr, *B = nullptr;
   uint32_t AType = 0, BType = 0;
@@ -387,6 +391,10 @@ void prologue(void *P) {
   float Sc = J->ScaleC ? *J->ScaleC : 1.0f;
   if (J->VectorAlpha)
     return; // C is added in the epilogue, with its per-row beta.
+  if (J->BetaZero || (J->DeviceBeta && *J->DeviceBeta == 0.0f)) {
+    std::fill(J->Scratch, J->Scratch + J->M * J->N * J->Batch, 0.0f);
+    return;
+  }
   for (int64_t B = 0; B < J->Batch; ++B)
     for (int64_t Col = 0; Col < J->N; ++Col)
       for (int64_t Row = 0; Row < J->M; ++Row)
@@ -708,7 +716,21 @@ struct Plan {
   const LayoutState *A, *B, *C, *D;
   uint32_t Compute, Scale, Epilogue, PointerMode;
   bool Convert; // FP8 data or per-tensor scales: operands go through FP32 copies.
+  bool RowOrder; // Some matrix is CUBLASLT_ORDER_ROW: a plain GEMM only (cublasLtMatmul).
 };
+
+/// op(X) on a row-major matrix is the flipped op on its column-major view
+/// (the transpose, same leading dimension); a conjugate without transpose
+/// has no cuBLAS op, hence false.
+bool flipOp(cublasOperation_t &Op) {
+  if (Op == CUBLAS_OP_N)
+    Op = CUBLAS_OP_T;
+  else if (Op == CUBLAS_OP_T)
+    Op = CUBLAS_OP_N;
+  else
+    return false;
+  return true;
+}
 
 /// Checks the descriptors and works out the problem; what ferry does not do
 /// yet is CUBLAS_STATUS_NOT_SUPPORTED.
@@ -741,9 +763,26 @@ cublasStatus_t plan(cublasLtMatmulDesc_t Desc, cublasLtMatrixLayout_t Ad, cublas
   if (slotOr(*S, CUBLASLT_MATMUL_DESC_TRANSC, CUBLAS_OP_N) != CUBLAS_OP_N ||
       P.PointerMode > CUBLASLT_POINTER_MODE_ALPHA_DEVICE_VECTOR_BETA_HOST)
     return CUBLAS_STATUS_NOT_SUPPORTED;
-  for (const LayoutState *L : {P.A, P.B, P.C, P.D})
-    if (L->Order != CUBLASLT_ORDER_COL || L->BatchMode != CUBLASLT_BATCH_MODE_STRIDED)
+  P.RowOrder = false;
+  for (const LayoutState *L : {P.A, P.B, P.C, P.D}) {
+    if ((L->Order != CUBLASLT_ORDER_COL && L->Order != CUBLASLT_ORDER_ROW) ||
+        L->BatchMode != CUBLASLT_BATCH_MODE_STRIDED)
       return CUBLAS_STATUS_NOT_SUPPORTED;
+    P.RowOrder |= L->Order == CUBLASLT_ORDER_ROW;
+  }
+  // Row order (XLA's layouts) for a plain GEMM: C and D alike, no epilogue,
+  // scales, conversions or vector alpha, and no conjugate an odd number of
+  // order changes would strip of its transpose.
+  if (P.RowOrder) {
+    bool RowD = P.D->Order == CUBLASLT_ORDER_ROW;
+    cublasOperation_t Ta = P.Ta, Tb = P.Tb;
+    bool OpsOk = ((P.A->Order == CUBLASLT_ORDER_ROW) == RowD || flipOp(Ta)) &&
+                 ((P.B->Order == CUBLASLT_ORDER_ROW) == RowD || flipOp(Tb));
+    if (P.C->Order != P.D->Order || !OpsOk || P.Convert || P.C->Type != P.D->Type ||
+        slotOr(*S, CUBLASLT_MATMUL_DESC_EPILOGUE, CUBLASLT_EPILOGUE_DEFAULT) != CUBLASLT_EPILOGUE_DEFAULT ||
+        P.PointerMode > CUBLASLT_POINTER_MODE_DEVICE)
+      return CUBLAS_STATUS_NOT_SUPPORTED;
+  }
   P.M = (int64_t)P.D->Rows;
   P.N = (int64_t)P.D->Cols;
   P.K = (int64_t)(P.Ta == CUBLAS_OP_N ? P.A->Cols : P.A->Rows);
@@ -837,6 +876,29 @@ extern "C" cublasStatus_t cublasLtMatmul(cublasLtHandle_t Hd, cublasLtMatmulDesc
   };
   bool Fused = P.Epilogue != CUBLASLT_EPILOGUE_DEFAULT;
   bool SameCD = C == D && P.C->Type == P.D->Type && P.C->Ld == P.D->Ld && P.C->Stride == P.D->Stride;
+  if (P.RowOrder) {
+    // Each row-major operand is read as its column-major transpose (op
+    // flipped); a row-major D is computed as D^T = op(B)^T op(A)^T, B first,
+    // every op flipped once more.
+    bool BetaZeroAny = P.PointerMode == CUBLASLT_POINTER_MODE_HOST && P.Scale == CUDA_R_32F &&
+                       *(const float *)Beta == 0;
+    if (!(SameCD || BetaZeroAny))
+      return CUBLAS_STATUS_NOT_SUPPORTED; // C != D with beta: not yet.
+    bool RowD = P.D->Order == CUBLASLT_ORDER_ROW;
+    cublasOperation_t Ta = P.Ta, Tb = P.Tb;
+    if ((P.A->Order == CUBLASLT_ORDER_ROW) != RowD)
+      flipOp(Ta);
+    if ((P.B->Order == CUBLASLT_ORDER_ROW) != RowD)
+      flipOp(Tb);
+    auto Compute = (cublasComputeType_t)P.Compute;
+    if (RowD)
+      return cublasGemmStridedBatchedEx(H->Blas, Tb, Ta, (int)P.N, (int)P.M, (int)P.K, GemmAlpha, B, GBt, (int)GLdb,
+                                        GSb, A, GAt, (int)GLda, GSa, Beta, D, (cudaDataType)P.D->Type,
+                                        (int)P.D->Ld, P.D->Stride, (int)P.Batch, Compute, CUBLAS_GEMM_DEFAULT);
+    return cublasGemmStridedBatchedEx(H->Blas, Ta, Tb, (int)P.M, (int)P.N, (int)P.K, GemmAlpha, A, GAt, (int)GLda, GSa,
+                                      B, GBt, (int)GLdb, GSb, Beta, D, (cudaDataType)P.D->Type, (int)P.D->Ld,
+                                      P.D->Stride, (int)P.Batch, Compute, CUBLAS_GEMM_DEFAULT);
+  }
   bool BetaZero = P.PointerMode == CUBLASLT_POINTER_MODE_HOST && P.Scale == CUDA_R_32F && *(const float *)Beta == 0;
   if (!Fused && !P.Convert && !VectorAlpha && P.C->Type == P.D->Type && (SameCD || BetaZero))
     return gemm(Beta, D, (cudaDataType)P.D->Type, P.D->Ld, P.D->Stride);
@@ -886,6 +948,9 @@ extern "C" cublasStatus_t cublasLtMatmul(cublasLtHandle_t Hd, cublasLtMatmulDesc
     delete J;
     return CUBLAS_STATUS_INVALID_VALUE;
   }
+  J->BetaZero = BetaZero;
+  if (P.PointerMode == CUBLASLT_POINTER_MODE_DEVICE && P.Scale == CUDA_R_32F)
+    J->DeviceBeta = static_cast<const float *>(Beta);
   if (VectorAlpha) {
     J->VectorAlpha = true;
     J->AlphaVec = static_cast<const float *>(Alpha);
