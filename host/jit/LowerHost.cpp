@@ -14,7 +14,9 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/IRBuilder.h"
@@ -365,6 +367,80 @@ void rebaseSharedIntegers(Module &M) {
         I.replaceAllUsesWith(B.CreateGEP(I8, Base, Off));
       }
       I.eraseFromParent();
+    }
+  }
+}
+
+/// Whether V, computed inside loop L, depends (through at most Depth
+/// instructions of L) on a read other threads can change under it: an
+/// atomic or volatile load, a compare-exchange or a read-modify-write.
+bool readsSyncMemory(Value *V, const Loop &L, unsigned Depth) {
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || !L.contains(I))
+    return false;
+  if (auto *Ld = dyn_cast<LoadInst>(I))
+    return Ld->isAtomic() || Ld->isVolatile();
+  if (isa<AtomicCmpXchgInst>(I) || isa<AtomicRMWInst>(I))
+    return true;
+  if (Depth == 0 || isa<PHINode>(I) || isa<CallBase>(I))
+    return false;
+  for (Value *Op : I->operands())
+    if (readsSyncMemory(Op, L, Depth - 1))
+      return true;
+  return false;
+}
+
+/// Spin-waits: a loop whose exit test reads memory another thread writes
+/// (a flag polled with an acquire or volatile load, a lock taken with a
+/// compare-exchange) waits for another warp of the block, which on a GPU
+/// runs meanwhile. Host warps run as fibers switched only at barriers and
+/// sleeps, so such a loop would spin forever (libcu++'s
+/// `while (flag.load(acquire) == 0)` between warps hung). Each of its
+/// back edges gets a ferry.nanosleep, which yields to the block's other
+/// fibers; loops that already sleep or hold a barrier are left alone, and
+/// a compare-exchange that succeeds at once never takes the back edge.
+void addSpinYields(Module &Old) {
+  FunctionCallee Sleep;
+  for (Function &F : Old) {
+    if (F.isDeclaration())
+      continue;
+    DominatorTree DT(F);
+    LoopInfo LI(DT);
+    SmallVector<std::pair<BasicBlock *, BasicBlock *>, 8> Edges;
+    for (Loop *L : LI.getLoopsInPreorder()) {
+      bool Yields = false, Spins = false;
+      for (BasicBlock *BB : L->blocks())
+        for (Instruction &I : *BB)
+          if (auto *CI = dyn_cast<CallInst>(&I))
+            if (Function *Callee = CI->getCalledFunction())
+              Yields |= Callee->getName() == "ferry.nanosleep" || Callee->getName().starts_with("ferry.bar.");
+      if (Yields)
+        continue;
+      SmallVector<BasicBlock *, 4> Exiting;
+      L->getExitingBlocks(Exiting);
+      for (BasicBlock *BB : Exiting) {
+        Instruction *T = BB->getTerminator();
+        if (auto *Br = dyn_cast<BranchInst>(T); Br && Br->isConditional())
+          Spins |= readsSyncMemory(Br->getCondition(), *L, 8);
+        else if (auto *Sw = dyn_cast<SwitchInst>(T))
+          Spins |= readsSyncMemory(Sw->getCondition(), *L, 8);
+      }
+      if (!Spins)
+        continue;
+      SmallVector<BasicBlock *, 4> Latches;
+      L->getLoopLatches(Latches);
+      for (BasicBlock *Latch : Latches)
+        Edges.push_back({Latch, L->getHeader()});
+    }
+    if (Edges.empty())
+      continue;
+    if (!Sleep)
+      Sleep = Old.getOrInsertFunction("ferry.nanosleep", Type::getVoidTy(Old.getContext()),
+                                      Type::getInt32Ty(Old.getContext()));
+    for (auto [From, To] : Edges) {
+      BasicBlock *Y = SplitEdge(From, To);
+      IRBuilder<> B(Y->getTerminator());
+      B.CreateCall(Sleep, {B.getInt32(0)});
     }
   }
 }
@@ -1239,6 +1315,7 @@ Expected<LoweredModule> lowerForHost(Module &Old, const DataLayout &DL, StringRe
     return Shared.takeError();
   rebaseSharedIntegers(Old);
   markLockstepAccesses(Old);
+  addSpinYields(Old);
   Expected<Cloned> C = cloneFlat(Old, DL, Triple);
   if (!C)
     return C.takeError();

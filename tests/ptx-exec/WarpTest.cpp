@@ -69,6 +69,28 @@ std::vector<KernelSpec> specs() {
                " redux.sync.add.u32 %o4, %i2, %i1;\n redux.sync.max.s32 %o5, %i2, %i1;"});
   S.push_back({"subwarp_match", {"b32", "b32"}, {"b32", "b32"},
                "match.any.sync.b32 %o0, %i0, %i1;\n elect.sync %o1|%p0, %i1;"});
+  // Warp 0 and warp 1 of a 64-thread block wait for each other through
+  // shared flags polled with ld.acquire (a spin-wait, as libcu++'s
+  // atomic_ref::load loops compile): whichever warp runs first must let
+  // the other run while it spins. Each lane then reads its partner's value.
+  S.push_back({"spin_pingpong", {"b32"}, {"b32"},
+               ".shared .align 4 .u32 sp_flag[2];\n .shared .align 4 .u32 sp_data[64];\n"
+               " setp.eq.u32 %p0, %tid_, 0;\n @!%p0 bra $init_done;\n"
+               " st.shared.u32 [sp_flag], 0;\n st.shared.u32 [sp_flag+4], 0;\n$init_done:\n bar.sync 0;\n"
+               " shl.b32 %r0, %tid_, 2;\n mov.u32 %r1, sp_data;\n add.u32 %r3, %r1, %r0;\n"
+               " st.shared.u32 [%r3], %i0;\n bar.warp.sync -1;\n"
+               " setp.lt.u32 %p1, %tid_, 32;\n @%p1 bra $warp0;\n"
+               "$w1spin:\n ld.acquire.cta.shared.u32 %r2, [sp_flag];\n setp.eq.u32 %p2, %r2, 0;\n @%p2 bra $w1spin;\n"
+               " sub.u32 %r3, %r3, 128;\n ld.shared.u32 %o0, [%r3];\n bar.warp.sync -1;\n"
+               " setp.eq.u32 %p3, %tid_, 32;\n @%p3 st.release.cta.shared.u32 [sp_flag+4], 1;\n bra $pp_end;\n"
+               "$warp0:\n @%p0 st.release.cta.shared.u32 [sp_flag], 1;\n"
+               "$w0spin:\n ld.acquire.cta.shared.u32 %r2, [sp_flag+4];\n setp.eq.u32 %p2, %r2, 0;\n @%p2 bra $w0spin;\n"
+               " add.u32 %r3, %r3, 128;\n ld.shared.u32 %o0, [%r3];\n$pp_end:"});
+  // Division in a branch that lanes with a zero divisor skip: the skipped
+  // lanes must not divide (x86 traps on it).
+  S.push_back({"divrem_guarded", {"b32", "b32"}, {"b32", "b32"},
+               "mov.u32 %o0, 77;\n mov.u32 %o1, 77;\n setp.eq.u32 %p0, %i1, 0;\n @%p0 bra $nodiv;\n"
+               " rem.u32 %o0, %i0, %i1;\n div.s32 %o1, %i0, %i1;\n$nodiv:"});
   S.push_back({"elect", {"pred"}, {"b32", "pred"},
                "@!%i0 bra $skip;\n activemask.b32 %r0;\n elect.sync %o0|%o1, %r0;\n$skip:"});
   return S;
@@ -375,6 +397,35 @@ TEST(PtxWarp, SubWarpMatchElect) {
   }
   expectLanes("sub-warp match.any", Any, WAny);
   expectLanes("sub-warp elect leader", Leader, WLeader);
+}
+
+TEST(PtxWarp, SpinWaitBetweenWarps) {
+  Family &F = fam();
+  ASSERT_EQ(F.error(), "");
+  std::vector<uint32_t> A(NT), D(NT), Want(NT);
+  for (unsigned K = 0; K < NT; ++K)
+    A[K] = uint32_t(rng()());
+  ASSERT_EQ(F.launch("spin_pingpong", NT, {D.data()}, {A.data()}, 64), "");
+  for (unsigned K = 0; K < NT; ++K)
+    Want[K] = A[K ^ 32];
+  expectLanes("partner's value after the flags", D, Want);
+}
+
+TEST(PtxWarp, DivisionSkippedByZeroDivisorLanes) {
+  Family &F = fam();
+  ASSERT_EQ(F.error(), "");
+  std::vector<uint32_t> A(NT), Bv(NT), Rem(NT), Div(NT), WRem(NT), WDiv(NT);
+  for (unsigned K = 0; K < NT; ++K) {
+    A[K] = uint32_t(rng()() % 1000000);
+    Bv[K] = rng()() % 5 < 2 ? 0 : uint32_t(int32_t(rng()() % 101) - 50);
+  }
+  ASSERT_EQ(F.launch("divrem_guarded", NT, {Rem.data(), Div.data()}, {A.data(), Bv.data()}, 32), "");
+  for (unsigned K = 0; K < NT; ++K) {
+    WRem[K] = Bv[K] ? A[K] % Bv[K] : 77;
+    WDiv[K] = Bv[K] ? uint32_t(int32_t(A[K]) / int32_t(Bv[K])) : 77;
+  }
+  expectLanes("rem.u32", Rem, WRem);
+  expectLanes("div.s32", Div, WDiv);
 }
 
 TEST(PtxWarp, Elect) {
