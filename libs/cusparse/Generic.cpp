@@ -10,6 +10,9 @@
 
 #include <memory>
 #include <new>
+#include <thread>
+
+#include <sched.h>
 
 using namespace ferry::cusparse;
 
@@ -152,19 +155,68 @@ constexpr size_t ScratchBytes = 128;
 // SpMV
 
 template <typename T, typename O, typename I>
-void csrMv(int64_t Rows, const O *__restrict Ptr, const I *__restrict Idx, const T *__restrict Val,
-           int64_t Base, const T *__restrict X, T *__restrict Y, T Alpha, T Beta) {
+void csrMvRows(int64_t R0, int64_t R1, const O *__restrict Ptr, const I *__restrict Idx,
+               const T *__restrict Val, int64_t Base, const T *__restrict X, T *__restrict Y,
+               T Alpha, T Beta) {
   // Offsets count from the index base; shifting the arrays once keeps the
   // inner loop a plain dot product.
   const I *Ix = Idx - Base;
   const T *Vx = Val - Base, *Xb = X - Base;
   bool Plain = Alpha == T(1) && Beta == T{};
-  for (int64_t R = 0; R < Rows; ++R) {
+  for (int64_t R = R0; R < R1; ++R) {
     T Sum{};
     for (O K = Ptr[R], E = Ptr[R + 1]; K < E; ++K)
       Sum += Vx[K] * Xb[Ix[K]];
     Y[R] = Plain ? Sum : Beta == T{} ? Alpha * Sum : Alpha * Sum + Beta * Y[R];
   }
+}
+
+/// Threads for one large SpMV: the CPUs the process may use (the work holds
+/// its stream, so it competes with no kernel of that stream), or
+/// FERRY_SPARSE_THREADS.
+unsigned spmvThreads() {
+  static const unsigned N = [] {
+    if (const char *E = std::getenv("FERRY_SPARSE_THREADS"))
+      if (int V = std::atoi(E); V > 0)
+        return static_cast<unsigned>(V);
+    cpu_set_t Set;
+    int C = sched_getaffinity(0, sizeof(Set), &Set) == 0 ? CPU_COUNT(&Set) : 1;
+    return static_cast<unsigned>(std::max(1, std::min(C, 64)));
+  }();
+  return N;
+}
+
+/// y = alpha A x + beta y over CSR rows, split into row blocks of about equal
+/// entries on several threads when the matrix is large enough to pay for them.
+template <typename T, typename O, typename I>
+void csrMv(int64_t Rows, const O *Ptr, const I *Idx, const T *Val, int64_t Base, const T *X, T *Y,
+           T Alpha, T Beta) {
+  int64_t Nnz = Rows > 0 ? static_cast<int64_t>(Ptr[Rows] - Ptr[0]) : 0;
+  unsigned Threads = static_cast<unsigned>(std::min<int64_t>(spmvThreads(), Nnz / (1 << 18)));
+  if (Threads <= 1)
+    return csrMvRows(0, Rows, Ptr, Idx, Val, Base, X, Y, Alpha, Beta);
+  std::vector<int64_t> Cut(Threads + 1, Rows);
+  Cut[0] = 0;
+  for (unsigned T0 = 1; T0 < Threads; ++T0) {
+    O Want = static_cast<O>(Ptr[0] + Nnz * T0 / Threads);
+    Cut[T0] = std::upper_bound(Ptr, Ptr + Rows, Want) - Ptr - 1;
+    Cut[T0] = std::max(Cut[T0], Cut[T0 - 1]);
+  }
+  std::vector<std::thread> Pool;
+  unsigned Started = 1;
+  try {
+    for (; Started < Threads; ++Started)
+      Pool.emplace_back([=] {
+        csrMvRows(Cut[Started], Cut[Started + 1], Ptr, Idx, Val, Base, X, Y, Alpha, Beta);
+      });
+  } catch (const std::exception &) {
+    // No thread to be had: this one does the blocks not started.
+  }
+  for (unsigned T0 = Started; T0 < Threads; ++T0)
+    csrMvRows(Cut[T0], Cut[T0 + 1], Ptr, Idx, Val, Base, X, Y, Alpha, Beta);
+  csrMvRows(Cut[0], Cut[1], Ptr, Idx, Val, Base, X, Y, Alpha, Beta);
+  for (std::thread &Th : Pool)
+    Th.join();
 }
 
 template <typename T>
