@@ -884,6 +884,20 @@ FERRY_EXPORT CUresult cuGraphExecHostNodeSetParams(CUgraphExec hGraphExec, CUgra
   return execSetBuilt(__func__, hGraphExec, hNode, NodeType::Host, nullptr, hostOp(*nodeParams));
 }
 
+FERRY_EXPORT CUresult cuGraphExecChildGraphNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode,
+                                                         CUgraph childGraph) {
+  auto X = core::resolve<GraphExec>(hGraphExec);
+  if (!X)
+    return fail(__func__, X.error());
+  auto N = nodeArg(hNode, NodeType::Child);
+  if (!N)
+    return fail(__func__, N.error());
+  auto C = core::resolve<Graph>(childGraph);
+  if (!C)
+    return fail(__func__, C.error());
+  return done(__func__, (*X)->setChild(**N, **C));
+}
+
 static CUresult execSetEvent(const char *Fn, CUgraphExec hGraphExec, CUgraphNode hNode, CUevent Ev, NodeType T) {
   auto X = core::resolve<GraphExec>(hGraphExec);
   if (!X)
@@ -1084,6 +1098,8 @@ FERRY_EXPORT CUresult cuGraphExecNodeSetParams(CUgraphExec hGraphExec, CUgraphNo
     return cuGraphExecEventWaitNodeSetEvent(hGraphExec, hNode, P->eventWait.event);
   case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
     return cuGraphExecEventRecordNodeSetEvent(hGraphExec, hNode, P->eventRecord.event);
+  case CU_GRAPH_NODE_TYPE_GRAPH:
+    return cuGraphExecChildGraphNodeSetParams(hGraphExec, hNode, P->graph.graph);
   default:
     return fail(__func__, CUDA_ERROR_NOT_SUPPORTED,
                 "setting parameters of graph node type " + std::to_string(int(P->type)));

@@ -714,6 +714,23 @@ Status GraphExec::setWork(const GraphNode &Orig, NodeWork W) {
   return Status::ok();
 }
 
+Status GraphExec::setChild(const GraphNode &Orig, Graph &Child) {
+  Ref<GraphExec> Exec;
+  {
+    std::lock_guard<std::mutex> L(M);
+    auto I = stepOf(Orig);
+    if (!I)
+      return I.takeError();
+    if (Steps[*I].Work.Type != NodeType::Child || !Steps[*I].Child)
+      return makeError(CUDA_ERROR_INVALID_VALUE, "the node is not a child graph node");
+    Exec = Steps[*I].Child;
+  }
+  UpdateResult R;
+  if (Status St = Exec->update(Child, R); !St)
+    return makeError(CUDA_ERROR_INVALID_VALUE, "the child graph does not match the node's: " + St.message());
+  return Status::ok();
+}
+
 Status GraphExec::setEnabled(const GraphNode &Orig, bool Enabled) {
   std::lock_guard<std::mutex> L(M);
   auto I = stepOf(Orig);

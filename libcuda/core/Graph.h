@@ -270,6 +270,10 @@ public:
   /// creation order, same types and edges); then every node's work is
   /// replaced by G's. Otherwise nothing changes and R says why.
   Status update(Graph &G, UpdateResult &R);
+  /// cuGraphExecChildGraphNodeSetParams: Orig is a child graph node of the
+  /// graph this was instantiated from; its instantiated child is updated
+  /// from Child, which must have the same topology (as update() checks).
+  Status setChild(const GraphNode &Orig, Graph &Child);
   /// A graph running the steps in order (a launch captured into a stream).
   Ref<Graph> asGraph() const;
 

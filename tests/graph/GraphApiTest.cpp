@@ -407,3 +407,66 @@ TEST_F(GraphApi, UserObjectsLiveUntilTheirLastReference) {
 }
 
 } // namespace
+
+namespace {
+
+// XLA's command buffers (JAX) update child graph nodes of an instantiated
+// graph: cuGraphExecChildGraphNodeSetParams, or cuGraphExecNodeSetParams
+// with a graph node. Both returned NOT_SUPPORTED on ferry.
+class GraphChildUpdate : public GraphApi {
+protected:
+  /// A child graph: memset every int of Buf to Value, then x * Mul + Add.
+  CUgraph child(unsigned Value, unsigned Mul, unsigned Add, bool WithKernel = true) {
+    CUgraph C;
+    EXPECT_EQ(cuGraphCreate(&C, 0), CUDA_SUCCESS);
+    CUDA_MEMSET_NODE_PARAMS M{};
+    M.dst = Buf;
+    M.value = Value;
+    M.elementSize = 4;
+    M.width = N;
+    M.height = 1;
+    CUgraphNode Set, K;
+    EXPECT_EQ(cuGraphAddMemsetNode(&Set, C, nullptr, 0, &M, Ctx), CUDA_SUCCESS);
+    if (WithKernel) {
+      unsigned Count = N;
+      void *Args[] = {&Buf, &Count, &Mul, &Add};
+      CUDA_KERNEL_NODE_PARAMS P = kernel(Args);
+      EXPECT_EQ(cuGraphAddKernelNode_v2(&K, C, &Set, 1, &P), CUDA_SUCCESS);
+    }
+    return C;
+  }
+  int launchAndRead(CUgraphExec X) {
+    EXPECT_EQ(cuGraphLaunch(X, S), CUDA_SUCCESS);
+    EXPECT_EQ(cuStreamSynchronize(S), CUDA_SUCCESS);
+    std::vector<int> H(N);
+    EXPECT_EQ(cuMemcpyDtoH_v2(H.data(), Buf, N * sizeof(int)), CUDA_SUCCESS);
+    for (int V : H)
+      EXPECT_EQ(V, H[0]);
+    return H[0];
+  }
+};
+
+TEST_F(GraphChildUpdate, SetParamsReplacesTheInstantiatedChildsWork) {
+  CUgraph G, C1 = child(2, 3, 1), C2 = child(4, 5, 0), C3 = child(1, 1, 9), Other = child(7, 1, 0, false);
+  ASSERT_EQ(cuGraphCreate(&G, 0), CUDA_SUCCESS);
+  CUgraphNode Node;
+  ASSERT_EQ(cuGraphAddChildGraphNode(&Node, G, nullptr, 0, C1), CUDA_SUCCESS);
+  CUgraphExec X;
+  ASSERT_EQ(cuGraphInstantiateWithFlags(&X, G, 0), CUDA_SUCCESS);
+  EXPECT_EQ(launchAndRead(X), 2 * 3 + 1);
+  ASSERT_EQ(cuGraphExecChildGraphNodeSetParams(X, Node, C2), CUDA_SUCCESS);
+  EXPECT_EQ(launchAndRead(X), 4 * 5);
+  CUgraphNodeParams P{};
+  P.type = CU_GRAPH_NODE_TYPE_GRAPH;
+  P.graph.graph = C3;
+  ASSERT_EQ(cuGraphExecNodeSetParams(X, Node, &P), CUDA_SUCCESS);
+  EXPECT_EQ(launchAndRead(X), 1 + 9);
+  // Another topology is refused and changes nothing.
+  EXPECT_EQ(cuGraphExecChildGraphNodeSetParams(X, Node, Other), CUDA_ERROR_INVALID_VALUE);
+  EXPECT_EQ(launchAndRead(X), 1 + 9);
+  EXPECT_EQ(cuGraphExecDestroy(X), CUDA_SUCCESS);
+  for (CUgraph Each : {G, C1, C2, C3, Other})
+    EXPECT_EQ(cuGraphDestroy(Each), CUDA_SUCCESS);
+}
+
+} // namespace
