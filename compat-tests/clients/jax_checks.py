@@ -5,7 +5,11 @@ against NumPy. Run by scripts/test-clients (suite jax-checks) under
 `ferry run`, with jax[cuda13-local] (JAX's CUDA 13 plugin without NVIDIA's
 library wheels) in its own virtual environment:
 
-    ferry run -- python compat-tests/clients/jax_checks.py [-v] [-k SUBSTR]
+    ferry run -- python compat-tests/clients/jax_checks.py [-v] [-k SUBSTR] [--cublas]
+
+--cublas sends XLA's GEMMs to cuBLAS/cuBLASLt (ferry's, on OpenBLAS) instead
+of its Triton GEMM kernels (--xla_gpu_enable_triton_gemm=false), which also
+puts cuBLAS calls inside XLA's CUDA graphs.
 
 Prints one line per check and closes with 'N passed, N failed'; exits 1
 when a check fails or the CUDA backend cannot start.
@@ -21,6 +25,9 @@ import os
 import sys
 import time
 import traceback
+
+if "--cublas" in sys.argv:
+    os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "") + " --xla_gpu_enable_triton_gemm=false").strip()
 
 # CUDA first (the default device); CPU too, as a reference for random bits.
 # Listed explicitly, a backend that fails to start is an error, not skipped.
@@ -433,7 +440,8 @@ def main(argv):
         print(f"jax-checks: the CUDA backend did not start: {e}")
         print(f"0 passed, {len(CHECKS)} failed")
         return 1
-    print(f"jax-checks: jax {jax.__version__} on {dev.device_kind} ({dev.platform})")
+    print(f"jax-checks: jax {jax.__version__} on {dev.device_kind} ({dev.platform}), "
+          f"XLA_FLAGS={os.environ.get('XLA_FLAGS', '')!r}")
     if dev.platform != "gpu":
         print(f"0 passed, {len(CHECKS)} failed")
         return 1
