@@ -16,10 +16,11 @@ when a check fails or the CUDA backend cannot start.
 
 Two things every check relies on, themselves checked here:
 - the work runs on the CUDA device, never JAX's CPU fallback
-  (JAX_PLATFORMS=cuda, and each result's device is asserted);
+  (JAX_PLATFORMS=cuda,cpu makes a CUDA backend that fails to start an
+  error, and each result's device is asserted);
 - no NVIDIA library that holds GPU kernels (cuBLAS, cuDNN, cuFFT, ...) is
   loaded from anywhere but ferry's library directory: their machine code
-  must never run on ferry (check 'no-nvidia-libraries', run last).
+  must never run on ferry (check no_nvidia_libraries, run last).
 """
 import os
 import sys
