@@ -741,16 +741,14 @@ Error Lowerer::lower(CallInst *CI) {
     int T = constArg(CI, 0);
     unsigned N = T < 0 ? 1 : std::clamp(unsigned(T) / 32u, 1u, 127u);
     B.CreateIntrinsic(Intrinsic::amdgcn_s_sleep, {}, {B.getInt32(N)});
-  } else if (Name == "ferry.printf") {
-    log::hsa().warn("{}: device printf is NOT_SUPPORTED on the AMD backend yet; calls "
-                     "print nothing and return -1", Fn);
-    R = B.getInt32(-1);
-  } else if (Name == "ferry.malloc") {
-    log::hsa().warn("{}: device malloc is NOT_SUPPORTED on the AMD backend yet; it "
-                     "returns NULL", Fn);
-    R = ConstantPointerNull::get(cast<PointerType>(CI->getType()));
-  } else if (Name == "ferry.free") {
-    // Only NULL can come from malloc above.
+  } else if (Name == "ferry.printf" || Name == "ferry.malloc" || Name == "ferry.free") {
+    // Not faked: printf printing nothing, or malloc answering NULL with
+    // free memory left, would be silent wrong results. compileEachKernel
+    // leaves out only the kernels that use them; their launches fail with
+    // a CUDA error and the log names why.
+    return failure(std::string("NOT_SUPPORTED by the AMD backend: device-side ") +
+                   (Name == "ferry.printf" ? "printf" : "malloc/free (the device heap)") + " in " +
+                   Fn.str());
   } else if (Name.starts_with("ferry.cdp.")) {
     // compileEachKernel then drops only the kernels that use it.
     return failure("NOT_SUPPORTED by the AMD backend: dynamic parallelism (device-side launches and "

@@ -172,6 +172,29 @@ TEST(HsaCompiler, BadInputGivesClearErrors) {
   EXPECT_NE(errorOf(Unknown, "gfx9999").find("unknown AMD GPU target"), std::string::npos);
 }
 
+TEST(HsaCompiler, DevicePrintfAndMallocAreRefusedNotFaked) {
+  // printf printed nothing and returned -1, malloc returned NULL: the kernel
+  // is now left out with NOT_SUPPORTED (its launch fails with a CUDA error)
+  // and the module's other kernels still compile.
+  std::string Ir = "declare i32 @ferry.printf(ptr, ptr)\n"
+                   "declare ptr @ferry.malloc(i64)\n"
+                   "define void @p(ptr %q) { %r = call i32 @ferry.printf(ptr null, ptr null) ret void }\n"
+                   "define void @m(ptr %q) { %r = call ptr @ferry.malloc(i64 8) store i8 0, ptr %r ret void }\n"
+                   "define void @ok(ptr %q) { ret void }\n"
+                   "!ferry.kernels = !{!0, !1, !2}\n!0 = !{ptr @p}\n!1 = !{ptr @m}\n!2 = !{ptr @ok}\n";
+  std::vector<KernelCompileError> Failed;
+  auto CO = compileEachKernel(Ir, "gfx1100", {}, Failed);
+  ASSERT_TRUE(bool(CO)) << toString(CO.takeError());
+  ASSERT_EQ(CO->Kernels.size(), 1u);
+  EXPECT_EQ(CO->Kernels[0].Name, "ok");
+  ASSERT_EQ(Failed.size(), 2u);
+  for (const KernelCompileError &F : Failed) {
+    const char *Want = F.Kernel == "p" ? "NOT_SUPPORTED by the AMD backend: device-side printf"
+                                       : "NOT_SUPPORTED by the AMD backend: device-side malloc";
+    EXPECT_NE(F.Message.find(Want), std::string::npos) << F.Kernel << ": " << F.Message;
+  }
+}
+
 TEST(HsaCompiler, MetadataReaderRejectsGarbage) {
   std::vector<uint8_t> Junk(200, 0x41);
   EXPECT_FALSE(bool(readKernelInfo(Junk)));
