@@ -18,9 +18,12 @@
 /// DEVICE_VECTOR, ALPHA_DEVICE_VECTOR_BETA_ZERO/_HOST). FP8 (E4M3/E5M2) operands and outputs with per-tensor
 /// scales (A, B, C, D) and D's amax go through FP32 copies: D = scaleD *
 /// epilogue(alpha scaleA scaleB op(A) op(B) + beta scaleC C), rounded to
-/// FP8 to nearest even, saturating. ReLU's bitmask aux (RELU_AUX, DRELU),
-/// row-major and tiled orders and block scaling return
-/// CUBLAS_STATUS_NOT_SUPPORTED.
+/// FP8 to nearest even, saturating. ReLU's bitmask aux (RELU_AUX(_BIAS),
+/// DRELU(_BGRAD)): 1 bit per element of D, set for a pre-activation >= 0,
+/// only D's bits written (as measured on the H100). Row-major layouts and
+/// pointer-array batches for a plain GEMM (an epilogue with a row-major
+/// matrix is NOT_SUPPORTED on the H100 too). Tiled orders (COL32, ...) and
+/// block scaling return CUBLAS_STATUS_NOT_SUPPORTED.
 #include "ferry/generated/CublasApi.h"
 #include "ferry/generated/CublasLtApi.h"
 #include "ferry/generated/DriverApi.h"
@@ -405,13 +408,21 @@ void epilogue(void *P) {
   auto *J = static_cast<EpilogueJob *>(P);
   uint32_t E = J->Epilogue;
   bool AddBias = E == CUBLASLT_EPILOGUE_BIAS || E == CUBLASLT_EPILOGUE_RELU_BIAS || E == CUBLASLT_EPILOGUE_GELU_BIAS ||
-                 E == CUBLASLT_EPILOGUE_GELU_AUX_BIAS;
-  bool Relu = E == CUBLASLT_EPILOGUE_RELU || E == CUBLASLT_EPILOGUE_RELU_BIAS;
+                 E == CUBLASLT_EPILOGUE_GELU_AUX_BIAS || E == CUBLASLT_EPILOGUE_RELU_AUX_BIAS;
+  bool Relu = E == CUBLASLT_EPILOGUE_RELU || E == CUBLASLT_EPILOGUE_RELU_BIAS || E == CUBLASLT_EPILOGUE_RELU_AUX ||
+              E == CUBLASLT_EPILOGUE_RELU_AUX_BIAS;
   bool Gelu = E == CUBLASLT_EPILOGUE_GELU || E == CUBLASLT_EPILOGUE_GELU_BIAS || E == CUBLASLT_EPILOGUE_GELU_AUX ||
               E == CUBLASLT_EPILOGUE_GELU_AUX_BIAS;
   bool StoreAux = E == CUBLASLT_EPILOGUE_GELU_AUX || E == CUBLASLT_EPILOGUE_GELU_AUX_BIAS;
   bool DGelu = E == CUBLASLT_EPILOGUE_DGELU || E == CUBLASLT_EPILOGUE_DGELU_BGRAD;
-  bool BGradD = E == CUBLASLT_EPILOGUE_DGELU_BGRAD;
+  bool BGradD = E == CUBLASLT_EPILOGUE_DGELU_BGRAD || E == CUBLASLT_EPILOGUE_DRELU_BGRAD;
+  // ReLU's aux is a bitmask: bit B * AuxStride + Col * AuxLd + Row (both in
+  // bits) of the byte array, set where the pre-activation is >= 0 (the
+  // H100 sets it for exact zeros too). Only the bits of D's elements are
+  // written; the rest keep what the caller left there, as on the H100.
+  bool ReluMask = E == CUBLASLT_EPILOGUE_RELU_AUX || E == CUBLASLT_EPILOGUE_RELU_AUX_BIAS;
+  bool DRelu = E == CUBLASLT_EPILOGUE_DRELU || E == CUBLASLT_EPILOGUE_DRELU_BGRAD;
+  auto *MaskBytes = static_cast<uint8_t *>(J->Aux);
   float Sd = J->ScaleD ? *J->ScaleD : 1.0f, Amax = 0;
   for (int64_t B = 0; B < J->Batch; ++B) {
     for (int64_t Row = 0; Row < J->M; ++Row) {
@@ -428,6 +439,13 @@ void epilogue(void *P) {
           V += loadF(J->Bias, J->BiasType, B * J->BiasStride + Row);
         if (StoreAux && J->Aux)
           storeF(J->Aux, J->AuxType, B * J->AuxStride + Col * J->AuxLd + Row, V);
+        int64_t Bit = B * J->AuxStride + Col * J->AuxLd + Row;
+        if (ReluMask) {
+          uint8_t Flag = (uint8_t)(1u << (Bit & 7));
+          MaskBytes[Bit >> 3] = V >= 0 ? MaskBytes[Bit >> 3] | Flag : MaskBytes[Bit >> 3] & ~Flag;
+        }
+        if (DRelu && !((MaskBytes[Bit >> 3] >> (Bit & 7)) & 1))
+          V = 0;
         if (Relu)
           V = V > 0 ? V : 0;
         if (Gelu)
@@ -440,7 +458,8 @@ void epilogue(void *P) {
         Amax = std::max(Amax, std::fabs(V));
         storeF(J->D, J->DType, B * J->StrideD + Col * J->Ldd + Row, V * Sd);
       }
-      // DGELU_BGRAD: the bias gradient is the row sum of the GELU gradient.
+      // DGELU_BGRAD/DRELU_BGRAD: the bias gradient is the row sum of the
+      // activation's gradient.
       if (BGradD)
         storeF(const_cast<void *>(J->Bias), J->BiasType, B * J->BiasStride + Row, RowSum);
     }
@@ -717,6 +736,7 @@ struct Plan {
   uint32_t Compute, Scale, Epilogue, PointerMode;
   bool Convert; // FP8 data or per-tensor scales: operands go through FP32 copies.
   bool RowOrder; // Some matrix is CUBLASLT_ORDER_ROW: a plain GEMM only (cublasLtMatmul).
+  bool PointerArray; // A, B, C, D are device arrays of Batch pointers: a plain GEMM only.
 };
 
 /// op(X) on a row-major matrix is the flipped op on its column-major view
@@ -730,6 +750,63 @@ bool flipOp(cublasOperation_t &Op) {
   else
     return false;
   return true;
+}
+
+bool reluMaskEpilogue(uint32_t E) {
+  return E == CUBLASLT_EPILOGUE_RELU_AUX || E == CUBLASLT_EPILOGUE_RELU_AUX_BIAS || E == CUBLASLT_EPILOGUE_DRELU ||
+         E == CUBLASLT_EPILOGUE_DRELU_BGRAD;
+}
+
+/// Logs once per kind of layout ferry does not implement.
+void logUnsupportedOrder(int32_t Order) {
+  static std::mutex Lock;
+  static std::unordered_set<int32_t> Seen;
+  std::lock_guard<std::mutex> G(Lock);
+  if (Seen.insert(Order).second)
+    logMessage("matrix layouts of CUBLASLT_MATRIX_LAYOUT_ORDER %d (tiled orders) are not implemented; "
+               "returning CUBLAS_STATUS_NOT_SUPPORTED",
+               (int)Order);
+}
+
+/// Whether a host scalar of the scale type is zero.
+bool hostScalarIsZero(const void *V, uint32_t Scale) {
+  switch (Scale) {
+  case CUDA_R_64F:
+    return *static_cast<const double *>(V) == 0;
+  case CUDA_C_32F:
+    return static_cast<const float *>(V)[0] == 0 && static_cast<const float *>(V)[1] == 0;
+  case CUDA_C_64F:
+    return static_cast<const double *>(V)[0] == 0 && static_cast<const double *>(V)[1] == 0;
+  case CUDA_R_32I:
+    return *static_cast<const int32_t *>(V) == 0;
+  case CUDA_R_16F:
+    return (*static_cast<const uint16_t *>(V) & 0x7fff) == 0;
+  default:
+    return *static_cast<const float *>(V) == 0;
+  }
+}
+
+/// C copied into D in stream order (same type and order): Runs contiguous
+/// runs of RunLen elements per matrix, Ld apart; strided batches or, with
+/// Arrays, device arrays of Batch matrix pointers read when the copy runs.
+struct CopyJob {
+  const void *C;
+  void *D;
+  size_t Elem;
+  int64_t Runs, RunLen, Ldc, Ldd, StrideC, StrideD, Batch;
+  bool Arrays;
+};
+void copyMatrices(void *P) {
+  auto *J = static_cast<CopyJob *>(P);
+  for (int64_t B = 0; B < J->Batch; ++B) {
+    auto *Src = J->Arrays ? static_cast<const char *>(static_cast<const void *const *>(J->C)[B])
+                          : static_cast<const char *>(J->C) + B * J->StrideC * J->Elem;
+    auto *Dst = J->Arrays ? static_cast<char *>(static_cast<void *const *>(J->D)[B])
+                          : static_cast<char *>(J->D) + B * J->StrideD * J->Elem;
+    for (int64_t R = 0; R < J->Runs; ++R)
+      std::memmove(Dst + R * J->Ldd * J->Elem, Src + R * J->Ldc * J->Elem, J->RunLen * J->Elem);
+  }
+  delete J;
 }
 
 /// Checks the descriptors and works out the problem; what ferry does not do
@@ -765,20 +842,39 @@ cublasStatus_t plan(cublasLtMatmulDesc_t Desc, cublasLtMatrixLayout_t Ad, cublas
     return CUBLAS_STATUS_NOT_SUPPORTED;
   P.RowOrder = false;
   for (const LayoutState *L : {P.A, P.B, P.C, P.D}) {
-    if ((L->Order != CUBLASLT_ORDER_COL && L->Order != CUBLASLT_ORDER_ROW) ||
-        L->BatchMode != CUBLASLT_BATCH_MODE_STRIDED)
+    if (L->Order != CUBLASLT_ORDER_COL && L->Order != CUBLASLT_ORDER_ROW) {
+      // COL32's leading dimension is the stride between 32-column tiles,
+      // at least 32 rows' worth (the H100 refuses less with INVALID_VALUE).
+      if (L->Order == CUBLASLT_ORDER_COL32 && L->Ld < 32 * (int64_t)L->Rows)
+        return CUBLAS_STATUS_INVALID_VALUE;
+      logUnsupportedOrder(L->Order);
       return CUBLAS_STATUS_NOT_SUPPORTED;
+    }
     P.RowOrder |= L->Order == CUBLASLT_ORDER_ROW;
   }
-  // Row order (XLA's layouts) for a plain GEMM: C and D alike, no epilogue,
-  // scales, conversions or vector alpha, and no conjugate an odd number of
-  // order changes would strip of its transpose.
+  // C and D share an order (the H100: INVALID_VALUE otherwise).
+  if (P.C->Order != P.D->Order)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  // Pointer-array batches: all four matrices alike, for a plain GEMM.
+  P.PointerArray = P.D->BatchMode == CUBLASLT_BATCH_MODE_POINTER_ARRAY;
+  for (const LayoutState *L : {P.A, P.B, P.C, P.D})
+    if (L->BatchMode != P.D->BatchMode ||
+        (L->BatchMode != CUBLASLT_BATCH_MODE_STRIDED && L->BatchMode != CUBLASLT_BATCH_MODE_POINTER_ARRAY))
+      return CUBLAS_STATUS_NOT_SUPPORTED;
+  if (P.PointerArray &&
+      (P.Convert || P.C->Type != P.D->Type || P.PointerMode > CUBLASLT_POINTER_MODE_DEVICE ||
+       slotOr(*S, CUBLASLT_MATMUL_DESC_EPILOGUE, CUBLASLT_EPILOGUE_DEFAULT) != CUBLASLT_EPILOGUE_DEFAULT))
+    return CUBLAS_STATUS_NOT_SUPPORTED;
+  // Row order (XLA's layouts) for a plain GEMM: no epilogue (the H100's
+  // cuBLASLt 13 refuses every epilogue with a row-major matrix too), scales,
+  // conversions or vector alpha, and no conjugate an odd number of order
+  // changes would strip of its transpose.
   if (P.RowOrder) {
     bool RowD = P.D->Order == CUBLASLT_ORDER_ROW;
     cublasOperation_t Ta = P.Ta, Tb = P.Tb;
     bool OpsOk = ((P.A->Order == CUBLASLT_ORDER_ROW) == RowD || flipOp(Ta)) &&
                  ((P.B->Order == CUBLASLT_ORDER_ROW) == RowD || flipOp(Tb));
-    if (P.C->Order != P.D->Order || !OpsOk || P.Convert || P.C->Type != P.D->Type ||
+    if (!OpsOk || P.Convert || P.C->Type != P.D->Type ||
         slotOr(*S, CUBLASLT_MATMUL_DESC_EPILOGUE, CUBLASLT_EPILOGUE_DEFAULT) != CUBLASLT_EPILOGUE_DEFAULT ||
         P.PointerMode > CUBLASLT_POINTER_MODE_DEVICE)
       return CUBLAS_STATUS_NOT_SUPPORTED;
@@ -799,9 +895,18 @@ cublasStatus_t plan(cublasLtMatmulDesc_t Desc, cublasLtMatrixLayout_t Ad, cublas
                E == CUBLASLT_EPILOGUE_RELU_BIAS || E == CUBLASLT_EPILOGUE_GELU || E == CUBLASLT_EPILOGUE_GELU_BIAS ||
                E == CUBLASLT_EPILOGUE_GELU_AUX || E == CUBLASLT_EPILOGUE_GELU_AUX_BIAS ||
                E == CUBLASLT_EPILOGUE_DGELU || E == CUBLASLT_EPILOGUE_DGELU_BGRAD || E == CUBLASLT_EPILOGUE_BGRADA ||
-               E == CUBLASLT_EPILOGUE_BGRADB;
+               E == CUBLASLT_EPILOGUE_BGRADB || reluMaskEpilogue(E);
   if (!Known)
     return CUBLAS_STATUS_NOT_SUPPORTED;
+  // The ReLU mask's leading dimension, in bits: set, a multiple of 128 and
+  // at least D's rows (else INVALID_VALUE, heuristic and matmul alike, as
+  // on the H100). Its pointer's alignment and batch stride are not checked:
+  // the H100 took +4-byte pointers and a 448-bit stride.
+  if (reluMaskEpilogue(E)) {
+    int64_t AuxLd = (int64_t)slotOr(*S, CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_LD, 0);
+    if (AuxLd <= 0 || AuxLd % 128 != 0 || AuxLd < P.M)
+      return CUBLAS_STATUS_INVALID_VALUE;
+  }
   // The epilogue path computes in FP32: FP32 compute and scale, real types.
   bool Fused = E != CUBLASLT_EPILOGUE_DEFAULT;
   auto realFp = [&](uint32_t T) { return T == CUDA_R_32F || T == CUDA_R_16F || T == CUDA_R_16BF || fp8(T); };
@@ -876,14 +981,30 @@ extern "C" cublasStatus_t cublasLtMatmul(cublasLtHandle_t Hd, cublasLtMatmulDesc
   };
   bool Fused = P.Epilogue != CUBLASLT_EPILOGUE_DEFAULT;
   bool SameCD = C == D && P.C->Type == P.D->Type && P.C->Ld == P.D->Ld && P.C->Stride == P.D->Stride;
-  if (P.RowOrder) {
+  if (P.RowOrder || P.PointerArray) {
+    // A plain GEMM of any orders (C's is D's) or on pointer arrays: C
+    // distinct from D is copied into D first (unless beta is a host zero),
+    // then the product accumulates there.
+    if (!SameCD && !(P.PointerMode == CUBLASLT_POINTER_MODE_HOST && hostScalarIsZero(Beta, P.Scale))) {
+      if (!C)
+        return CUBLAS_STATUS_INVALID_VALUE;
+      const Driver *Dr = driver();
+      if (!Dr)
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+      bool RowC = P.C->Order == CUBLASLT_ORDER_ROW;
+      auto *J = new (std::nothrow) CopyJob{C, D, elemSize(P.D->Type), RowC ? P.M : P.N, RowC ? P.N : P.M,
+                                           P.C->Ld, P.D->Ld, P.C->Stride, P.D->Stride, P.Batch, P.PointerArray};
+      if (!J)
+        return CUBLAS_STATUS_ALLOC_FAILED;
+      ensureContext(*Dr);
+      if (Dr->LaunchHostFunc(Stream, copyMatrices, J) != CUDA_SUCCESS) {
+        delete J;
+        return CUBLAS_STATUS_EXECUTION_FAILED;
+      }
+    }
     // Each row-major operand is read as its column-major transpose (op
     // flipped); a row-major D is computed as D^T = op(B)^T op(A)^T, B first,
     // every op flipped once more.
-    bool BetaZeroAny = P.PointerMode == CUBLASLT_POINTER_MODE_HOST && P.Scale == CUDA_R_32F &&
-                       *(const float *)Beta == 0;
-    if (!(SameCD || BetaZeroAny))
-      return CUBLAS_STATUS_NOT_SUPPORTED; // C != D with beta: not yet.
     bool RowD = P.D->Order == CUBLASLT_ORDER_ROW;
     cublasOperation_t Ta = P.Ta, Tb = P.Tb;
     if ((P.A->Order == CUBLASLT_ORDER_ROW) != RowD)
@@ -891,13 +1012,24 @@ extern "C" cublasStatus_t cublasLtMatmul(cublasLtHandle_t Hd, cublasLtMatmulDesc
     if ((P.B->Order == CUBLASLT_ORDER_ROW) != RowD)
       flipOp(Tb);
     auto Compute = (cublasComputeType_t)P.Compute;
+    auto Dt = (cudaDataType)P.D->Type;
+    if (P.PointerArray) {
+      auto *Aa = static_cast<const void *const *>(A), *Ba = static_cast<const void *const *>(B);
+      auto *Da = static_cast<void *const *>(D);
+      if (RowD)
+        return cublasGemmBatchedEx(H->Blas, Tb, Ta, (int)P.N, (int)P.M, (int)P.K, GemmAlpha, Ba, GBt, (int)GLdb, Aa,
+                                   GAt, (int)GLda, Beta, Da, Dt, (int)P.D->Ld, (int)P.Batch, Compute,
+                                   CUBLAS_GEMM_DEFAULT);
+      return cublasGemmBatchedEx(H->Blas, Ta, Tb, (int)P.M, (int)P.N, (int)P.K, GemmAlpha, Aa, GAt, (int)GLda, Ba, GBt,
+                                 (int)GLdb, Beta, Da, Dt, (int)P.D->Ld, (int)P.Batch, Compute, CUBLAS_GEMM_DEFAULT);
+    }
     if (RowD)
       return cublasGemmStridedBatchedEx(H->Blas, Tb, Ta, (int)P.N, (int)P.M, (int)P.K, GemmAlpha, B, GBt, (int)GLdb,
-                                        GSb, A, GAt, (int)GLda, GSa, Beta, D, (cudaDataType)P.D->Type,
-                                        (int)P.D->Ld, P.D->Stride, (int)P.Batch, Compute, CUBLAS_GEMM_DEFAULT);
+                                        GSb, A, GAt, (int)GLda, GSa, Beta, D, Dt, (int)P.D->Ld, P.D->Stride,
+                                        (int)P.Batch, Compute, CUBLAS_GEMM_DEFAULT);
     return cublasGemmStridedBatchedEx(H->Blas, Ta, Tb, (int)P.M, (int)P.N, (int)P.K, GemmAlpha, A, GAt, (int)GLda, GSa,
-                                      B, GBt, (int)GLdb, GSb, Beta, D, (cudaDataType)P.D->Type, (int)P.D->Ld,
-                                      P.D->Stride, (int)P.Batch, Compute, CUBLAS_GEMM_DEFAULT);
+                                      B, GBt, (int)GLdb, GSb, Beta, D, Dt, (int)P.D->Ld, P.D->Stride, (int)P.Batch,
+                                      Compute, CUBLAS_GEMM_DEFAULT);
   }
   bool BetaZero = P.PointerMode == CUBLASLT_POINTER_MODE_HOST && P.Scale == CUDA_R_32F && *(const float *)Beta == 0;
   if (!Fused && !P.Convert && !VectorAlpha && P.C->Type == P.D->Type && (SameCD || BetaZero))
@@ -941,12 +1073,15 @@ extern "C" cublasStatus_t cublasLtMatmul(cublasLtHandle_t Hd, cublasLtMatmulDesc
   uint32_t E = P.Epilogue;
   bool NeedsBias = E == CUBLASLT_EPILOGUE_BIAS || E == CUBLASLT_EPILOGUE_RELU_BIAS ||
                    E == CUBLASLT_EPILOGUE_GELU_BIAS || E == CUBLASLT_EPILOGUE_GELU_AUX_BIAS ||
-                   E == CUBLASLT_EPILOGUE_DGELU_BGRAD || E == CUBLASLT_EPILOGUE_BGRADA || E == CUBLASLT_EPILOGUE_BGRADB;
+                   E == CUBLASLT_EPILOGUE_DGELU_BGRAD || E == CUBLASLT_EPILOGUE_BGRADA || E == CUBLASLT_EPILOGUE_BGRADB ||
+                   E == CUBLASLT_EPILOGUE_RELU_AUX_BIAS || E == CUBLASLT_EPILOGUE_DRELU_BGRAD;
   bool NeedsAux = E == CUBLASLT_EPILOGUE_DGELU || E == CUBLASLT_EPILOGUE_DGELU_BGRAD;
-  if ((NeedsBias && !J->Bias) || (NeedsAux && !J->Aux)) {
+  if ((NeedsBias && !J->Bias) || (NeedsAux && !J->Aux) || (reluMaskEpilogue(E) && !J->Aux)) {
     std::free(Scratch);
     delete J;
-    return CUBLAS_STATUS_INVALID_VALUE;
+    // A ReLU mask without its buffer: NOT_SUPPORTED from the H100's matmul
+    // (its heuristic accepts it).
+    return reluMaskEpilogue(E) ? CUBLAS_STATUS_NOT_SUPPORTED : CUBLAS_STATUS_INVALID_VALUE;
   }
   J->BetaZero = BetaZero;
   if (P.PointerMode == CUBLASLT_POINTER_MODE_DEVICE && P.Scale == CUDA_R_32F)
@@ -1084,16 +1219,16 @@ extern "C" cublasStatus_t cublasLtMatmulAlgoCapGetAttribute(const cublasLtMatmul
   uint32_t U0 = 0, Align = 1;
   uint32_t PointerModes = CUBLASLT_POINTER_MODE_MASK_HOST | CUBLASLT_POINTER_MODE_MASK_DEVICE;
   uint32_t Epilogues = CUBLASLT_EPILOGUE_DEFAULT | CUBLASLT_EPILOGUE_RELU | CUBLASLT_EPILOGUE_BIAS |
-                       CUBLASLT_EPILOGUE_GELU | 128 | 64 | 16 | CUBLASLT_EPILOGUE_BGRADA | CUBLASLT_EPILOGUE_BGRADB;
+                       CUBLASLT_EPILOGUE_GELU | 128 | 64 | 16 | 8 | CUBLASLT_EPILOGUE_BGRADA | CUBLASLT_EPILOGUE_BGRADB;
   uint64_t Impl = 0;
   switch (Attr) {
   case CUBLASLT_ALGO_CAP_SPLITK_SUPPORT:
   case CUBLASLT_ALGO_CAP_UPLO_SUPPORT:
   case CUBLASLT_ALGO_CAP_CUSTOM_OPTION_MAX:
   case CUBLASLT_ALGO_CAP_CUSTOM_MEMORY_ORDER:
-  case CUBLASLT_ALGO_CAP_POINTER_ARRAY_BATCH_SUPPORT:
   case CUBLASLT_ALGO_CAP_FLOATING_POINT_EMULATION_SUPPORT:
     return answer(&Zero, 4, Buf, Size, Written);
+  case CUBLASLT_ALGO_CAP_POINTER_ARRAY_BATCH_SUPPORT:
   case CUBLASLT_ALGO_CAP_STRIDED_BATCH_SUPPORT:
   case CUBLASLT_ALGO_CAP_OUT_OF_PLACE_RESULT_SUPPORT:
   case CUBLASLT_ALGO_CAP_LD_NEGATIVE:

@@ -262,11 +262,80 @@ int main() {
     cudaFree(DBGrad);
     cudaFree(DBGradB);
   }
-  // 5. ReLU's bitmask aux is not done yet, and says so.
-  Epi = CUBLASLT_EPILOGUE_RELU_AUX;
+  // 5. ReLU's bitmask aux: an aux ld that is no multiple of 128 bits is
+  // refused (INVALID_VALUE, as on the H100); with 128 the mask has bit
+  // b * 512 + col * 128 + row set where the pre-activation is >= 0, and the
+  // other bits keep their fill; DRELU_BGRAD over it zeroes the product where
+  // the bit is clear and sums D's rows into the bias gradient.
+  Epi = CUBLASLT_EPILOGUE_RELU_AUX_BIAS;
   cublasLtMatmulDescSetAttribute(Desc2, CUBLASLT_MATMUL_DESC_EPILOGUE, &Epi, sizeof(Epi));
-  check("relu_aux_not_supported", cublasLtMatmul(Lt, Desc2, &Al, DA, La, DB, Lb, &Be, DC, Lc, DC, Lc, nullptr, nullptr,
-                                                 0, 0) == CUBLAS_STATUS_NOT_SUPPORTED);
+  cublasLtMatmulDescSetAttribute(Desc2, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &DBias, sizeof(DBias));
+  int64_t NoStride = 0; // One bias for every batch (case 4 set a stride).
+  cublasLtMatmulDescSetAttribute(Desc2, CUBLASLT_MATMUL_DESC_BIAS_BATCH_STRIDE, &NoStride, sizeof(NoStride));
+  AuxLd = M;
+  cublasLtMatmulDescSetAttribute(Desc2, CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_LD, &AuxLd, sizeof(AuxLd));
+  check("relu_aux_ld_refused", cublasLtMatmul(Lt, Desc2, &Al, DA, La, DB, Lb, &Be, DC, Lc, DD, Lc, nullptr, nullptr, 0,
+                                              0) == CUBLAS_STATUS_INVALID_VALUE);
+  {
+    AuxLd = 128, AuxStride = 512;
+    uint8_t *DMask;
+    cudaMalloc(&DMask, 3 * 64);
+    cudaMemset(DMask, 0xff, 3 * 64);
+    cublasLtMatmulDescSetAttribute(Desc2, CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_POINTER, &DMask, sizeof(DMask));
+    cublasLtMatmulDescSetAttribute(Desc2, CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_LD, &AuxLd, sizeof(AuxLd));
+    cublasLtMatmulDescSetAttribute(Desc2, CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_BATCH_STRIDE, &AuxStride,
+                                   sizeof(AuxStride));
+    check("relu_aux_status", cublasLtMatmul(Lt, Desc2, &Al, DA, La, DB, Lb, &Be, DC, Lc, DD, Lc, nullptr, nullptr, 0,
+                                            0) == CUBLAS_STATUS_SUCCESS);
+    auto CNow = download(DC, C.size()); // Case 2 wrote its result into C.
+    R = reference(A, B, CNow, M, N, K, true, Batch, Al, Be, Bias.data(), 0);
+    Got = download(DD, C.size());
+    auto Mask = download(DMask, 3 * 64);
+    int BadBits = 0;
+    E = 0;
+    for (int Bi = 0; Bi < Batch; ++Bi)
+      for (int Bit = 0; Bit < 512; ++Bit) {
+        int J = Bit / 128, I = Bit % 128;
+        bool Set = (Mask[(Bi * 512 + Bit) / 8] >> (Bit % 8)) & 1;
+        bool Elem = J < N && I < M;
+        double Pre = Elem ? R[Bi * M * N + J * M + I] : 0;
+        BadBits += Elem ? Set != (Pre >= 0) : !Set;
+        if (Elem)
+          E = std::max(E, std::fabs(Got[Bi * M * N + J * M + I] - (Pre > 0 ? Pre : 0)));
+      }
+    check("relu_aux_bits", BadBits == 0, BadBits);
+    check("relu_aux_d", E < 1e-5, E);
+    // The backward pass: D = alpha op(A) op(B) where the bit is set.
+    Epi = CUBLASLT_EPILOGUE_DRELU_BGRAD;
+    float *DGrad;
+    cudaMalloc(&DGrad, M * Batch * 4);
+    int64_t GradStride = M;
+    float Zero = 0;
+    cublasLtMatmulDescSetAttribute(Desc2, CUBLASLT_MATMUL_DESC_EPILOGUE, &Epi, sizeof(Epi));
+    cublasLtMatmulDescSetAttribute(Desc2, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &DGrad, sizeof(DGrad));
+    cublasLtMatmulDescSetAttribute(Desc2, CUBLASLT_MATMUL_DESC_BIAS_BATCH_STRIDE, &GradStride, sizeof(GradStride));
+    check("drelu_bgrad_status", cublasLtMatmul(Lt, Desc2, &Al, DA, La, DB, Lb, &Zero, DD, Lc, DD, Lc, nullptr,
+                                               nullptr, 0, 0) == CUBLAS_STATUS_SUCCESS);
+    auto Prod = reference(A, B, C, M, N, K, true, Batch, Al, 0, nullptr, 0);
+    Got = download(DD, C.size());
+    auto Grad = download(DGrad, M * Batch);
+    double Eg = 0, Eb = 0;
+    for (int Bi = 0; Bi < Batch; ++Bi)
+      for (int I = 0; I < M; ++I) {
+        double Sum = 0;
+        for (int J = 0; J < N; ++J) {
+          int Bit = Bi * 512 + J * 128 + I;
+          double Want = (Mask[Bit / 8] >> (Bit % 8)) & 1 ? Prod[Bi * M * N + J * M + I] : 0;
+          Eg = std::max(Eg, std::fabs(Got[Bi * M * N + J * M + I] - Want));
+          Sum += Want;
+        }
+        Eb = std::max(Eb, std::fabs(Grad[Bi * M + I] - Sum));
+      }
+    check("drelu", Eg < 1e-5, Eg);
+    check("drelu_bgrad", Eb < 1e-4, Eb);
+    cudaFree(DMask);
+    cudaFree(DGrad);
+  }
 
   // 6. Algorithm enumeration and checking, as autotuners do.
   {
