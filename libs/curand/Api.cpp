@@ -17,6 +17,7 @@
 #include "libs/common/Driver.h"
 #include "libs/common/HostTask.h"
 #include "libs/curand/Generate.h"
+#include "libs/curand/Sobol.h"
 
 #include <atomic>
 #include <cstdarg>
@@ -231,17 +232,16 @@ curandStatus_t run(curandGenerator_t H, Output What, void *Out, size_t N, double
     return CURAND_STATUS_LAUNCH_FAILURE;
   }
   if (G->Type == CURAND_RNG_QUASI_SOBOL32 || G->Type == CURAND_RNG_QUASI_SOBOL64) {
-    // The first dimension needs no direction-number table; the others do.
-    if (G->Dimensions != 1)
-      return notSupported("Sobol beyond one dimension (Joe-Kuo direction numbers)");
+    // Position counts points: each call takes N / Dimensions of them.
+    unsigned Dims = G->Dimensions;
     uint64_t Start;
     {
       std::lock_guard<std::mutex> Guard(G->Lock);
       Start = G->Position;
-      G->Position += N;
+      G->Position += N / Dims;
     }
-    auto Work = [Sobol64, What, Start, N, Out, Mean, Stddev] {
-      generateSobolFirstDimension(Sobol64, What, Start, N, Out, Mean, Stddev);
+    auto Work = [Sobol64, Dims, What, Start, N, Out, Mean, Stddev] {
+      generateSobol(Sobol64, Dims, What, Start, N, Out, Mean, Stddev);
     };
     if (G->Host) {
       Work();
@@ -517,12 +517,24 @@ extern "C" curandStatus_t curandGetDirectionVectors32(curandDirectionVectors32_t
                                                       curandDirectionVectorSet_t set) {
   if (set != CURAND_DIRECTION_VECTORS_32_JOEKUO6 && set != CURAND_SCRAMBLED_DIRECTION_VECTORS_32_JOEKUO6)
     return CURAND_STATUS_OUT_OF_RANGE;
-  return notSupported("curandGetDirectionVectors32 (Joe-Kuo direction numbers)");
+  if (set == CURAND_SCRAMBLED_DIRECTION_VECTORS_32_JOEKUO6)
+    return notSupported("curandGetDirectionVectors32 (scrambled JOEKUO6: NVIDIA's scrambling matrices)");
+  if (!vectors)
+    return CURAND_STATUS_OUT_OF_RANGE;
+  // The host table of 20000 x 32 vectors, as NVIDIA's returns a host pointer.
+  *vectors = reinterpret_cast<curandDirectionVectors32_t *>(const_cast<uint32_t *>(sobolDirections32()));
+  return CURAND_STATUS_SUCCESS;
 }
 
 extern "C" curandStatus_t curandGetDirectionVectors64(curandDirectionVectors64_t **vectors,
                                                       curandDirectionVectorSet_t set) {
   if (set != CURAND_DIRECTION_VECTORS_64_JOEKUO6 && set != CURAND_SCRAMBLED_DIRECTION_VECTORS_64_JOEKUO6)
     return CURAND_STATUS_OUT_OF_RANGE;
-  return notSupported("curandGetDirectionVectors64 (Joe-Kuo direction numbers)");
+  if (set == CURAND_SCRAMBLED_DIRECTION_VECTORS_64_JOEKUO6)
+    return notSupported("curandGetDirectionVectors64 (scrambled JOEKUO6: NVIDIA's scrambling matrices)");
+  if (!vectors)
+    return CURAND_STATUS_OUT_OF_RANGE;
+  *vectors = reinterpret_cast<curandDirectionVectors64_t *>(
+      const_cast<unsigned long long *>(reinterpret_cast<const unsigned long long *>(sobolDirections64())));
+  return CURAND_STATUS_SUCCESS;
 }

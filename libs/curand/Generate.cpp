@@ -201,47 +201,6 @@ void makeUnit(Engine E, Output W, ThreadSource &S, unsigned K, double Mean, doub
 
 } // namespace
 
-void generateSobolFirstDimension(bool Is64, Output What, uint64_t Position, size_t N, void *Out, double Mean,
-                                 double Stddev) {
-  for (size_t I = 0; I < N; ++I) {
-    uint64_t Index = Position + I;
-    uint64_t Gray = Index ^ (Index >> 1);
-    uint64_t X64 = 0;
-    for (int B = 0; B < 64; ++B)
-      X64 |= (Gray >> B & 1) << (63 - B);
-    uint32_t X32 = static_cast<uint32_t>(X64 >> 32); // 32-bit: the top half
-    auto *F = static_cast<float *>(Out);
-    auto *D = static_cast<double *>(Out);
-    switch (What) {
-    case Output::Bits:
-      if (Is64)
-        static_cast<uint64_t *>(Out)[I] = X64;
-      else
-        static_cast<uint32_t *>(Out)[I] = X32;
-      break;
-    case Output::Uniform:
-      F[I] = uniformFloat(X32); // 64-bit: _curand_uniform of the top 32 bits
-      break;
-    case Output::UniformDouble:
-      D[I] = Is64 ? std::fma(static_cast<double>(X64 >> 11), Pow53InvD, Pow53InvD / 2.0) : uniformDouble32(X32);
-      break;
-    case Output::Normal:
-      F[I] = std::fma(normalIcdf(X32), static_cast<float>(Stddev), static_cast<float>(Mean));
-      break;
-    case Output::LogNormal:
-      F[I] = static_cast<float>(std::exp(static_cast<double>(
-          std::fma(normalIcdf(X32), static_cast<float>(Stddev), static_cast<float>(Mean)))));
-      break;
-    case Output::NormalDouble:
-    case Output::LogNormalDouble: {
-      double V = std::fma(Is64 ? normalIcdfDouble64(X64) : normalIcdfDouble(X32), Stddev, Mean);
-      D[I] = What == Output::NormalDouble ? V : static_cast<double>(std::exp(static_cast<long double>(V)));
-      break;
-    }
-    }
-  }
-}
-
 uint64_t nextPosition(Engine E, Output What, uint64_t Position, size_t N) {
   Shape Sh = shapeOf(E, What);
   return Sh.ResultIndexed ? Position + N : Position + (N + Sh.U - 1) / Sh.U;

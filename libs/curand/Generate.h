@@ -64,14 +64,6 @@ struct Layout {
 uint64_t generate(const Layout &L, std::shared_ptr<StateCache> &Cache, Output What, uint64_t Position, size_t N,
                   void *Out, double Mean, double Stddev, std::vector<uint64_t> *Extra = nullptr);
 
-/// The first dimension of the Sobol sequences (its direction numbers are
-/// v_k = 2^(w-1-k), no table needed): point n is the bit reversal of n's
-/// Gray code. N results of kind What (Bits: 32- or 64-bit as Is64) for the
-/// points Position, Position + 1, ... (one dimension: QUASI_DEFAULT's order
-/// is the points' order).
-void generateSobolFirstDimension(bool Is64, Output What, uint64_t Position, size_t N, void *Out, double Mean,
-                                 double Stddev);
-
 /// The Position after a call of N results of kind What starting at Position.
 uint64_t nextPosition(Engine E, Output What, uint64_t Position, size_t N);
 
