@@ -39,9 +39,11 @@ Expected<JitOptions> readOptions(unsigned N, CUjit_option *Options, void **Value
       O.ThreadsPerBlock = AsUnsigned();
       O.ThreadsSlot = &Values[I];
       break;
+    case CU_JIT_TARGET: O.Target = AsUnsigned(); break;
+    // Accepted with no effect on the code ferry makes (register allocation
+    // and optimisation are the backend's own).
     case CU_JIT_MAX_REGISTERS:
     case CU_JIT_OPTIMIZATION_LEVEL:
-    case CU_JIT_TARGET: O.Target = AsUnsigned(); break;
     case CU_JIT_TARGET_FROM_CUCONTEXT:
     case CU_JIT_FALLBACK_STRATEGY:
     case CU_JIT_GENERATE_DEBUG_INFO:
