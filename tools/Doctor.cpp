@@ -164,6 +164,7 @@ const Wanted Libraries[] = {
     {"libcusparse.so.12", false, true, "cuSPARSE"},
     {"libcusolver.so.12", false, true, "cuSOLVER"},
     {"libnvidia-ml.so.1", false, true, "NVML"},
+    {"libcudnn.so.9", false, true, "cuDNN (versions and handles only: XLA needs one)"},
 };
 
 void checkLibrary(Report &R, const Wanted &W, const std::string &Program,
