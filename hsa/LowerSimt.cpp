@@ -741,14 +741,18 @@ Error Lowerer::lower(CallInst *CI) {
     int T = constArg(CI, 0);
     unsigned N = T < 0 ? 1 : std::clamp(unsigned(T) / 32u, 1u, 127u);
     B.CreateIntrinsic(Intrinsic::amdgcn_s_sleep, {}, {B.getInt32(N)});
-  } else if (Name == "ferry.printf" || Name == "ferry.malloc" || Name == "ferry.free") {
+  } else if (Name == "ferry.printf" || Name == "ferry.malloc") {
     // Not faked: printf printing nothing, or malloc answering NULL with
     // free memory left, would be silent wrong results. compileEachKernel
     // leaves out only the kernels that use them; their launches fail with
     // a CUDA error and the log names why.
     return failure(std::string("NOT_SUPPORTED by the AMD backend: device-side ") +
-                   (Name == "ferry.printf" ? "printf" : "malloc/free (the device heap)") + " in " +
-                   Fn.str());
+                   (Name == "ferry.printf" ? "printf" : "malloc (the device heap)") + " in " + Fn.str());
+  } else if (Name == "ferry.free") {
+    // No kernel that allocates is compiled, so no heap pointer exists:
+    // free(NULL) is a no-op and any other argument undefined, as in CUDA.
+    // (Virtual deleting destructors reach free from kernels that never
+    // call it: templates_fnptr.)
   } else if (Name.starts_with("ferry.cdp.")) {
     // compileEachKernel then drops only the kernels that use it.
     return failure("NOT_SUPPORTED by the AMD backend: dynamic parallelism (device-side launches and "
