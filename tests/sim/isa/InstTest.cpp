@@ -264,6 +264,19 @@ TEST_P(Inst, DivScaleF32NearMax) {
         {{0x5f7fffffu, f2u(1.0f)}, {0x69d33826u, 0x28bf510au}});
 }
 
+TEST_P(Inst, DivScaleF32ManualCases) {
+  // The CDNA3/RDNA3 guides' other cases, as printed (S0 = denominator in
+  // v5, = numerator in v6; v1 = denominator, v2 = numerator):
+  // exponent gap >= 96 (2^100 / 1): only the denominator is scaled, by
+  // 2^64; numerator exponent <= 23 (2^-110 / 1): S0 is scaled up by 2^64
+  // whichever operand it is; a zero operand gives NaN.
+  std::string Vcc = g11() ? "vcc_lo" : "vcc";
+  check("v_div_scale_f32 v5, " + Vcc + ", v1, v1, v2\n v_div_scale_f32 v6, " + Vcc + ", v2, v1, v2",
+        {{f2u(1.0f), 0x71800000u}, {f2u(1.0f), 0x08800000u}, {0, f2u(1.0f)}, {f2u(2.0f), f2u(3.0f)}},
+        {{0x5f800000u, 0x71800000u}, {0x5f800000u, 0x28800000u}, {0x7fc00000u, 0x7fc00000u},
+         {f2u(2.0f), f2u(3.0f)}});
+}
+
 TEST_P(Inst, DivScaleF64NearMax) {
   // 1 / DBL_MAX: the reciprocal of the denominator and the quotient are
   // both denormal; the denominator is scaled down by 2^128 (VCC set, for
