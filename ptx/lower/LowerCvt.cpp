@@ -17,6 +17,7 @@
 ///    back to f16x2 (exact).
 //===----------------------------------------------------------------------===//
 #include "ptx/lower/Context.h"
+#include "support/Settings.h"
 
 #include "llvm/IR/Intrinsics.h"
 
@@ -386,6 +387,23 @@ Error FunctionLowering::lowerCvt(const Instruction &I) {
     }
     if (I.has(Modifier::Relu))
       R = B.CreateSelect(B.CreateFCmpUNO(R, R), R, callLLVM(Intrinsic::maxnum, {DVT}, {R, ConstantFP::get(DVT, 0.0)}));
+    // To or from f64 an H100 keeps a NaN's sign and top payload bits and
+    // sets the quiet bit, as x86 does; AMD's v_cvt makes the canonical
+    // quiet NaN. Under FERRY_EXACT_F64_NAN the bits are built explicitly.
+    static const bool Exact = Settings::get().getBool(SettingKey::ExactF64Nan);
+    if (Exact && SVT != DVT && (SVT->isDoubleTy() || DVT->isDoubleTy())) {
+      unsigned SM = APFloat::semanticsPrecision(SVT->getFltSemantics()) - 1;
+      unsigned DM = APFloat::semanticsPrecision(DVT->getFltSemantics()) - 1;
+      Type *SI = B.getIntNTy(SB), *DI = B.getIntNTy(DB);
+      Value *Bits = B.CreateBitCast(A, SI);
+      Value *Sign = B.CreateShl(B.CreateZExtOrTrunc(B.CreateLShr(Bits, SB - 1), DI), DB - 1);
+      Value *Mant = B.CreateAnd(Bits, ConstantInt::get(SI, APInt::getLowBitsSet(SB, SM)));
+      Mant = DM >= SM ? B.CreateShl(B.CreateZExtOrTrunc(Mant, DI), DM - SM)
+                       : B.CreateZExtOrTrunc(B.CreateLShr(Mant, SM - DM), DI);
+      APInt ExpQuiet = APInt::getBitsSet(DB, DM - 1, DB - 1); // exponent all ones, quiet bit
+      Value *NaN = B.CreateBitCast(B.CreateOr(B.CreateOr(Sign, Mant), ConstantInt::get(DI, ExpQuiet)), DVT);
+      R = B.CreateSelect(B.CreateFCmpUNO(A, A), NaN, R);
+    }
   } else {
     return notLowered(I);
   }

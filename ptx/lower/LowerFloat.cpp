@@ -367,7 +367,7 @@ Error FunctionLowering::lowerFloatArith(const Instruction &I) {
       Value *Fin = B.CreateAnd(Finite2(*A, *Bv), B.CreateFCmpONE(*Bv, ConstantFP::get(VT, 0.0)));
       R = directedRound(R, Err, Mode, Fin);
     }
-    return Out(R);
+    return Out(I.has(Modifier::Approx) ? R : pickNaN(R, {*A, *Bv}));
   }
   case Opcode::Rcp: {
     Expected<Value *> A = In(1);
@@ -385,7 +385,7 @@ Error FunctionLowering::lowerFloatArith(const Instruction &I) {
       // 1 / 0 is an exact infinity; 1 / x overflows for finite nonzero x.
       R = directedRound(R, Err, Mode, B.CreateFCmpONE(*A, ConstantFP::get(VT, 0.0)));
     }
-    return Out(R);
+    return Out(I.has(Modifier::Approx) ? R : pickNaN(R, {*A}));
   }
   case Opcode::Sqrt: {
     Expected<Value *> A = In(1);
@@ -401,7 +401,7 @@ Error FunctionLowering::lowerFloatArith(const Instruction &I) {
       Value *R2 = B.CreateSelect(ATiny, B.CreateFMul(R, K(0x1p500)), R);
       R = directedRound(R, Fma(B.CreateFNeg(R2), R2, A2), Mode, B.getFalse());
     }
-    return Out(R);
+    return Out(I.has(Modifier::Approx) ? R : pickNaN(R, {*A}));
   }
   case Opcode::Rsqrt: {
     Expected<Value *> A = In(1);
@@ -488,7 +488,7 @@ Error FunctionLowering::lowerFloatArith(const Instruction &I) {
     // Two NaN operands give a NaN; f64's is quieted (an H100), f32 and
     // narrower give the canonical NaN (Out).
     if (ST->isDoubleTy())
-      R = B.CreateSelect(B.CreateFCmpUNO(R, R), quietNaN(R), R);
+      R = pickNaN(B.CreateSelect(B.CreateFCmpUNO(R, R), quietNaN(R), R), {*Bv, *A});
     if (I.has(Modifier::XorSign)) {
       // The sign is sign(a) xor sign(b): built from the integer sign bits.
       unsigned W = VT->getPrimitiveSizeInBits();

@@ -18,7 +18,9 @@
 ///
 /// f64 results keep their NaN's payload on both, but given two NaN operands
 /// an H100 returns the second one's (add, sub, mul, min, max; in fma b's,
-/// then c's, then a's), x86 the first one's. The lowering wraps such a
+/// then c's, then a's; div the first's), x86 the first one's, and AMD's
+/// invalid operations make 0x7ff8000000000000 where NVIDIA's and x86's make
+/// 0xfff8000000000000. The lowering wraps such a
 /// result in a choice marker (FunctionLowering::pickNaN) naming the
 /// operands in the H100's order; where the result's bits can be seen the
 /// pass selects the first NaN among them, quieted. A payload flows on
@@ -109,11 +111,12 @@ DenseSet<const Value *> observedValues(llvm::Module &M) {
   return Obs;
 }
 
-/// ferry.nan.pick.f64.N(r, o1, ..., oN): r unless some o is a NaN, then
-/// the first such one with its quiet bit set. The operands are all those of
-/// the operation, so a lone NaN among them is what r holds already (x86
-/// quiets it too): selects only for the operands that can be NaN, distinct
-/// ones, and none for the last of them (x * x, or x + 1.0, needs none).
+/// ferry.nan.pick.f64.N(r, o1, ..., oN): r unless it is a NaN; then the
+/// first NaN among the operands (in the H100's order), quieted, or the
+/// default NaN 0xfff8000000000000 where none is (an invalid operation).
+/// Whatever the target's own rules (x86 takes the first NaN operand, AMD
+/// too and makes 0x7ff8000000000000). Operands that cannot be NaN, and
+/// repeated ones, take no select.
 Value *resolvePick(CallInst *C, const SimplifyQuery &SQ) {
   SmallVector<Value *, 4> Can;
   for (unsigned K = 1; K < C->arg_size(); ++K) {
@@ -122,15 +125,15 @@ Value *resolvePick(CallInst *C, const SimplifyQuery &SQ) {
       Can.push_back(O);
   }
   IRBuilder<> B(C);
-  Value *V = C->getArgOperand(0);
-  Type *T = V->getType();
+  Value *R = C->getArgOperand(0);
+  Type *T = R->getType();
   Type *IT = B.getInt64Ty();
-  for (unsigned K = Can.size(); K-- > 1;) {
-    Value *O = Can[K - 1];
+  Value *V = ConstantFP::get(T, APFloat(APFloat::IEEEdouble(), APInt(64, 0xfff8000000000000ull)));
+  for (Value *O : llvm::reverse(Can)) {
     Value *Quiet = B.CreateBitCast(B.CreateOr(B.CreateBitCast(O, IT), B.getInt64(uint64_t(1) << 51)), T);
     V = B.CreateSelect(B.CreateFCmpUNO(O, O), Quiet, V);
   }
-  return V;
+  return B.CreateSelect(B.CreateFCmpUNO(R, R), V, R);
 }
 
 } // namespace
