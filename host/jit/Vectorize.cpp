@@ -109,7 +109,49 @@ unsigned bitsOf(Type *T) { return T->isPointerTy() ? 64 : T->getScalarSizeInBits
 // Preparation: a scalar copy of the kernel with every callee inlined.
 //===----------------------------------------------------------------------===//
 
+/// Whether a function defined in the module is reachable from K through a
+/// call cycle (a recursive device function): inlining could only unroll it
+/// until the budget runs out, each round scanning an ever larger clone.
+bool reachesRecursion(Function &K) {
+  enum Colour : uint8_t { Open, Done };
+  DenseMap<Function *, Colour> Seen;
+  SmallVector<std::pair<Function *, SmallVector<Function *, 8>>, 8> Stack;
+  auto Callees = [](Function &F) {
+    SmallVector<Function *, 8> Out;
+    for (Instruction &I : instructions(F))
+      if (auto *CB = dyn_cast<CallBase>(&I))
+        if (Function *C = CB->getCalledFunction(); C && !C->isDeclaration())
+          Out.push_back(C);
+    return Out;
+  };
+  Seen[&K] = Open;
+  Stack.push_back({&K, Callees(K)});
+  while (!Stack.empty()) {
+    auto &[F, Todo] = Stack.back();
+    if (Todo.empty()) {
+      Seen[F] = Done;
+      Stack.pop_back();
+      continue;
+    }
+    Function *C = Todo.pop_back_val();
+    auto It = Seen.find(C);
+    if (It != Seen.end()) {
+      if (It->second == Open)
+        return true;
+      continue;
+    }
+    Seen[C] = Open;
+    Stack.push_back({C, Callees(*C)});
+  }
+  return false;
+}
+
 Expected<Function *> prepare(Function &K) {
+  // Refused before any cloning: a recursive callee would be inlined 2000
+  // times over (minutes of JIT time for one small kernel) before the
+  // budget below gave up.
+  if (reachesRecursion(K))
+    return refuse("recursive device function");
   ValueToValueMapTy VMap;
   Function *S = CloneFunction(&K, VMap);
   S->setName(K.getName() + ".ferry.warpsrc");

@@ -26,11 +26,13 @@
 
 #include <algorithm>
 #include <bit>
+#include <chrono>
 #include <climits>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <sstream>
 #include <string>
@@ -1380,4 +1382,32 @@ TEST_F(WarpExec, SubWordGathersAndScatters) {
   EXPECT_GE(Functions, 3u) << "no warp or group functions in the dump (" << Dir << ")";
   if (!HasFailure())
     Dump.remove();
+}
+
+/// A kernel calling a recursive device function: the vectorizer refuses it
+/// before inlining (it used to inline the recursion 2000 times over, a JIT
+/// of minutes that looked like a hang to the program), and the per-thread
+/// path gives the recursion's result. The time bound only guards against
+/// the old behaviour (compilation takes well under a second here).
+TEST_F(WarpExec, RecursiveDeviceFunctionIsRefusedQuickly) {
+  auto Start = std::chrono::steady_clock::now();
+  std::string Error;
+  const HostKernel *K = kernel("recursive_device_function", Error);
+  double Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+  ASSERT_TRUE(K) << Error;
+  EXPECT_LT(Seconds, 30.0) << "compiling a kernel with a recursive callee took " << Seconds << " s";
+  for (const HostKernel::WarpEntry &E : K->Warps)
+    EXPECT_EQ(E.Fn, nullptr) << "a " << E.Lanes << "-lane warp function was built for a recursive kernel";
+  const int N = 300;
+  std::vector<int32_t> In = randomInts<int32_t>(N, 0, 1 << 20, 61), Out(N, -7), Ref(N);
+  std::function<int32_t(int32_t, int32_t)> Walk = [&](int32_t X, int32_t Depth) -> int32_t {
+    if (Depth == 0)
+      return X & 0xff;
+    int32_t Left = Walk(int32_t(uint32_t(X) * 3u + 1u), Depth - 1);
+    return (Left ^ (X >> 2)) + Depth;
+  };
+  for (int I = 0; I < N; ++I)
+    Ref[I] = Walk(In[I], In[I] % 24);
+  for (const Result &R : both("recursive_device_function", {3}, {128}, Args().buf(In).buf(Out).i32(N), false))
+    EXPECT_TRUE(same(R, 1, Ref));
 }

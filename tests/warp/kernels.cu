@@ -700,3 +700,18 @@ extern "C" __global__ void subword_permute(const unsigned char *In8, unsigned ch
     Out16[P ^ 1] = In16[P] - 3;
   }
 }
+
+// A recursive device function (a tree walk of depth In[I] % 24), which the
+// vectorizer cannot inline: it must refuse the kernel at once, and the
+// per-thread path runs the recursion on the fiber stack.
+__device__ __noinline__ int recursive_walk(int X, int Depth) {
+  if (Depth == 0)
+    return X & 0xff;
+  int Left = recursive_walk(X * 3 + 1, Depth - 1);
+  return (Left ^ (X >> 2)) + Depth;
+}
+extern "C" __global__ void recursive_device_function(const int *In, int *Out, int N) {
+  int I = gid();
+  if (I < N)
+    Out[I] = recursive_walk(In[I], In[I] % 24);
+}
