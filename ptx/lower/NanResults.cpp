@@ -27,7 +27,7 @@
 /// through later f64 operations, so the search for an observer goes on
 /// through other choice markers (it stops only at a canonical one). On
 /// f64-bound code nearly every operation then reaches a store: the choice
-/// costs 2x on an all-pairs n-body in double, so it is made only under
+/// costs 3x on an all-pairs n-body in double, so it is made only under
 /// FERRY_EXACT_F64_NAN=1 (the conformance suite sets it); otherwise the
 /// markers become their results.
 //===----------------------------------------------------------------------===//
@@ -146,7 +146,7 @@ void runNanResults(llvm::Module &M) {
         Markers.push_back(cast<CallInst>(&I));
   // Decide first (the decisions look through other markers), then rewrite.
   // The f64 choice costs a select per operation on f64 chains that reach
-  // memory (2x on an all-pairs n-body in double), so it is a setting.
+  // memory (3x on an all-pairs n-body in double), so it is a setting.
   static const bool Exact = Settings::get().getBool(SettingKey::ExactF64Nan);
   DenseSet<const Value *> Obs = observedValues(M);
   SmallVector<bool, 64> Seen;
