@@ -299,8 +299,9 @@ curandStatus_t run(curandGenerator_t H, Output What, void *Out, size_t N, double
 }
 
 /// The largest lambda whose Poisson results were measured to come from the
-/// square-histogram table (1500; from 2000 on NVIDIA's host API uses
-/// another method, lambda + sqrt(lambda) z-like, not worked out).
+/// square-histogram table (1500; from 2000 on NVIDIA's host API uses the
+/// normal approximation with GPU float normals, which ferry's exact ones
+/// miss by one count now and then: libs/README.md).
 constexpr double PoissonMeasuredLambda = 1500;
 
 /// curandGeneratePoisson: the 32-bit results curandGenerate would give,
