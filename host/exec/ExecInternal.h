@@ -207,6 +207,10 @@ public:
     TState St = TState::Ready;
     uint8_t BarId = 0;
     uint32_t Op = 0; ///< WarpOp or BarOp while waiting.
+    /// Which warp-collective call site of the kernel the thread waits at
+    /// (ferry_rt_warp's op bits 8-31): lanes at different sites are at
+    /// different instructions and never complete one collective together.
+    uint32_t Site = 0;
     uint32_t Mask = 0;
     uint64_t A = 0;
     uint32_t B = 0, C = 0;
@@ -225,7 +229,7 @@ public:
 
   // Runtime entry points (called on a fiber).
   uint32_t barrier(BarOp Op, uint32_t Id, uint32_t Count, uint32_t Pred);
-  uint64_t warp(WarpOp Op, uint32_t Mask, uint64_t A, uint32_t B, uint32_t C);
+  uint64_t warp(WarpOp Op, uint32_t Site, uint32_t Mask, uint64_t A, uint32_t B, uint32_t C);
   void gridSync();
   void yieldNow();
   /// A turn before a volatile shared/global access: every other ready

@@ -46,7 +46,8 @@ void ferry_rt_grid_sync(BlockCtx *Ctx) { fibers(Ctx).gridSync(); }
 
 uint64_t ferry_rt_warp(BlockCtx *Ctx, uint32_t Op, uint32_t Mask, uint64_t A, uint32_t B,
                        uint32_t C) {
-  return fibers(Ctx).warp(static_cast<WarpOp>(Op), Mask, A, B, C);
+  // Bits 0-7: the WarpOp; bits 8-31: the call site (LowerHost.cpp).
+  return fibers(Ctx).warp(static_cast<WarpOp>(Op & 0xff), Op >> 8, Mask, A, B, C);
 }
 
 [[noreturn]] void ferry_rt_exit(BlockCtx *Ctx) { fibers(Ctx).exitCurrent(); }

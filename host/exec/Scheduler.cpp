@@ -251,9 +251,10 @@ void BlockRunner::gridSync() {
 // Warp collectives.
 //===----------------------------------------------------------------------===//
 
-uint64_t BlockRunner::warp(WarpOp Op, uint32_t Mask, uint64_t A, uint32_t B, uint32_t C) {
+uint64_t BlockRunner::warp(WarpOp Op, uint32_t Site, uint32_t Mask, uint64_t A, uint32_t B, uint32_t C) {
   Fiber &F = current();
   F.Op = static_cast<uint32_t>(Op);
+  F.Site = Site;
   F.Mask = Mask;
   F.A = A;
   F.B = B;
@@ -285,41 +286,59 @@ bool BlockRunner::tryCompleteWarp(uint32_t Warp, bool Force) {
     }
   }
   bool Any = false;
-  // __activemask(): the lanes that reached it together, once every other
-  // live lane of the warp is blocked somewhere.
-  if (ActiveWaiting && (Ready == 0 || Force)) {
-    completeGroup(Warp, ActiveWaiting);
-    Waiting &= ~ActiveWaiting;
-    Any = true;
-  }
   // A collective waits, too, while other lanes of the warp can still run:
   // on the GPU a converged warp reaches it together, and its lanes
   // exchange values with every lane that is there, named in the member
   // mask or not (completeGroup). Lanes blocked elsewhere do not hold it up.
   if (Ready && !Force)
     return Any;
-  uint32_t Pending = Waiting;
+  uint32_t Pending = Waiting & ~ActiveWaiting;
   while (Pending) {
     uint32_t I = std::countr_zero(Pending);
+    // The lanes waiting at this very collective (same call site): a lane
+    // of the mask blocked at another one has not got here yet (say, it is
+    // still inside an if that I skipped, where the GPU would reconverge
+    // before this instruction), so it is waited for, not mixed in.
+    uint32_t Here = 0;
+    for (uint32_t G = Waiting; G; G &= G - 1) {
+      uint32_t K = std::countr_zero(G);
+      if (Lanes[K].Op == Lanes[I].Op && Lanes[K].Site == Lanes[I].Site)
+        Here |= 1u << K;
+    }
     uint32_t Group = (Lanes[I].Mask & Live) | (1u << I);
     // Lanes waiting at the same collective with the same mask that does
     // not name them (a mask from a ballot of `tid < n`, used by the whole
     // warp) run it with this group, as the converged warp would.
-    for (uint32_t G = Waiting & ~Group; G; G &= G - 1) {
+    for (uint32_t G = Here & ~Group; G; G &= G - 1) {
       uint32_t K = std::countr_zero(G);
-      if (Lanes[K].Op == Lanes[I].Op && Lanes[K].Mask == Lanes[I].Mask)
+      if (Lanes[K].Mask == Lanes[I].Mask)
         Group |= 1u << K;
     }
-    if ((Group & ~Waiting) != 0) {
+    if ((Group & ~Here) != 0) {
       if (!Force) {
         Pending &= ~(1u << I);
         continue;
       }
-      Group &= Waiting;
+      Group &= Here;
     }
     completeGroup(Warp, Group);
     Waiting &= ~Group;
     Pending &= ~Group;
+    Any = true;
+  }
+  // __activemask(): the lanes that reached the same one together, once
+  // every other live lane of the warp is blocked somewhere and no other
+  // collective could complete (its lanes may still be on their way to this
+  // activemask, as on the GPU they would be, converged).
+  if (ActiveWaiting && !Any) {
+    while (ActiveWaiting) {
+      uint32_t Site = Lanes[std::countr_zero(ActiveWaiting)].Site, Here = 0;
+      for (uint32_t G = ActiveWaiting; G; G &= G - 1)
+        if (Lanes[std::countr_zero(G)].Site == Site)
+          Here |= G & -G;
+      completeGroup(Warp, Here);
+      ActiveWaiting &= ~Here;
+    }
     Any = true;
   }
   return Any;
@@ -387,7 +406,7 @@ void BlockRunner::completeGroup(uint32_t Warp, uint32_t Group) {
       if ((Group >> J) & 1)
         Src = Lo(Lanes[J].A);
       else if (Warp * 32 + uint32_t(J) < N && Lanes[J].St == TState::Warp &&
-               static_cast<WarpOp>(Lanes[J].Op) == static_cast<WarpOp>(F.Op))
+               static_cast<WarpOp>(Lanes[J].Op) == static_cast<WarpOp>(F.Op) && Lanes[J].Site == F.Site)
         Src = Lo(Lanes[J].A);
       R = Pack(Src, P);
       break;

@@ -33,6 +33,7 @@
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
+#include <atomic>
 
 using namespace llvm;
 
@@ -842,7 +843,12 @@ private:
                   Value *Cv) {
     Type *I32 = B.getInt32Ty(), *I64 = B.getInt64Ty();
     FunctionCallee F = rt("ferry_rt_warp", I64, {PointerType::get(C, 0), I32, I32, I64, I32, I32});
-    return B.CreateCall(F, {Ctx, Op, Mask, A, Bv, Cv});
+    // Bits 8-31 of the op name the call site, so the per-thread path
+    // completes a collective only with the lanes at this instruction
+    // (host/exec/Scheduler.cpp tryCompleteWarp).
+    static std::atomic<uint32_t> Sites{0};
+    Value *Tagged = B.CreateOr(Op, B.getInt32((++Sites & 0xffffffu) << 8));
+    return B.CreateCall(F, {Ctx, Tagged, Mask, A, Bv, Cv});
   }
   Value *op(IRBuilder<> &B, WarpOp O) { return B.getInt32(static_cast<uint32_t>(O)); }
   Value *low32(IRBuilder<> &B, Value *R) { return B.CreateTrunc(R, B.getInt32Ty()); }

@@ -715,3 +715,21 @@ extern "C" __global__ void recursive_device_function(const int *In, int *Out, in
   if (I < N)
     Out[I] = recursive_walk(In[I], In[I] % 24);
 }
+
+// Lanes that skip a branch reach a collective after it while the lanes
+// inside are still at their own collectives (a loop of shuffles over the
+// branch's active mask): the per-thread path must not complete the later
+// shuffle with lanes waiting at the earlier ones.
+extern "C" __global__ void collective_after_branch(const int *In, int *Out) {
+  int I = gid();
+  int V = In[I];
+  unsigned Lane = threadIdx.x & 31;
+  int S = 0;
+  if (V % 3 != 0) {
+    unsigned M = __activemask();
+    for (unsigned R = M; R; R &= R - 1)
+      S += __shfl_sync(M, V, __ffs(R) - 1);
+  }
+  Out[2 * I] = S;
+  Out[2 * I + 1] = __shfl_xor_sync(0xfu << (Lane & ~3u), V, 1);
+}
