@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <thread>
 #include <vector>
@@ -50,6 +51,21 @@ DONE:
 )";
 
 /// A host function that blocks its stream until the gate opens.
+/// Page-locked host ints: an async copy into pageable memory returns only
+/// once it is done (CUDA's documented synchronization), so a copy queued
+/// behind a closed Gate must land in pinned memory or the test deadlocks,
+/// as it would on NVIDIA's driver.
+struct PinnedInts {
+  int *P = nullptr;
+  explicit PinnedInts(size_t N) {
+    EXPECT_EQ(cuMemAllocHost_v2(reinterpret_cast<void **>(&P), N * sizeof(int)), CUDA_SUCCESS);
+    std::fill(P, P + N, 0);
+  }
+  ~PinnedInts() { cuMemFreeHost(P); }
+  int *data() { return P; }
+  int operator[](size_t I) const { return P[I]; }
+};
+
 struct Gate {
   std::atomic<bool> Open{false};
   static void wait(void *P) {
@@ -182,7 +198,7 @@ TEST_F(MemPoolApi, CrossStreamUseOrderedByEvents) {
   // S2 uses the allocation once ordered after S1's writes, then frees it.
   ASSERT_EQ(cuStreamWaitEvent(S2, Written, 0), CUDA_SUCCESS);
   affine(P, N, 1, 1, S2);
-  std::vector<int> Out(N, 0);
+  PinnedInts Out(N);
   ASSERT_EQ(cuMemcpyDtoHAsync_v2(Out.data(), P, N * sizeof(int), S2), CUDA_SUCCESS);
   ASSERT_EQ(cuMemFreeAsync(P, S2), CUDA_SUCCESS);
   EXPECT_EQ(cuStreamQuery(S2), CUDA_ERROR_NOT_READY);
@@ -207,7 +223,7 @@ TEST_F(MemPoolApi, ReuseAcrossStreamsWaitsForThePendingFree) {
   ASSERT_EQ(cuMemAllocFromPoolAsync(&B, N * sizeof(int), Pool, S2), CUDA_SUCCESS);
   EXPECT_EQ(B, A);
   ASSERT_EQ(cuMemsetD32Async(B, 7, N, S2), CUDA_SUCCESS);
-  std::vector<int> Out(N, 0);
+  PinnedInts Out(N);
   ASSERT_EQ(cuMemcpyDtoHAsync_v2(Out.data(), B, N * sizeof(int), S2), CUDA_SUCCESS);
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
   EXPECT_EQ(cuStreamQuery(S2), CUDA_ERROR_NOT_READY);
