@@ -52,10 +52,10 @@ using namespace api;
 // Compiler seam.
 //===----------------------------------------------------------------------===//
 
-// Version 4 carries a code object per target and the kernels' facts from
-// the SIMT IR (KernelFacts); an older entry is refused (bad magic) and
-// compiled again.
-static const char SerialMagic[8] = {'F', 'H', 'S', 'A', 'C', 'O', '4', 0};
+// Version 5 carries a code object per target and the kernels' facts from
+// the SIMT IR (KernelFacts, with .maxntid since 5); an older entry is
+// refused (bad magic) and compiled again.
+static const char SerialMagic[8] = {'F', 'H', 'S', 'A', 'C', 'O', '5', 0};
 
 /// The addrspace(3) globals each function uses directly (through constant
 /// expressions too), and the functions it calls.
@@ -129,6 +129,22 @@ KernelFactsMap readKernelFacts(const llvm::Module &M) {
     }
     K.SharedBytes = uint32_t(std::min<uint64_t>(Bytes, UINT32_MAX - 1));
   }
+  // .maxntid / .reqntid: !{ptr @k, !"maxntid", i32 x, i32 y, i32 z}.
+  if (const llvm::NamedMDNode *Dirs = M.getNamedMetadata("ferry.directives"))
+    for (const llvm::MDNode *N : Dirs->operands()) {
+      if (!N || N->getNumOperands() < 3)
+        continue;
+      auto *F = llvm::mdconst::dyn_extract_or_null<llvm::Function>(N->getOperand(0));
+      auto *Name = llvm::dyn_cast<llvm::MDString>(N->getOperand(1));
+      if (!F || !Name || (Name->getString() != "maxntid" && Name->getString() != "reqntid"))
+        continue;
+      uint64_t Product = 1;
+      for (unsigned I = 2; I < N->getNumOperands(); ++I)
+        Product *= std::max<uint32_t>(Int(N->getOperand(I)), 1);
+      uint32_t &Max = Out[F->getName().str()].MaxThreads;
+      uint32_t V = uint32_t(std::min<uint64_t>(Product, 1024));
+      Max = Max ? std::min(Max, V) : V;
+    }
   return Out;
 }
 
@@ -167,6 +183,11 @@ std::vector<ferry::KernelInfo> HsaCodeObject::kernelsOf(const hsa::CodeObject &C
     I.LocalBytes = K.PrivateSegmentSize;
     I.Registers = K.VgprCount;
     I.MaxThreadsPerBlock = K.MaxFlatWorkgroupSize ? K.MaxFlatWorkgroupSize : 1024;
+    // .maxntid: cuFuncGetAttribute(MAX_THREADS_PER_BLOCK) reported 1024 for
+    // a .maxntid 128 kernel, and ggml-style mmv kernels launched that many
+    // threads overran their shared arrays.
+    if (auto It = Facts.find(K.Name); It != Facts.end() && It->second.MaxThreads)
+      I.MaxThreadsPerBlock = std::min(I.MaxThreadsPerBlock, It->second.MaxThreads);
     Out.push_back(std::move(I));
   }
   return Out;
@@ -180,7 +201,7 @@ void put32(std::vector<std::byte> &Out, uint32_t V) {
 } // namespace
 
 // Layout: magic, code object count, per code object (target\0, u64 size,
-// ELF), kernel count, per kernel (name\0, shared bytes, parameter bytes,
+// ELF), kernel count, per kernel (name\0, shared bytes, max threads, parameter bytes,
 // parameter count, offset/size/align each).
 ferry::Expected<std::vector<std::byte>> HsaCodeObject::serialize() const {
   std::vector<std::byte> Out(reinterpret_cast<const std::byte *>(SerialMagic),
@@ -201,6 +222,7 @@ ferry::Expected<std::vector<std::byte>> HsaCodeObject::serialize() const {
   for (const auto &[Name, K] : Facts) {
     PutString(Name);
     put32(Out, K.SharedBytes);
+    put32(Out, K.MaxThreads);
     put32(Out, K.ParamBytes);
     put32(Out, uint32_t(K.Params.size()));
     for (const ferry::KernelParam &P : K.Params) {
@@ -270,7 +292,8 @@ static ferry::Expected<Decoded> decode(std::span<const std::byte> Bytes) {
     std::string Name;
     KernelFacts L;
     uint32_t N = 0;
-    if (!GetString(Name) || !Get32(L.SharedBytes) || !Get32(L.ParamBytes) || !Get32(N) ||
+    if (!GetString(Name) || !Get32(L.SharedBytes) || !Get32(L.MaxThreads) || !Get32(L.ParamBytes) ||
+        !Get32(N) ||
         N > (Bytes.size() - At) / 12)
       return Bad("truncated");
     for (uint32_t I = 0; I < N; ++I) {

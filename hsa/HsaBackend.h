@@ -26,6 +26,9 @@ struct KernelFacts {
   uint32_t ParamBytes = 0;
   std::vector<ferry::KernelParam> Params;
   uint32_t SharedBytes = UINT32_MAX; ///< UINT32_MAX: unknown.
+  /// The block size .maxntid/.reqntid allows (product), 0 when unlimited:
+  /// what MAX_THREADS_PER_BLOCK reports (the code object says 1024).
+  uint32_t MaxThreads = 0;
 };
 using KernelFactsMap = std::map<std::string, KernelFacts>;
 

@@ -38,7 +38,6 @@
 #include "llvm/Transforms/Utils/Local.h"
 
 #include <bitset>
-#include <map>
 
 using namespace llvm;
 
@@ -240,34 +239,7 @@ static void markExitCallersAlwaysInline(Module &M) {
   }
 }
 
-/// The block size each kernel's .maxntid or .reqntid allows (product of its
-/// dimensions), from !ferry.directives; .reqntid also fixes it.
-static std::map<const Function *, std::pair<uint32_t, bool>> blockLimits(const Module &M) {
-  std::map<const Function *, std::pair<uint32_t, bool>> Out;
-  const NamedMDNode *Dirs = M.getNamedMetadata("ferry.directives");
-  if (!Dirs)
-    return Out;
-  for (const MDNode *N : Dirs->operands()) {
-    if (!N || N->getNumOperands() < 3)
-      continue;
-    auto *F = mdconst::dyn_extract_or_null<Function>(N->getOperand(0));
-    auto *Name = dyn_cast<MDString>(N->getOperand(1));
-    if (!F || !Name || (Name->getString() != "maxntid" && Name->getString() != "reqntid"))
-      continue;
-    uint64_t Product = 1;
-    for (unsigned I = 2; I < N->getNumOperands(); ++I)
-      if (auto *C = mdconst::dyn_extract_or_null<ConstantInt>(N->getOperand(I)))
-        Product *= std::max<uint64_t>(C->getZExtValue(), 1);
-    bool Required = Name->getString() == "reqntid";
-    auto &L = Out[F];
-    if (Required || !L.first)
-      L = {uint32_t(std::clamp<uint64_t>(Product, 1, 1024)), Required};
-  }
-  return Out;
-}
-
 static void setTargetAttributes(Module &M, const TargetInfo &T, const CompileOptions &Opts) {
-  auto Limits = blockLimits(M);
   for (Function &F : M) {
     if (F.isDeclaration())
       continue;
@@ -280,16 +252,12 @@ static void setTargetAttributes(Module &M, const TargetInfo &T, const CompileOpt
     if (Opts.FlushDenormals && !F.hasFnAttribute("denormal-fp-math-f32"))
       F.addFnAttr("denormal-fp-math-f32", "preserve-sign,preserve-sign");
     if (F.getCallingConv() == CallingConv::AMDGPU_KERNEL) {
-      // CUDA blocks hold at most 1024 threads (fewer under .maxntid, exactly
-      // .reqntid's) and grids are whole blocks. The code object's
-      // .max_flat_workgroup_size is what cuFuncGetAttribute reports: it was
-      // always 1024, so a program sizing blocks from it overran a .maxntid
-      // 128 kernel's shared arrays (ggml-style mmv kernels).
-      std::string Range = "1,1024";
-      if (auto It = Limits.find(&F); It != Limits.end())
-        Range = (It->second.second ? std::to_string(It->second.first) : std::string("1")) + "," +
-                std::to_string(It->second.first);
-      F.addFnAttr("amdgpu-flat-work-group-size", Range);
+      // CUDA blocks hold at most 1024 threads and grids are whole blocks.
+      // (.maxntid is reported from the SIMT IR, KernelFacts: narrowing the
+      // range here lets LLVM use more VGPRs, which ferry's generic
+      // occupancy model then reads as NVIDIA registers and answers 0 blocks
+      // per SM: CUB divided by it.)
+      F.addFnAttr("amdgpu-flat-work-group-size", "1,1024");
       F.addFnAttr("uniform-work-group-size", "true");
     } else if (F.hasExternalLinkage() || F.hasLinkOnceLinkage() || F.hasWeakLinkage()) {
       F.setLinkage(GlobalValue::InternalLinkage);

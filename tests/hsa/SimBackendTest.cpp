@@ -108,6 +108,13 @@ DONE:
   ret;
 }
 
+// A .maxntid kernel: 96 threads at most.
+.visible .entry limited(.param .u64 limited_p)
+.maxntid 32, 3, 1
+{
+  ret;
+}
+
 // assert(p[tid] >= 0) as nvcc emits it: __assertfail(message, file, line,
 // function, char size).
 .extern .func __assertfail(.param .b64 a0, .param .b64 a1, .param .b32 a2, .param .b64 a3,
@@ -385,6 +392,17 @@ TEST_F(HsaOnSim, DeviceAssertIsCudaErrorAssertWithCudasMessage) {
             std::string::npos)
       << F.message();
   (void)Dev->release(ferry::MemoryKind::Device, *P, Host.size() * 4);
+}
+
+TEST_F(HsaOnSim, MaxntidIsTheReportedBlockLimit) {
+  // MAX_THREADS_PER_BLOCK said 1024 for every kernel: a program sizing its
+  // blocks from it overran a .maxntid 128 kernel's shared arrays.
+  EXPECT_EQ(Code->kernels()[kernel("limited")].MaxThreadsPerBlock, 96u);
+  EXPECT_EQ(Code->kernels()[kernel("axpy")].MaxThreadsPerBlock, 1024u);
+  EXPECT_EQ(Loaded->info()[kernel("limited")].MaxThreadsPerBlock, 96u);
+  auto Back = Backend->compiler()->deserialize(*Code->serialize());
+  ASSERT_TRUE(bool(Back)) << Back.error().message();
+  EXPECT_EQ((*Back)->kernels()[kernel("limited")].MaxThreadsPerBlock, 96u);
 }
 
 TEST_F(HsaOnSim, AHostFunctionsCapturesAreGoneWhenItsWorkIsDone) {

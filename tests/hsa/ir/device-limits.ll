@@ -1,8 +1,8 @@
-; .maxntid / .reqntid reach the AMDGPU kernel as its flat work-group size
-; (the code object's .max_flat_workgroup_size, which cuFuncGetAttribute's
-; MAX_THREADS_PER_BLOCK reports: it was always 1024, and a program sizing
-; its blocks from it overran a .maxntid 128 kernel's shared array).
 ; __assertfail records itself in the module's __ferry_assert, then traps.
+; .maxntid / .reqntid do not narrow the AMDGPU flat work-group size (more
+; VGPRs would follow, which ferry's generic occupancy model reads as NVIDIA
+; registers: 0 blocks per SM, and CUB divided by it); MAX_THREADS_PER_BLOCK
+; comes from the SIMT IR instead (HsaOnSim.MaxntidIsTheReportedBlockLimit).
 ; params: out @0 (i32*): 8 bytes.
 @msg = internal addrspace(1) constant [5 x i8] c"neg!\00"
 
@@ -53,6 +53,5 @@ declare void @ferry.assertfail(ptr, ptr, i32, ptr, i64)
 ; CHECK: store i64 2, ptr addrspace(1) @__ferry_assert
 ; CHECK: call void @llvm.trap()
 ; CHECK-LABEL: define protected amdgpu_kernel void @unlimited(
-; CHECK-DAG: "amdgpu-flat-work-group-size"="1,128"
-; CHECK-DAG: "amdgpu-flat-work-group-size"="64,64"
-; CHECK-DAG: "amdgpu-flat-work-group-size"="1,1024"
+; CHECK-NOT: "amdgpu-flat-work-group-size"="1,128"
+; CHECK-NOT: "amdgpu-flat-work-group-size"="64,64"
