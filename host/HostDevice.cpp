@@ -92,7 +92,8 @@ void HostQueue::run() {
       spinFor([&] { return QueuedNow.load(std::memory_order_acquire) != 0; });
       L.lock();
     }
-    Cv.wait(L, [&] { return Stop || !Commands.empty(); });
+    // Commands wait while the enqueuing thread runs inline host work.
+    Cv.wait(L, [&] { return (Stop && Commands.empty()) || (!Commands.empty() && !InlineBusy); });
     if (Commands.empty())
       return; // Stop with nothing left.
     Command Cmd = std::move(Commands.front());
@@ -114,6 +115,28 @@ void HostQueue::run() {
     if (Pending == 0)
       IdleCv.notify_all();
   }
+}
+
+bool HostQueue::beginInline() {
+  std::lock_guard<std::mutex> L(M);
+  if (Pending != 0 || Stop || Dev.hasFault())
+    return false; // A faulted queue skips host functions: the usual path does.
+  InlineBusy = true;
+  Pending = 1;
+  PendingNow.store(Pending, std::memory_order_release);
+  return true;
+}
+
+void HostQueue::endInline() {
+  {
+    std::lock_guard<std::mutex> L(M);
+    InlineBusy = false;
+    --Pending;
+    PendingNow.store(Pending, std::memory_order_release);
+    if (Pending == 0)
+      IdleCv.notify_all();
+  }
+  Cv.notify_one(); // Commands enqueued meanwhile may go now.
 }
 
 bool HostQueue::isIdle() const {

@@ -51,6 +51,8 @@ public:
   Expected<std::shared_ptr<Signal>> enqueueSignal() override;
   bool isIdle() const override;
   void drain() override;
+  bool beginInline() override;
+  void endInline() override;
 
 private:
   /// A command; Done (if set) completes after the queue counts the command
@@ -75,6 +77,7 @@ private:
   std::atomic<size_t> PendingNow{0};
   std::atomic<size_t> QueuedNow{0};
   bool Stop = false;
+  bool InlineBusy = false; ///< The enqueuing thread runs host work (beginInline).
   std::thread Worker;
 };
 

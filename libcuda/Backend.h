@@ -207,6 +207,13 @@ public:
   virtual bool isIdle() const = 0;
   /// Blocks until everything enqueued so far has completed.
   virtual void drain() = 0;
+  /// Host work run by the enqueuing thread itself (libs' stream-ordered
+  /// BLAS/FFT calls through ferryLaunchHostFuncInline): when the queue is
+  /// idle, beginInline marks it busy and returns true; commands enqueued
+  /// meanwhile (from any thread) wait until endInline, and drain() waits
+  /// for it as for any command. False (the default): enqueue normally.
+  virtual bool beginInline() { return false; }
+  virtual void endInline() {}
 };
 
 /// A code object loaded onto one device: kernels ready to launch and the

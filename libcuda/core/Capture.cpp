@@ -255,6 +255,32 @@ Status submitHostFunc(Stream &S, void (*Fn)(void *), void *Data) {
   });
 }
 
+Status submitHostFuncInline(Stream &S, void (*Fn)(void *), void *Data, bool &RanInline) {
+  RanInline = false;
+  if (!idle())
+    return submitHostFunc(S, Fn, Data);
+  Queue *Busy = nullptr;
+  // beginInline under the context's enqueue lock (after the legacy-stream
+  // ordering, which leaves the queue non-idle when it had to wait for
+  // another stream); Fn itself runs after the lock is released.
+  Status St = S.submit([&](Queue &Q) -> Status {
+    if (Q.beginInline()) {
+      Busy = &Q;
+      return Status::ok();
+    }
+    return Q.enqueueHostFunction([Fn, Data](CUresult R) {
+      if (R == CUDA_SUCCESS)
+        Fn(Data);
+    });
+  });
+  if (Busy) {
+    Fn(Data);
+    Busy->endInline();
+    RanInline = true;
+  }
+  return St;
+}
+
 std::optional<Status> onEventRecord(Stream &S, Event &E) {
   if (idle())
     return std::nullopt;

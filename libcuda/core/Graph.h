@@ -382,6 +382,10 @@ Status checkEventWait(const Event &E, const char *What);
 Status submitLaunch(Stream &S, const Ref<Kernel> &K, const LaunchRequest &R);
 /// cuLaunchHostFunc (so the node can report its function and data).
 Status submitHostFunc(Stream &S, void (*Fn)(void *), void *Data);
+/// ferry's libraries' variant (LibsExport.h, LaunchHostFuncInline): on an
+/// idle stream outside any capture, Fn runs on the calling thread while the
+/// queue counts as busy (RanInline true); otherwise as submitHostFunc.
+Status submitHostFuncInline(Stream &S, void (*Fn)(void *), void *Data, bool &RanInline);
 /// cuStreamDestroy: a stream that leaves takes its part in a capture with
 /// it; a capture it began ends (its graph discarded), so no capture outlives
 /// every handle that could end it.

@@ -6,6 +6,8 @@
 /// check, and a few slots whose only requirement is to succeed. Slot 0 of
 /// each table is its size in bytes.
 #include "libcuda/api/Common.h"
+#include "ferry/LibsExport.h"
+#include "libcuda/core/Graph.h"
 #include "libcuda/core/IntegrityHash.h"
 
 #include <cstring>
@@ -198,6 +200,26 @@ CUresult integrityCheck(uint32_t RtVersion, uint64_t UnixTime, uint8_t *Out) {
   return CUDA_SUCCESS;
 }
 
+//===----------------------------------------------------------------------===//
+// ferry's own table for its math libraries (include/ferry/LibsExport.h)
+//===----------------------------------------------------------------------===//
+
+CUresult launchHostFuncInline(CUstream H, CUhostFn Fn, void *User, int *RanInline) {
+  const char *Name = "ferry libs: LaunchHostFuncInline";
+  if (!Fn || !RanInline)
+    return fail(Name, CUDA_ERROR_INVALID_VALUE, "null argument");
+  *RanInline = 0;
+  auto S = streamArg(H, false);
+  if (!S)
+    return fail(Name, S.error());
+  bool Ran = false;
+  Status St = core::capture::submitHostFuncInline(**S, Fn, User, Ran);
+  *RanInline = Ran ? 1 : 0;
+  return done(Name, std::move(St));
+}
+
+const FerryLibsTable LibsTable = {sizeof(FerryLibsTable), launchHostFuncInline};
+
 struct TableEntry {
   uint8_t Uuid[16];
   const Slot *Table;
@@ -217,6 +239,11 @@ const TableEntry Tables[] = {
      ContextWrapper, "context wrapper"},
     {{0xD4, 0x08, 0x20, 0x55, 0xBD, 0xE6, 0x70, 0x4B, 0x8D, 0x34, 0xBA, 0x12, 0x3C, 0x66, 0xE1, 0xF2},
      IntegrityInterface, "integrity check"},
+    {{FerryLibsTableId.bytes[0], FerryLibsTableId.bytes[1], FerryLibsTableId.bytes[2], FerryLibsTableId.bytes[3],
+      FerryLibsTableId.bytes[4], FerryLibsTableId.bytes[5], FerryLibsTableId.bytes[6], FerryLibsTableId.bytes[7],
+      FerryLibsTableId.bytes[8], FerryLibsTableId.bytes[9], FerryLibsTableId.bytes[10], FerryLibsTableId.bytes[11],
+      FerryLibsTableId.bytes[12], FerryLibsTableId.bytes[13], FerryLibsTableId.bytes[14], FerryLibsTableId.bytes[15]},
+     reinterpret_cast<const Slot *>(&LibsTable), "ferry libs"},
 };
 
 std::string uuidText(const uint8_t *U) {

@@ -74,6 +74,16 @@ void load() {
     logMessage("libs", "cuInit failed (%d)", static_cast<int>(R));
     return;
   }
+  // ferry's own table, when the driver is ferry's (no log line otherwise).
+  void *P = nullptr;
+  CUdriverProcAddressQueryResult Found{};
+  if (Get("cuGetExportTable", &P, 13000, 0, &Found) == CUDA_SUCCESS && P) {
+    const void *Tbl = nullptr;
+    auto GetTable = reinterpret_cast<decltype(&::cuGetExportTable)>(P);
+    if (GetTable(&Tbl, &FerryLibsTableId) == CUDA_SUCCESS && Tbl &&
+        static_cast<const FerryLibsTable *>(Tbl)->Bytes >= sizeof(FerryLibsTable))
+      T.Ferry = static_cast<const FerryLibsTable *>(Tbl);
+  }
   Loaded = true;
 }
 

@@ -7,6 +7,7 @@
 /// every library under libs/ (each .so holds its own copy).
 #pragma once
 
+#include "ferry/LibsExport.h"
 #include "ferry/generated/DriverApi.h"
 
 #include <cstdarg>
@@ -37,6 +38,8 @@ struct DriverTable {
   decltype(&::cuMemFree_v2) MemFree = nullptr;
   decltype(&::cuMemGetInfo_v2) MemGetInfo = nullptr;
   decltype(&::cuPointerGetAttribute) PointerGetAttribute = nullptr;
+  /// ferry's private table (null over another driver).
+  const FerryLibsTable *Ferry = nullptr;
 };
 
 /// Loads the driver once (thread-safe); null when libcuda.so.1 or one of

@@ -3,10 +3,14 @@
 /// cuGetProcAddress against the requests NVIDIA's cudart 13 was observed
 /// to make, version/per-thread resolution, error strings, handle
 /// validation, attributes, memory, and the export tables.
+#include "ferry/LibsExport.h"
 #include "ferry/generated/DriverApi.h"
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
+#include <thread>
 #include <vector>
 
 #include <cstring>
@@ -344,6 +348,97 @@ TEST_F(Api, ExportTables) {
   EXPECT_NE(Get(&Out2, nullptr, &Key), CUDA_SUCCESS);
   CUuuid Bogus = {};
   EXPECT_NE(cuGetExportTable(&T, &Bogus), CUDA_SUCCESS);
+}
+
+// ferry's libraries' table: on an idle stream the work runs on the calling
+// thread, and work another thread enqueues meanwhile waits for it; a busy
+// or capturing stream gets the usual stream-ordered host function.
+namespace {
+struct InlineProbe {
+  std::thread::id Ran;
+  std::atomic<int> Order{0};
+  int Seen = -1; ///< Order when this function ran.
+  std::atomic<bool> Started{false};
+  int HoldMs = 0;
+  std::atomic<int> *Shared = nullptr; ///< Order counter shared with another probe.
+};
+void inlineWork(void *P) {
+  auto *I = static_cast<InlineProbe *>(P);
+  I->Ran = std::this_thread::get_id();
+  I->Started = true;
+  if (I->HoldMs)
+    std::this_thread::sleep_for(std::chrono::milliseconds(I->HoldMs));
+  I->Seen = (I->Shared ? *I->Shared : I->Order).fetch_add(1);
+}
+void gate(void *P) {
+  auto *Open = static_cast<std::atomic<bool> *>(P);
+  while (!Open->load())
+    std::this_thread::yield();
+}
+} // namespace
+
+TEST_F(Api, LibsTableRunsIdleStreamWorkInline) {
+  const void *T = nullptr;
+  ASSERT_EQ(cuGetExportTable(&T, &ferry::FerryLibsTableId), CUDA_SUCCESS);
+  auto *L = static_cast<const ferry::FerryLibsTable *>(T);
+  ASSERT_GE(L->Bytes, sizeof(ferry::FerryLibsTable));
+  CUstream S;
+  ASSERT_EQ(cuStreamCreate(&S, CU_STREAM_NON_BLOCKING), CUDA_SUCCESS);
+
+  // Idle: inline, on this thread, done on return.
+  InlineProbe A;
+  int Ran = -1;
+  ASSERT_EQ(L->LaunchHostFuncInline(S, inlineWork, &A, &Ran), CUDA_SUCCESS);
+  EXPECT_EQ(Ran, 1);
+  EXPECT_EQ(A.Ran, std::this_thread::get_id());
+  EXPECT_EQ(A.Seen, 0);
+
+  // Busy (a gate holds the stream): queued, runs on the stream's thread
+  // after the gate, in order with a host function enqueued after it.
+  std::atomic<bool> Open{false};
+  ASSERT_EQ(cuLaunchHostFunc(S, gate, &Open), CUDA_SUCCESS);
+  InlineProbe B;
+  ASSERT_EQ(L->LaunchHostFuncInline(S, inlineWork, &B, &Ran), CUDA_SUCCESS);
+  EXPECT_EQ(Ran, 0);
+  EXPECT_FALSE(B.Started.load());
+  Open = true;
+  ASSERT_EQ(cuStreamSynchronize(S), CUDA_SUCCESS);
+  EXPECT_EQ(B.Seen, 0);
+  EXPECT_NE(B.Ran, std::this_thread::get_id());
+
+  // While inline work runs, the stream is busy: a host function another
+  // thread enqueues waits for it, and a query says NOT_READY.
+  std::atomic<int> Order{0};
+  InlineProbe C, Queued;
+  C.HoldMs = 100;
+  C.Shared = Queued.Shared = &Order;
+  std::thread Other([&] {
+    while (!C.Started.load())
+      std::this_thread::yield();
+    EXPECT_EQ(cuStreamQuery(S), CUDA_ERROR_NOT_READY);
+    ASSERT_EQ(cuLaunchHostFunc(S, inlineWork, &Queued), CUDA_SUCCESS);
+  });
+  ASSERT_EQ(L->LaunchHostFuncInline(S, inlineWork, &C, &Ran), CUDA_SUCCESS);
+  EXPECT_EQ(Ran, 1);
+  Other.join();
+  ASSERT_EQ(cuStreamSynchronize(S), CUDA_SUCCESS);
+  EXPECT_EQ(C.Seen, 0); // the inline run first, then the queued one
+  EXPECT_EQ(Queued.Seen, 1);
+
+  // Capturing: recorded as a node, not run.
+  InlineProbe D;
+  CUgraph G = nullptr;
+  ASSERT_EQ(cuStreamBeginCapture_v2(S, CU_STREAM_CAPTURE_MODE_GLOBAL), CUDA_SUCCESS);
+  ASSERT_EQ(L->LaunchHostFuncInline(S, inlineWork, &D, &Ran), CUDA_SUCCESS);
+  EXPECT_EQ(Ran, 0);
+  ASSERT_EQ(cuStreamEndCapture(S, &G), CUDA_SUCCESS);
+  EXPECT_EQ(D.Seen, -1);
+  size_t Nodes = 0;
+  ASSERT_EQ(cuGraphGetNodes(G, nullptr, &Nodes), CUDA_SUCCESS);
+  EXPECT_EQ(Nodes, 1u);
+  cuGraphDestroy(G);
+  EXPECT_EQ(L->LaunchHostFuncInline(S, nullptr, &D, &Ran), CUDA_ERROR_INVALID_VALUE);
+  ASSERT_EQ(cuStreamDestroy_v2(S), CUDA_SUCCESS);
 }
 
 // A PTX module loaded with cuModuleLoadData: a kernel launched with
