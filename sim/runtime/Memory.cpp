@@ -59,6 +59,48 @@ bool MemoryRegistry::remove(uint64_t Base, Range *Out) {
   return true;
 }
 
+bool MemoryRegistry::lockRange(uint64_t Base, uint64_t Size, uint64_t Bits) {
+  if (Size == 0 || Base + Size < Base)
+    return false;
+  std::unique_lock<std::shared_mutex> L(Lock);
+  auto Next = Ranges.lower_bound(Base);
+  if (Next != Ranges.end() && Next->first == Base && Next->second.What == Range::Locked &&
+      Next->second.Size == Size) {
+    ++Next->second.LockCount;
+    Next->second.Access |= Bits;
+    bump(); // Access changed: valid()'s cached lookups are stale.
+    return true;
+  }
+  if (Next != Ranges.end() && Next->first < Base + Size)
+    return false;
+  if (Next != Ranges.begin()) {
+    auto Prev = std::prev(Next);
+    if (Prev->first + Prev->second.Size > Base)
+      return false;
+  }
+  Range R;
+  R.Base = Base;
+  R.Size = Size;
+  R.What = Range::Locked;
+  R.Access = Bits;
+  R.LockCount = 1;
+  Ranges.emplace(Base, R);
+  bump();
+  return true;
+}
+
+bool MemoryRegistry::unlockRange(uint64_t Base) {
+  std::unique_lock<std::shared_mutex> L(Lock);
+  auto It = Ranges.find(Base);
+  if (It == Ranges.end() || It->second.What != Range::Locked)
+    return false;
+  if (--It->second.LockCount == 0) {
+    Ranges.erase(It);
+    bump();
+  }
+  return true;
+}
+
 bool MemoryRegistry::find(uint64_t Addr, Range &Out) const {
   std::shared_lock<std::shared_mutex> L(Lock);
   auto It = Ranges.upper_bound(Addr);
@@ -320,29 +362,15 @@ static hsa_status_t lockMemory(Runtime &R, void *HostPtr, size_t Size, hsa_agent
   }
   uint64_t Base = reinterpret_cast<uint64_t>(HostPtr);
   Range Rg;
-  if (R.Memory.find(Base, Rg)) {
-    // Memory the runtime already gave out is reachable as it is (ROCr
-    // returns the same pointer); locking the same range again counts.
-    if (Rg.What == Range::PoolMemory && Base + Size <= Rg.Base + Rg.Size) {
-      *AgentPtr = HostPtr;
-      return HSA_STATUS_SUCCESS;
-    }
-    if (Rg.What == Range::Locked && Rg.Base == Base && Rg.Size == Size) {
-      R.Memory.remove(Base, &Rg);
-      ++Rg.LockCount;
-      Rg.Access |= Bits;
-      R.Memory.add(Rg);
-      *AgentPtr = HostPtr;
-      return HSA_STATUS_SUCCESS;
-    }
+  // Memory the runtime already gave out is reachable as it is (ROCr
+  // returns the same pointer).
+  if (R.Memory.find(Base, Rg) && Rg.What == Range::PoolMemory && Base + Size <= Rg.Base + Rg.Size) {
+    *AgentPtr = HostPtr;
+    return HSA_STATUS_SUCCESS;
   }
-  Rg = Range();
-  Rg.Base = Base;
-  Rg.Size = Size;
-  Rg.What = Range::Locked;
-  Rg.Access = Bits;
-  Rg.LockCount = 1;
-  if (!R.Memory.add(Rg)) {
+  // Locking the same range again counts (atomically: other threads lock,
+  // unlock and copy from it meanwhile).
+  if (!R.Memory.lockRange(Base, Size, Bits)) {
     report("hsa_amd_memory_lock(%p, %zu): overlaps memory already locked or allocated", HostPtr,
            Size);
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;
@@ -368,14 +396,8 @@ FERRY_SIM_EXPORT hsa_status_t hsa_amd_memory_unlock(void *HostPtr) {
   Runtime *R = runtime();
   if (!R)
     return HSA_STATUS_ERROR_NOT_INITIALIZED;
-  Range Rg;
-  uint64_t Base = reinterpret_cast<uint64_t>(HostPtr);
   // Unlocking what was never locked is a no-op in ROCr.
-  if (!R->Memory.find(Base, Rg) || Rg.Base != Base || Rg.What != Range::Locked)
-    return HSA_STATUS_SUCCESS;
-  R->Memory.remove(Base, &Rg);
-  if (--Rg.LockCount > 0)
-    R->Memory.add(Rg);
+  R->Memory.unlockRange(reinterpret_cast<uint64_t>(HostPtr));
   return HSA_STATUS_SUCCESS;
 }
 

@@ -164,6 +164,15 @@ public:
   bool valid(uint64_t Addr, uint64_t Size, bool Write, uint64_t AgentBit) const;
   /// Adds agent bits to the range containing Addr; false if none.
   bool allowAccess(uint64_t Addr, uint64_t Bits);
+  /// hsa_amd_memory_lock's bookkeeping, under one hold of the lock: the
+  /// Locked range [Base, Base+Size) counts once more (and gains Bits), or
+  /// is added with a count of 1; false when it overlaps another range.
+  /// (A remove and re-add left a window in which a concurrent lock added
+  /// the range afresh, losing a count, and a copy found it missing.)
+  bool lockRange(uint64_t Base, uint64_t Size, uint64_t Bits);
+  /// Undoes one lockRange of the Locked range starting at Base, removing it
+  /// at a count of 0; false when no Locked range starts there.
+  bool unlockRange(uint64_t Base);
   /// Runs F on every range (under the lock; F must not call back in).
   template <typename F> void forEach(F &&Fn) const {
     std::shared_lock<std::shared_mutex> L(Lock);
