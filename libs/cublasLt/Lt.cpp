@@ -907,6 +907,20 @@ cublasStatus_t plan(cublasLtMatmulDesc_t Desc, cublasLtMatrixLayout_t Ad, cublas
     if (AuxLd <= 0 || AuxLd % 128 != 0 || AuxLd < P.M)
       return CUBLAS_STATUS_INVALID_VALUE;
   }
+  // GELU's aux (elements of D's type): its leading dimension must be set
+  // and at least D's rows; any value from there on passes (M+1 included),
+  // as on the H100 (apps/cublaslt_gelu).
+  if (E == CUBLASLT_EPILOGUE_GELU_AUX || E == CUBLASLT_EPILOGUE_GELU_AUX_BIAS || E == CUBLASLT_EPILOGUE_DGELU ||
+      E == CUBLASLT_EPILOGUE_DGELU_BGRAD) {
+    int64_t AuxLd = (int64_t)slotOr(*S, CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_LD, 0);
+    if (AuxLd <= 0 || AuxLd < P.M)
+      return CUBLAS_STATUS_INVALID_VALUE;
+  }
+  // The bias gradients reduce an operand the kernel reads along K: the
+  // H100's cuBLASLt 13 takes BGRADA only with op(A) = N and BGRADB only
+  // with op(B) = T (FP32 and BF16, heuristic and matmul alike).
+  if ((E == CUBLASLT_EPILOGUE_BGRADA && P.Ta != CUBLAS_OP_N) || (E == CUBLASLT_EPILOGUE_BGRADB && P.Tb == CUBLAS_OP_N))
+    return CUBLAS_STATUS_NOT_SUPPORTED;
   // The epilogue path computes in FP32: FP32 compute and scale, real types.
   bool Fused = E != CUBLASLT_EPILOGUE_DEFAULT;
   auto realFp = [&](uint32_t T) { return T == CUDA_R_32F || T == CUDA_R_16F || T == CUDA_R_16BF || fp8(T); };
@@ -1076,12 +1090,13 @@ extern "C" cublasStatus_t cublasLtMatmul(cublasLtHandle_t Hd, cublasLtMatmulDesc
                    E == CUBLASLT_EPILOGUE_DGELU_BGRAD || E == CUBLASLT_EPILOGUE_BGRADA || E == CUBLASLT_EPILOGUE_BGRADB ||
                    E == CUBLASLT_EPILOGUE_RELU_AUX_BIAS || E == CUBLASLT_EPILOGUE_DRELU_BGRAD;
   bool NeedsAux = E == CUBLASLT_EPILOGUE_DGELU || E == CUBLASLT_EPILOGUE_DGELU_BGRAD;
-  if ((NeedsBias && !J->Bias) || (NeedsAux && !J->Aux) || (reluMaskEpilogue(E) && !J->Aux)) {
+  bool SavesAux = E == CUBLASLT_EPILOGUE_GELU_AUX || E == CUBLASLT_EPILOGUE_GELU_AUX_BIAS;
+  if ((NeedsBias && !J->Bias) || (NeedsAux && !J->Aux) || ((reluMaskEpilogue(E) || SavesAux) && !J->Aux)) {
     std::free(Scratch);
     delete J;
-    // A ReLU mask without its buffer: NOT_SUPPORTED from the H100's matmul
-    // (its heuristic accepts it).
-    return reluMaskEpilogue(E) ? CUBLAS_STATUS_NOT_SUPPORTED : CUBLAS_STATUS_INVALID_VALUE;
+    // A ReLU mask or a GELU aux to save without its buffer: NOT_SUPPORTED
+    // from the H100's matmul (its heuristic accepts it).
+    return reluMaskEpilogue(E) || SavesAux ? CUBLAS_STATUS_NOT_SUPPORTED : CUBLAS_STATUS_INVALID_VALUE;
   }
   J->BetaZero = BetaZero;
   if (P.PointerMode == CUBLASLT_POINTER_MODE_DEVICE && P.Scale == CUDA_R_32F)
