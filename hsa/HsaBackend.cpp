@@ -509,10 +509,16 @@ CuResources cuResources(const TargetInfo &T) {
 uint32_t roundUp(uint32_t N, uint32_t A) { return (N + A - 1) / A * A; }
 } // namespace
 
-uint32_t residentWorkgroupsPerCu(const hsa::KernelInfo &K, const TargetInfo &T,
-                                 uint32_t BlockThreads, uint32_t DynamicLds,
-                                 unsigned MaxWavesPerCu) {
+namespace {
+/// Workgroups one scheduling unit holds at once: a CU on gfx9, a WGP (two
+/// of ROCr's CUs, four SIMDs, 128 KiB of LDS, 32 barriers) on gfx10+,
+/// where LLVM compiles in WGP mode and so may give a workgroup more
+/// VGPRs than one CU's two SIMDs hold (a 1024-thread wave32 kernel up to
+/// 192, LLVM's getMaxNumVGPRs for 8 waves a SIMD). CusPerUnit: 1 or 2.
+uint32_t residentPerUnit(const hsa::KernelInfo &K, const TargetInfo &T, uint32_t BlockThreads,
+                         uint32_t DynamicLds, unsigned MaxWavesPerCu, unsigned &CusPerUnit) {
   CuResources R = cuResources(T);
+  CusPerUnit = T.IsaVersion / 1000 >= 10 ? 2 : 1;
   unsigned Wave = K.WavefrontSize ? K.WavefrontSize : T.WavefrontSize;
   uint32_t WavesPerGroup = (std::max<uint32_t>(BlockThreads, 1) + Wave - 1) / Wave;
   // gfx90a: AGPRs follow the VGPRs (aligned to 4) in the unified file.
@@ -521,18 +527,30 @@ uint32_t residentWorkgroupsPerCu(const hsa::KernelInfo &K, const TargetInfo &T,
                               R.VgprsPerLane / roundUp(std::max<uint32_t>(Vgprs, 1), R.VgprGranule));
   if (R.SgprsPerSimd)
     PerSimd = std::min(PerSimd, R.SgprsPerSimd / roundUp(std::max<uint32_t>(K.SgprCount, 1), 16));
-  uint32_t Slots = R.Simds * PerSimd;
+  uint32_t Slots = R.Simds * CusPerUnit * PerSimd;
   if (MaxWavesPerCu)
-    Slots = std::min<uint32_t>(Slots, MaxWavesPerCu);
+    Slots = std::min<uint32_t>(Slots, MaxWavesPerCu * CusPerUnit);
   uint32_t Groups = Slots / WavesPerGroup;
   if (WavesPerGroup > 1)
-    Groups = std::min(Groups, R.MaxBarriers);
+    Groups = std::min(Groups, R.MaxBarriers * CusPerUnit);
   uint64_t Lds = uint64_t(K.GroupSegmentSize) + DynamicLds;
   if (Lds > R.LdsBytes)
     return 0;
   if (Lds)
-    Groups = std::min<uint32_t>(Groups, uint32_t(R.LdsBytes / Lds));
+    Groups = std::min<uint32_t>(Groups, uint32_t(R.LdsBytes * CusPerUnit / Lds));
   return Groups;
+}
+} // namespace
+
+uint32_t residentWorkgroupsPerCu(const hsa::KernelInfo &K, const TargetInfo &T,
+                                 uint32_t BlockThreads, uint32_t DynamicLds,
+                                 unsigned MaxWavesPerCu) {
+  unsigned CusPerUnit = 1;
+  uint32_t PerUnit = residentPerUnit(K, T, BlockThreads, DynamicLds, MaxWavesPerCu, CusPerUnit);
+  // A workgroup that spans a WGP's two CUs still runs: one per CU, rounded
+  // up, so occupancy never answers 0 blocks for a kernel that launches
+  // (CUB divides by it). The cooperative check counts exactly.
+  return PerUnit ? std::max<uint32_t>(PerUnit / CusPerUnit, 1) : 0;
 }
 
 ferry::Status checkCooperativeFit(const hsa::KernelInfo &K, const TargetInfo &T,
@@ -541,14 +559,16 @@ ferry::Status checkCooperativeFit(const hsa::KernelInfo &K, const TargetInfo &T,
                                   const std::array<uint32_t, 3> &Block, uint32_t DynamicLds) {
   uint64_t Blocks = uint64_t(Grid[0]) * Grid[1] * Grid[2];
   uint32_t Threads = Block[0] * Block[1] * Block[2];
-  uint64_t PerCu = residentWorkgroupsPerCu(K, T, Threads, DynamicLds, MaxWavesPerCu);
-  uint64_t Fit = PerCu * std::max(ComputeUnits, 1u);
+  unsigned CusPerUnit = 1;
+  uint64_t PerUnit = residentPerUnit(K, T, Threads, DynamicLds, MaxWavesPerCu, CusPerUnit);
+  uint64_t Fit = PerUnit * std::max(std::max(ComputeUnits, 1u) / CusPerUnit, 1u);
   if (Blocks <= Fit)
     return ferry::Status::ok();
+  std::string Where = CusPerUnit == 1 ? " per CU" : " per WGP (two CUs)";
   return ferry::makeError(CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE,
                           "cooperative launch of " + std::to_string(Blocks) + " blocks of " +
                               std::to_string(Threads) + " threads; " + T.Name + " holds " +
-                              std::to_string(PerCu) + " per CU (" + std::to_string(K.VgprCount) +
+                              std::to_string(PerUnit) + Where + " (" + std::to_string(K.VgprCount) +
                               " VGPRs, " + std::to_string(K.GroupSegmentSize + DynamicLds) +
                               " bytes of LDS) x " + std::to_string(ComputeUnits) +
                               " CUs at once");
@@ -864,6 +884,16 @@ ferry::Expected<std::unique_ptr<ferry::LoadedCode>> HsaDevice::load(const ferry:
       LK.PrivateSize = std::max<uint32_t>(LK.PrivateSize, 16 * 1024);
     L->Kernels.push_back(LK);
   }
+  // Occupancy by the AMD resource model: NVIDIA's reads the VGPR count as
+  // registers and answered 0 blocks for a kernel with many (CUB's
+  // DeviceRadixSort divided by it: SIGFPE on gfx1100).
+  for (size_t I = 0; I < L->Info.size() && I < L->Code.Kernels.size(); ++I)
+    L->Info[I].ResidentBlocks = [K = L->Code.Kernels[I], T = Target,
+                                 Waves = A.MaxWavesPerCu](int Threads, size_t Dyn) {
+      if (Threads <= 0 || Dyn > UINT32_MAX)
+        return 0;
+      return int(residentWorkgroupsPerCu(K, T, uint32_t(Threads), uint32_t(Dyn), Waves));
+    };
   if (auto G = L->global(AssertSymbol); G && G->Bytes >= AssertRecordWords * 8) {
     L->Asserts = Asserts;
     L->AssertAddr = reinterpret_cast<uint64_t>(G->Address);

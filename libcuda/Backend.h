@@ -333,6 +333,12 @@ struct KernelInfo {
   uint32_t Registers = 0;          ///< Reported, informational.
   uint32_t MaxThreadsPerBlock = 0; ///< From .maxntid or the device limit.
   std::array<uint32_t, 3> ReqNtid{0, 0, 0}; ///< .reqntid, zeros when absent.
+  /// Resident blocks per multiprocessor of BlockThreads threads with
+  /// DynamicShared bytes of dynamic shared memory, by the backend's own
+  /// resource model where NVIDIA's register arithmetic does not describe
+  /// the hardware (AMD: wave slots by VGPRs/SGPRs, LDS, barriers; its
+  /// Registers are VGPRs); empty: NVIDIA's model (Occupancy.cpp).
+  std::function<int(int BlockThreads, size_t DynamicShared)> ResidentBlocks;
 };
 
 /// Compiled code for one device kind, not yet loaded anywhere. Immutable;

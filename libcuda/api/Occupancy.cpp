@@ -63,6 +63,12 @@ int activeBlocks(const Bound &B, int BlockSize, size_t DynSmem) {
   int Set = B.K->MaxDynamicShared.load();
   In.DynamicSharedLimit = Set ? size_t(Set) : sharedLimit(*B.P, *B.K) - std::min<size_t>(In.StaticShared, sharedLimit(*B.P, *B.K));
   In.CarveoutPercent = B.K->PreferredCarveout.load();
+  if (B.Info->ResidentBlocks) {
+    // The backend's model (AMD); CUDA's shared memory limit still holds.
+    if (DynSmem > In.DynamicSharedLimit)
+      return 0;
+    return std::clamp(B.Info->ResidentBlocks(BlockSize, DynSmem), 0, B.P->MaxBlocksPerMultiprocessor);
+  }
   return occupancyBlocks(*B.P, In, BlockSize, DynSmem);
 }
 

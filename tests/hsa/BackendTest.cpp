@@ -225,6 +225,31 @@ TEST(HsaBackend, CooperativeLaunchesMustBeCoResident) {
   EXPECT_EQ(Never.code(), CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE);
 }
 
+TEST(HsaBackend, AWorkgroupSpanningAWgpStillCountsAsResident) {
+  // gfx10+ code runs in WGP mode: LLVM lets a 1024-thread wave32 kernel use
+  // up to 192 VGPRs (8 waves a SIMD on a WGP's 4 SIMDs), more than one of
+  // ROCr's CUs (2 SIMDs) holds for 32 waves. The model answered 0 blocks
+  // per CU, and CUB's DeviceRadixSort divided by the occupancy answer
+  // (SIGFPE in cub_device_sort on simulated gfx1100).
+  KernelInfo K;
+  K.WavefrontSize = 32;
+  K.VgprCount = 192;
+  K.SgprCount = 40;
+  auto Gfx1100 = *resolveTarget("gfx1100");
+  EXPECT_EQ(residentWorkgroupsPerCu(K, Gfx1100, 1024, 0), 1u);
+  EXPECT_EQ(residentWorkgroupsPerCu(K, Gfx1100, 512, 0), 1u); // 16 waves: 16 slots a CU.
+  EXPECT_EQ(residentWorkgroupsPerCu(K, Gfx1100, 256, 0), 2u);
+  // The cooperative rule counts exactly: one such workgroup a WGP, so 48 on
+  // 96 CUs, not 96.
+  EXPECT_TRUE(bool(checkCooperativeFit(K, Gfx1100, 96, 0, {48, 1, 1}, {1024, 1, 1}, 0)));
+  ferry::Status Over = checkCooperativeFit(K, Gfx1100, 96, 0, {49, 1, 1}, {1024, 1, 1}, 0);
+  EXPECT_EQ(Over.code(), CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE);
+  EXPECT_NE(Over.message().find("per WGP"), std::string::npos) << Over.message();
+  // What cannot run at all is still 0: more LDS than a workgroup may have.
+  K.GroupSegmentSize = 65 * 1024;
+  EXPECT_EQ(residentWorkgroupsPerCu(K, Gfx1100, 64, 0), 0u);
+}
+
 TEST(HsaBackend, NoRocrMeansNoBackend) {
   // The process-wide runtime reads FERRY_HSA_LIBRARY once: this test binary
   // sets it before anything else touches HSA.

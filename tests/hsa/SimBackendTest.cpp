@@ -405,6 +405,20 @@ TEST_F(HsaOnSim, MaxntidIsTheReportedBlockLimit) {
   EXPECT_EQ((*Back)->kernels()[kernel("limited")].MaxThreadsPerBlock, 96u);
 }
 
+TEST_F(HsaOnSim, OccupancyIsTheAmdResourceModels) {
+  // cuOccupancy* applied NVIDIA's register arithmetic to the VGPR count
+  // (0 blocks per SM for a kernel with many VGPRs: CUB divided by it). The
+  // loaded kernel carries the AMD model; the core asks it.
+  const ferry::KernelInfo &I = Loaded->info()[kernel("axpy")];
+  ASSERT_TRUE(bool(I.ResidentBlocks));
+  // gfx942: a small kernel of 64 threads (one wave64) fills 4 SIMDs x 8.
+  EXPECT_EQ(I.ResidentBlocks(64, 0), 32);
+  EXPECT_EQ(I.ResidentBlocks(1024, 0), 2); // 16 waves: 2 of 32 slots.
+  EXPECT_GE(I.ResidentBlocks(1024, 0), 1);
+  EXPECT_EQ(I.ResidentBlocks(256, 40 * 1024), 1); // 64 KiB of LDS a CU.
+  EXPECT_EQ(I.ResidentBlocks(256, 80 * 1024), 0); // Cannot run at all.
+}
+
 TEST_F(HsaOnSim, AHostFunctionsCapturesAreGoneWhenItsWorkIsDone) {
   // A graph launch keeps its allocations alive with a host function that
   // captures them; they were released only after the command completed, so
