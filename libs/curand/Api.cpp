@@ -18,6 +18,7 @@
 #include "libs/common/Driver.h"
 #include "libs/common/HostTask.h"
 #include "libs/curand/Generate.h"
+#include "libs/curand/Mtgp32.h"
 #include "libs/curand/Poisson.h"
 #include "libs/curand/Sobol.h"
 
@@ -74,6 +75,10 @@ struct Generator {
   /// restart or seed (Generate.h); replaced, not cleared, so work still
   /// queued keeps its own.
   std::shared_ptr<std::vector<uint64_t>> Extra = std::make_shared<std::vector<uint64_t>>();
+  /// MTGP32: the seeds by round (Mtgp32.h; empty: Seed from round 0) and
+  /// the blocks' states.
+  std::vector<Mtgp32Epoch> Epochs;
+  std::shared_ptr<Mtgp32Cache> MtgpCache;
   cudaStream_t Stream = nullptr;
   /// Serialises the generator's work: a host task reads and advances the
   /// state, and a later call may be enqueued before it ran.
@@ -96,6 +101,10 @@ Generator *lookup(curandGenerator_t G) {
 }
 
 bool isQuasi(curandRngType_t T) { return T >= CURAND_RNG_QUASI_DEFAULT; }
+
+/// MTGP32's blocks (parameter sets) per round, measured: 192 for the
+/// DEFAULT and BEST orderings, 64 for LEGACY.
+unsigned mtgpBlocks(curandOrdering_t Order) { return Order == CURAND_ORDERING_PSEUDO_LEGACY ? 64 : 192; }
 
 /// The current device's multiprocessor count (the DYNAMIC orderings scale
 /// with it), 132 as on the H100/H200 when there is no answer.
@@ -208,8 +217,45 @@ template <typename F> curandStatus_t enqueue(Generator &G, F &&Work) {
     return CURAND_STATUS_LAUNCH_FAILURE;
   case libs::EnqueueResult::NoMemory:
     return CURAND_STATUS_ALLOCATION_FAILED;
+  case libs::EnqueueResult::NoHostAccess: // cuRAND has no NOT_SUPPORTED (libs/README.md).
+    libs::logNoHostAccess("curand", "CURAND_STATUS_ARCH_MISMATCH");
+    return CURAND_STATUS_ARCH_MISMATCH;
   }
   return CURAND_STATUS_INTERNAL_ERROR;
+}
+
+/// Runs work for a host generator now, for a device one in stream order.
+template <typename F> curandStatus_t runWork(Generator &G, F &&Work) {
+  if (G.Host) {
+    try {
+      Work();
+    } catch (const std::bad_alloc &) {
+      return CURAND_STATUS_ALLOCATION_FAILED;
+    }
+    return CURAND_STATUS_SUCCESS;
+  }
+  return enqueue(G, std::forward<F>(Work));
+}
+
+/// MTGP32 (Mtgp32.h): Position counts results of any kind.
+curandStatus_t runMtgp32(Generator &G, Output What, void *Out, size_t N, double Mean, double Stddev) {
+  if (G.Order == CURAND_ORDERING_PSEUDO_DYNAMIC)
+    return notSupported("CURAND_RNG_PSEUDO_MTGP32 with CURAND_ORDERING_PSEUDO_DYNAMIC (laid out otherwise, not "
+                        "measured)");
+  unsigned Blocks = mtgpBlocks(G.Order);
+  uint64_t Start;
+  std::vector<Mtgp32Epoch> Epochs;
+  {
+    std::lock_guard<std::mutex> Guard(G.Lock);
+    Start = G.Position;
+    G.Position += N;
+    Epochs = G.Epochs.empty() ? std::vector<Mtgp32Epoch>{{0, G.Seed}} : G.Epochs;
+  }
+  Generator *P = &G;
+  return runWork(G, [P, Epochs = std::move(Epochs), Blocks, What, Start, Out, N, Mean, Stddev] {
+    std::lock_guard<std::mutex> Guard(P->Lock);
+    generateMtgp32(Epochs, Blocks, P->MtgpCache, What, Start, N, Out, Mean, Stddev);
+  });
 }
 
 /// Checks and runs one generate call: N results of kind What into Out.
@@ -236,6 +282,8 @@ curandStatus_t run(curandGenerator_t H, Output What, void *Out, size_t N, double
     logMessage("a generate call got a null output pointer");
     return CURAND_STATUS_LAUNCH_FAILURE;
   }
+  if (!G->Host && !G->Kept.hostReachesDeviceMemory())
+    return enqueue(*G, [] {}); // Refused (NoHostAccess) before the position moves.
   if (G->Type == CURAND_RNG_QUASI_SOBOL32 || G->Type == CURAND_RNG_QUASI_SOBOL64) {
     // Position counts points: each call takes N / Dimensions of them.
     unsigned Dims = G->Dimensions;
@@ -254,6 +302,8 @@ curandStatus_t run(curandGenerator_t H, Output What, void *Out, size_t N, double
     }
     return enqueue(*G, Work);
   }
+  if (G->Type == CURAND_RNG_PSEUDO_MTGP32)
+    return runMtgp32(*G, What, Out, N, Mean, Stddev);
   Layout L{};
   if (!layoutOf(*G, L))
     return notSupported(typeName(G->Type));
@@ -377,6 +427,7 @@ void restart(Generator &G) {
   std::lock_guard<std::mutex> Guard(G.Lock);
   G.Position = G.Offset;
   G.Extra = std::make_shared<std::vector<uint64_t>>();
+  G.Epochs.clear();
 }
 
 } // namespace
@@ -454,6 +505,17 @@ extern "C" curandStatus_t curandSetPseudoRandomGeneratorSeed(curandGenerator_t g
   // The states are made afresh for the new seed at that position, so the
   // draws earlier units took beyond one each are forgotten.
   std::lock_guard<std::mutex> Guard(G->Lock);
+  if (G->Type == CURAND_RNG_PSEUDO_MTGP32) {
+    // MTGP32 made whole rounds: the rest of the round reached stays the old
+    // seed's, the new seed's fresh states start with the next (Mtgp32.h).
+    uint64_t Round = mtgp32Round(mtgpBlocks(G->Order));
+    uint64_t First = (G->Position + Round - 1) / Round;
+    if (G->Epochs.empty())
+      G->Epochs.push_back({0, G->Seed});
+    while (!G->Epochs.empty() && G->Epochs.back().FirstRound >= First)
+      G->Epochs.pop_back();
+    G->Epochs.push_back({First, seed});
+  }
   G->Seed = seed;
   G->Extra = std::make_shared<std::vector<uint64_t>>();
   return CURAND_STATUS_SUCCESS;
