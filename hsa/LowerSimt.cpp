@@ -870,9 +870,11 @@ Error lowerSimtModule(Module &M, const TargetInfo &T, TargetMachine &TM,
     return E;
   mapMathToOcml(M);
   widenBf16MinMax(M);
+  exactBf16Fmas(M);
   if (Error E = linkDeviceLibs(M, T, Opts))
     return E;
   setTargetAttributes(M, T, Opts);
+  exactFloatAtomicAdds(M, TM);
   return Error::success();
 }
 

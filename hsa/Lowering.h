@@ -71,6 +71,16 @@ llvm::Value *warpLaneId(LowerContext &C, llvm::IRBuilder<> &B);
 /// result. A no-op when nothing needs the libraries.
 llvm::Error linkDeviceLibs(llvm::Module &M, const TargetInfo &T, const CompileOptions &Opts);
 
+/// Rewrites every bf16 fma (llvm.fma/fmuladd) so that it rounds once, as an
+/// H100 does (LowerFloat.cpp).
+void exactBf16Fmas(llvm::Module &M);
+
+/// Rewrites the `atomicrmw fadd`s whose native AMD form computes other
+/// results than an H100 into compare-and-swap loops (LowerFloat.cpp). Needs
+/// the target attributes set (it asks the target how LLVM would expand
+/// each atomic).
+void exactFloatAtomicAdds(llvm::Module &M, llvm::TargetMachine &TM);
+
 /// Links an AMDGPU relocatable object into a shared object with lld.
 llvm::Expected<std::vector<uint8_t>> linkCodeObject(llvm::ArrayRef<char> Object);
 
