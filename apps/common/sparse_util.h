@@ -1,9 +1,10 @@
 /// \file
-/// What the cuSPARSE apps share: deterministic sparse test matrices in CSR
-/// (a 2D Laplacian, random patterns with a dominant diagonal), host
-/// reference kernels in double, and checksums (sums of magnitudes, which
-/// tolerate the reordering of floating-point sums between GPU kernels and
-/// other implementations).
+/// What the cuSPARSE and sparse cuSOLVER apps share: deterministic sparse
+/// test matrices in CSR (5-point stencils such as the 2D Laplacian, random
+/// patterns with a dominant diagonal), host reference kernels and residuals
+/// in double, and checksums (sums of magnitudes, which tolerate the
+/// reordering of floating-point sums between GPU kernels and other
+/// implementations).
 #pragma once
 #include "lib_util.h"
 #include <algorithm>
@@ -22,8 +23,12 @@ template <typename T> struct HostCsr {
   int nnz() const { return (int)Idx.size(); }
 };
 
-/// The 5-point Laplacian on an N x N grid (symmetric positive definite).
-template <typename T> HostCsr<T> laplacian2d(int N) {
+/// The 5-point stencil on an N x N grid (row-major points, sorted
+/// columns): Diag on the diagonal, Left/Right for the neighbours at -1/+1,
+/// Down/Up for those at -N/+N.
+template <typename T>
+HostCsr<T> stencil2d(int N, double Diag, double Left = -1, double Right = -1, double Down = -1,
+                     double Up = -1) {
   HostCsr<T> A;
   A.Rows = A.Cols = N * N;
   A.Ptr.push_back(0);
@@ -35,18 +40,21 @@ template <typename T> HostCsr<T> laplacian2d(int N) {
         A.Val.push_back(T(V));
       };
       if (Y > 0)
-        Add(I - N, -1);
+        Add(I - N, Down);
       if (X > 0)
-        Add(I - 1, -1);
-      Add(I, 4);
+        Add(I - 1, Left);
+      Add(I, Diag);
       if (X < N - 1)
-        Add(I + 1, -1);
+        Add(I + 1, Right);
       if (Y < N - 1)
-        Add(I + N, -1);
+        Add(I + N, Up);
       A.Ptr.push_back((int)A.Idx.size());
     }
   return A;
 }
+
+/// The 5-point Laplacian on an N x N grid (symmetric positive definite).
+template <typename T> HostCsr<T> laplacian2d(int N) { return stencil2d<T>(N, 4); }
 
 /// A random Rows x Cols pattern with about PerRow entries a row (and the
 /// diagonal, made dominant, when Square); values in [-1, 1).
@@ -82,6 +90,19 @@ template <typename T> std::vector<double> hostSpmv(const HostCsr<T> &A, const st
     for (int K = A.Ptr[I]; K < A.Ptr[I + 1]; ++K)
       Y[I] += (double)A.Val[K] * (double)X[A.Idx[K]];
   return Y;
+}
+
+/// max_i |(A x - b)_i|, each row summed from -b_i in the row's order.
+inline double maxResidual(const HostCsr<double> &A, const std::vector<double> &X,
+                          const std::vector<double> &B) {
+  double Worst = 0;
+  for (int I = 0; I < A.Rows; ++I) {
+    double S = -B[I];
+    for (int K = A.Ptr[I]; K < A.Ptr[I + 1]; ++K)
+      S += A.Val[K] * X[A.Idx[K]];
+    Worst = std::fmax(Worst, std::fabs(S));
+  }
+  return Worst;
 }
 
 template <typename T> std::vector<T> randomVector(int N, uint64_t Seed) {

@@ -9,63 +9,12 @@
 // cusolverSp and cusolverRf are deprecated in favour of cuDSS (CUDA 13);
 // programs that still use them silence the warnings so.
 #define DISABLE_CUSOLVER_DEPRECATED
-#include "../common/lib_util.h"
+#include "../common/sparse_util.h"
 #include <cusolverSp.h>
-#include <cusparse.h>
 #include <cmath>
 #include <vector>
 
 #define CUSOLVER_CHECK(Call) LIB_CHECK("cuSOLVER", Call)
-#define CUSPARSE_CHECK(Call) LIB_CHECK("cuSPARSE", Call)
-
-struct Csr {
-  int N = 0;
-  std::vector<int> Row, Col;
-  std::vector<double> Val;
-};
-
-static Csr laplacian2d(int G, double Shift) {
-  Csr A;
-  A.N = G * G;
-  A.Row.push_back(0);
-  for (int Y = 0; Y < G; ++Y)
-    for (int X = 0; X < G; ++X) {
-      int I = Y * G + X;
-      auto add = [&](int J, double V) {
-        A.Col.push_back(J);
-        A.Val.push_back(V);
-      };
-      if (Y > 0)
-        add(I - G, -1.0);
-      if (X > 0)
-        add(I - 1, -1.0);
-      add(I, 4.0 + Shift);
-      if (X + 1 < G)
-        add(I + 1, -1.0);
-      if (Y + 1 < G)
-        add(I + G, -1.0);
-      A.Row.push_back(A.Col.size());
-    }
-  return A;
-}
-
-static double residual(const Csr &A, const std::vector<double> &X, const std::vector<double> &B) {
-  double Worst = 0;
-  for (int I = 0; I < A.N; ++I) {
-    double S = -B[I];
-    for (int K = A.Row[I]; K < A.Row[I + 1]; ++K)
-      S += A.Val[K] * X[A.Col[K]];
-    Worst = std::fmax(Worst, std::fabs(S));
-  }
-  return Worst;
-}
-
-static double absSum(const std::vector<double> &V) {
-  double S = 0;
-  for (double X : V)
-    S += std::fabs(X);
-  return S;
-}
 
 int main() {
   cusolverSpHandle_t H;
@@ -75,20 +24,20 @@ int main() {
   CUSPARSE_CHECK(cusparseSetMatType(D, CUSPARSE_MATRIX_TYPE_GENERAL));
   CUSPARSE_CHECK(cusparseSetMatIndexBase(D, CUSPARSE_INDEX_BASE_ZERO));
 
-  Csr A = laplacian2d(10, 0.05);
-  int N = A.N, Nnz = A.Col.size();
+  HostCsr<double> A = stencil2d<double>(10, 4.0 + 0.05); // plus a mass shift
+  int N = A.Rows, Nnz = A.nnz();
   std::vector<double> B(N);
   for (int I = 0; I < N; ++I)
     B[I] = std::sin(0.1 * I) + 0.5;
   {
-    int *DRow = upload(A.Row), *DCol = upload(A.Col);
+    int *DRow = upload(A.Ptr), *DCol = upload(A.Idx);
     double *DVal = upload(A.Val), *DB = upload(B), *DX;
     CHECK(cudaMalloc(&DX, N * sizeof(double)));
     int Sing = -7;
     CUSOLVER_CHECK(cusolverSpDcsrlsvchol(H, N, Nnz, D, DVal, DRow, DCol, DB, 1e-12, 0, DX, &Sing));
     auto X = download(DX, N);
     std::printf("csrlsvchol singularity=%d\n", Sing);
-    report("dcsrlsvchol", Sing == -1 && residual(A, X, B) < 1e-12, absSum(X));
+    report("dcsrlsvchol", Sing == -1 && maxResidual(A, X, B) < 1e-12, sumAbs(X));
     cudaFree(DRow);
     cudaFree(DCol);
     cudaFree(DVal);
@@ -98,21 +47,21 @@ int main() {
   {
     std::vector<double> X(N, 0.0);
     int Sing = -7;
-    CUSOLVER_CHECK(cusolverSpDcsrlsvcholHost(H, N, Nnz, D, A.Val.data(), A.Row.data(), A.Col.data(), B.data(), 1e-12,
+    CUSOLVER_CHECK(cusolverSpDcsrlsvcholHost(H, N, Nnz, D, A.Val.data(), A.Ptr.data(), A.Idx.data(), B.data(), 1e-12,
                                              1, X.data(), &Sing));
-    report("dcsrlsvcholHost", Sing == -1 && residual(A, X, B) < 1e-12, absSum(X));
+    report("dcsrlsvcholHost", Sing == -1 && maxResidual(A, X, B) < 1e-12, sumAbs(X));
     std::vector<float> Vf(A.Val.begin(), A.Val.end()), Bf(B.begin(), B.end()), Xf(N, 0.0f);
-    CUSOLVER_CHECK(cusolverSpScsrlsvcholHost(H, N, Nnz, D, Vf.data(), A.Row.data(), A.Col.data(), Bf.data(), 1e-6f, 0,
+    CUSOLVER_CHECK(cusolverSpScsrlsvcholHost(H, N, Nnz, D, Vf.data(), A.Ptr.data(), A.Idx.data(), Bf.data(), 1e-6f, 0,
                                              Xf.data(), &Sing));
     std::vector<double> Xd(Xf.begin(), Xf.end());
-    report("scsrlsvcholHost", Sing == -1 && residual(A, Xd, B) < 1e-4, absSum(Xd));
+    report("scsrlsvcholHost", Sing == -1 && maxResidual(A, Xd, B) < 1e-4, sumAbs(Xd));
   }
   // Indefinite: the Laplacian shifted down past its lowest eigenvalue.
   {
-    Csr S = laplacian2d(4, -1.0);
-    std::vector<double> Bs(S.N, 1.0), X(S.N, 0.0);
+    HostCsr<double> S = stencil2d<double>(4, 4.0 - 1.0);
+    std::vector<double> Bs(S.Rows, 1.0), X(S.Rows, 0.0);
     int Sing = -7;
-    CUSOLVER_CHECK(cusolverSpDcsrlsvcholHost(H, S.N, (int)S.Col.size(), D, S.Val.data(), S.Row.data(), S.Col.data(),
+    CUSOLVER_CHECK(cusolverSpDcsrlsvcholHost(H, S.Rows, S.nnz(), D, S.Val.data(), S.Ptr.data(), S.Idx.data(),
                                              Bs.data(), 1e-12, 0, X.data(), &Sing));
     std::printf("indefinite: %s\n", Sing >= 0 ? "singular" : "regular");
     report("not_spd_detected", Sing >= 0, 1);
@@ -121,21 +70,21 @@ int main() {
   {
     const int M = 30;
     const double Pi = 3.14159265358979323846;
-    Csr L;
-    L.N = M;
-    L.Row.push_back(0);
+    HostCsr<double> L;
+    L.Rows = L.Cols = M;
+    L.Ptr.push_back(0);
     for (int I = 0; I < M; ++I) {
       if (I > 0) {
-        L.Col.push_back(I - 1);
+        L.Idx.push_back(I - 1);
         L.Val.push_back(-1);
       }
-      L.Col.push_back(I);
+      L.Idx.push_back(I);
       L.Val.push_back(2);
       if (I + 1 < M) {
-        L.Col.push_back(I + 1);
+        L.Idx.push_back(I + 1);
         L.Val.push_back(-1);
       }
-      L.Row.push_back(L.Col.size());
+      L.Ptr.push_back(L.Idx.size());
     }
     double Want = 0, Best = 1e9;
     for (int K = 1; K <= M; ++K) {
@@ -146,18 +95,18 @@ int main() {
       }
     }
     std::vector<double> X0(M, 1.0);
-    int *DRow = upload(L.Row), *DCol = upload(L.Col);
+    int *DRow = upload(L.Ptr), *DCol = upload(L.Idx);
     double *DVal = upload(L.Val), *DX0 = upload(X0), *DX, *DMu;
     CHECK(cudaMalloc(&DX, M * sizeof(double)));
     CHECK(cudaMalloc(&DMu, sizeof(double)));
-    CUSOLVER_CHECK(cusolverSpDcsreigvsi(H, M, (int)L.Col.size(), D, DVal, DRow, DCol, 0.5, DX0, 200, 1e-12, DMu, DX));
+    CUSOLVER_CHECK(cusolverSpDcsreigvsi(H, M, L.nnz(), D, DVal, DRow, DCol, 0.5, DX0, 200, 1e-12, DMu, DX));
     double Mu = download(DMu, 1)[0];
     auto V = download(DX, M);
     double Res = 0;
     for (int I = 0; I < M; ++I) {
       double S = -Mu * V[I];
-      for (int K = L.Row[I]; K < L.Row[I + 1]; ++K)
-        S += L.Val[K] * V[L.Col[K]];
+      for (int K = L.Ptr[I]; K < L.Ptr[I + 1]; ++K)
+        S += L.Val[K] * V[L.Idx[K]];
       Res = std::fmax(Res, std::fabs(S));
     }
     std::printf("csreigvsi mu=%.6f\n", Mu);
