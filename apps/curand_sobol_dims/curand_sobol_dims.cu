@@ -8,84 +8,24 @@
 /// sequence has (each dimension's first 2^k points are the multiples of
 /// 2^-k), that the device API gives the same points as the host API, and a
 /// 5-dimensional integral whose QMC error must be small.
-#include "../common/lib_util.h"
-#include <algorithm>
-#include <curand.h>
-#include <curand_kernel.h>
-
-#define CURAND_CHECK(Call) LIB_CHECK("cuRAND", Call)
-
-__global__ void sobol32Kernel(curandDirectionVectors32_t *Vectors, unsigned Dims, unsigned Points, unsigned Offset,
-                              unsigned *Out) {
-  unsigned D = blockIdx.x * blockDim.x + threadIdx.x;
-  if (D >= Dims)
-    return;
-  curandStateSobol32_t S;
-  curand_init(Vectors[D], Offset, &S);
-  for (unsigned I = 0; I < Points; ++I)
-    Out[D * Points + I] = curand(&S);
-}
-
-__global__ void sobol64Kernel(curandDirectionVectors64_t *Vectors, unsigned Dims, unsigned Points,
-                              unsigned long long Offset, unsigned long long *Out) {
-  unsigned D = blockIdx.x * blockDim.x + threadIdx.x;
-  if (D >= Dims)
-    return;
-  curandStateSobol64_t S;
-  curand_init(Vectors[D], Offset, &S);
-  for (unsigned I = 0; I < Points; ++I)
-    Out[D * Points + I] = curand(&S);
-}
-
-template <typename T> static bool grid(const std::vector<T> &V, size_t Start, size_t N, int Shift) {
-  std::vector<T> S(V.begin() + Start, V.begin() + Start + N);
-  std::sort(S.begin(), S.end());
-  for (size_t I = 0; I < N; ++I)
-    if (S[I] >> Shift != (T)I)
-      return false;
-  return true;
-}
+#include "../common/sobol_util.h"
 
 int main() {
   bool Ok = true;
   const unsigned Dims = 5, Points = 4096;
   const size_t N = Dims * Points;
-  unsigned *U;
-  float *F;
-  unsigned long long *L;
-  double *D;
-  CHECK(cudaMalloc(&U, sizeof(unsigned) * N));
-  CHECK(cudaMalloc(&F, sizeof(float) * N));
-  CHECK(cudaMalloc(&L, sizeof(unsigned long long) * N));
-  CHECK(cudaMalloc(&D, sizeof(double) * N));
+  auto [U, F, L, D] = allocDraws(N);
 
-  curandGenerator_t G;
-  CURAND_CHECK(curandCreateGenerator(&G, CURAND_RNG_QUASI_SOBOL32));
-  CURAND_CHECK(curandSetQuasiRandomGeneratorDimensions(G, Dims));
+  curandGenerator_t G = quasiGenerator(CURAND_RNG_QUASI_SOBOL32, Dims);
   CURAND_CHECK(curandGenerate(G, U, N));
   std::vector<unsigned> Ui = download(U, N);
-  for (unsigned K = 0; K < Dims; ++K) {
-    std::printf("sobol32 dim %u:", K);
-    for (int I = 0; I < 6; ++I)
-      std::printf(" %08x", Ui[K * Points + I]);
-    bool Net = grid(Ui, K * Points, Points, 20);
-    std::printf(" ... %08x grid %s\n", Ui[K * Points + Points - 1], Net ? "ok" : "WRONG");
-    Ok &= Net;
-  }
+  Ok &= dumpDims("sobol32", Ui, Dims, Points, 6, "grid", 20);
   // The same points from the device API and the library's direction vectors.
   curandDirectionVectors32_t *V32;
   CURAND_CHECK(curandGetDirectionVectors32(&V32, CURAND_DIRECTION_VECTORS_32_JOEKUO6));
   std::printf("direction vectors 32, dim 2: %08x %08x %08x %08x; dim 4: %08x %08x %08x\n", V32[2][0], V32[2][1],
               V32[2][2], V32[2][31], V32[4][0], V32[4][1], V32[4][5]);
-  curandDirectionVectors32_t *DevV32;
-  CHECK(cudaMalloc(&DevV32, sizeof(curandDirectionVectors32_t) * Dims));
-  CHECK(cudaMemcpy(DevV32, V32, sizeof(curandDirectionVectors32_t) * Dims, cudaMemcpyHostToDevice));
-  unsigned *Dev32;
-  CHECK(cudaMalloc(&Dev32, sizeof(unsigned) * N));
-  sobol32Kernel<<<1, 32>>>(DevV32, Dims, Points, 0, Dev32);
-  CHECK(cudaGetLastError());
-  std::vector<unsigned> Di = download(Dev32, N);
-  bool Same = Di == Ui;
+  bool Same = deviceSobol<unsigned, false>(V32, nullptr, Dims, Points, 0) == Ui;
   std::printf("device API curand_init(vectors[d], 0) gives the host API's points: %s\n", Same ? "ok" : "WRONG");
   Ok &= Same;
 
@@ -121,25 +61,15 @@ int main() {
 
   // Sobol64 in 4 dimensions, 64-bit integers and doubles.
   const unsigned Dims64 = 4;
-  CURAND_CHECK(curandCreateGenerator(&G, CURAND_RNG_QUASI_SOBOL64));
-  CURAND_CHECK(curandSetQuasiRandomGeneratorDimensions(G, Dims64));
+  G = quasiGenerator(CURAND_RNG_QUASI_SOBOL64, Dims64);
   CURAND_CHECK(curandSetGeneratorOffset(G, 3));
   CURAND_CHECK(curandGenerateLongLong(G, L, Dims64 * Points));
   std::vector<unsigned long long> Li = download(L, Dims64 * Points);
-  for (unsigned K = 0; K < Dims64; ++K)
-    std::printf("sobol64 offset 3 dim %u: %016llx %016llx %016llx ... %016llx\n", K, Li[K * Points],
-                Li[K * Points + 1], Li[K * Points + 2], Li[K * Points + Points - 1]);
+  dumpDims("sobol64 offset 3", Li, Dims64, Points, 3);
   curandDirectionVectors64_t *V64;
   CURAND_CHECK(curandGetDirectionVectors64(&V64, CURAND_DIRECTION_VECTORS_64_JOEKUO6));
   std::printf("direction vectors 64, dim 3: %016llx %016llx %016llx\n", V64[3][0], V64[3][1], V64[3][63]);
-  curandDirectionVectors64_t *DevV64;
-  CHECK(cudaMalloc(&DevV64, sizeof(curandDirectionVectors64_t) * Dims64));
-  CHECK(cudaMemcpy(DevV64, V64, sizeof(curandDirectionVectors64_t) * Dims64, cudaMemcpyHostToDevice));
-  unsigned long long *Dev64;
-  CHECK(cudaMalloc(&Dev64, sizeof(unsigned long long) * Dims64 * Points));
-  sobol64Kernel<<<1, 32>>>(DevV64, Dims64, Points, 3, Dev64);
-  CHECK(cudaGetLastError());
-  bool Same64 = download(Dev64, Dims64 * Points) == Li;
+  bool Same64 = deviceSobol<unsigned long long, false>(V64, nullptr, Dims64, Points, 3) == Li;
   std::printf("device API curand_init(vectors[d], 3) gives the host API's points: %s\n", Same64 ? "ok" : "WRONG");
   Ok &= Same64;
   CURAND_CHECK(curandSetGeneratorOffset(G, 0));
@@ -160,9 +90,6 @@ int main() {
   Dd = download(D, Dims64 * 8);
   std::printf("sobol64 offset 11 log-normals: %.17g %.17g %.17g\n", Dd[0], Dd[9], Dd[31]);
   CURAND_CHECK(curandDestroyGenerator(G));
-  CHECK(cudaFree(U));
-  CHECK(cudaFree(F));
-  CHECK(cudaFree(L));
-  CHECK(cudaFree(D));
+  freeDraws({U, F, L, D});
   return finish(Ok);
 }
