@@ -109,6 +109,10 @@ enum hsa_amd_memory_pool_info_t : int {
   HSA_AMD_MEMORY_POOL_INFO_SIZE = 2,
   HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED = 5,
 };
+/// hsa_amd_agent_memory_pool_get_info: may the agent touch the pool's
+/// memory (hsa_ext_amd.h hsa_amd_memory_pool_access_t).
+constexpr int HSA_AMD_AGENT_MEMORY_POOL_INFO_ACCESS = 0;
+constexpr int HSA_AMD_MEMORY_POOL_ACCESS_NEVER_ALLOWED = 0;
 constexpr uint32_t HSA_AMD_SEGMENT_GLOBAL = 0;
 constexpr uint32_t HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT = 1;
 constexpr uint32_t HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED = 2;
@@ -168,6 +172,7 @@ using QueueErrorCallback = void (*)(hsa_status_t, hsa_queue_t *, void *);
   X(hsa_isa_get_info_alt, hsa_status_t, (hsa_isa_t, int, void *))                                \
   X(hsa_amd_agent_iterate_memory_pools, hsa_status_t, (hsa_agent_t, PoolCallback, void *))       \
   X(hsa_amd_memory_pool_get_info, hsa_status_t, (hsa_amd_memory_pool_t, int, void *))           \
+  X(hsa_amd_agent_memory_pool_get_info, hsa_status_t, (hsa_agent_t, hsa_amd_memory_pool_t, int, void *)) \
   X(hsa_amd_memory_pool_allocate, hsa_status_t, (hsa_amd_memory_pool_t, size_t, uint32_t, void **)) \
   X(hsa_amd_memory_pool_free, hsa_status_t, (void *))                                            \
   X(hsa_amd_agents_allow_access, hsa_status_t, (uint32_t, const hsa_agent_t *, const uint32_t *, const void *)) \

@@ -827,6 +827,7 @@ HsaDevice::HsaDevice(const HsaRuntime &Rt, const AgentDescription &Ag, TargetInf
   // Cooperative groups synchronise the grid with atomics on the workspace
   // each cooperative launch gets (GridWorkspacePool).
   Props.CooperativeLaunch = true;
+  Props.HostAccessesDeviceMemory = A.HostAccess;
 }
 
 ferry::Expected<void *> HsaDevice::allocate(ferry::MemoryKind Kind, size_t Bytes) {
@@ -837,9 +838,11 @@ ferry::Expected<void *> HsaDevice::allocate(ferry::MemoryKind Kind, size_t Bytes
     return ferry::makeError(CUDA_ERROR_OUT_OF_MEMORY,
                             "hsa_amd_memory_pool_allocate(" + std::to_string(Bytes) +
                                 "): " + Rt.statusText(E));
-  // Every allocation is reachable by the GPU and the host (UVA).
+  // Every allocation is reachable by the GPU, and by the host where the
+  // CPU may map the device pool (large BAR, APU); host memory always.
   hsa_agent_t Agents[2] = {A.Agent, A.HostAgent};
-  Rt.fn().hsa_amd_agents_allow_access(A.HostAgent.handle ? 2 : 1, Agents, nullptr, P);
+  bool WithHost = A.HostAgent.handle && (!OnDevice || A.HostAccess);
+  Rt.fn().hsa_amd_agents_allow_access(WithHost ? 2 : 1, Agents, nullptr, P);
   if (OnDevice)
     Allocated += Bytes;
   return P;

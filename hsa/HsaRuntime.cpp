@@ -215,6 +215,13 @@ void HsaRuntime::discover() {
     Fn.hsa_amd_agent_iterate_memory_pools(G, visitPool, &Dev);
     A.DevicePool = Dev.Device;
     A.DeviceMemory = Dev.DeviceSize;
+    if (HostAgent.handle && A.DevicePool.handle) {
+      int Access = HSA_AMD_MEMORY_POOL_ACCESS_NEVER_ALLOWED;
+      A.HostAccess = Fn.hsa_amd_agent_memory_pool_get_info(HostAgent, A.DevicePool,
+                                                           HSA_AMD_AGENT_MEMORY_POOL_INFO_ACCESS,
+                                                           &Access) == HSA_STATUS_SUCCESS &&
+                     Access != HSA_AMD_MEMORY_POOL_ACCESS_NEVER_ALLOWED;
+    }
     A.KernargPool = Host.Kernarg;
     A.HostPool = Host.Fine.handle ? Host.Fine : Host.Kernarg;
 
@@ -229,8 +236,10 @@ void HsaRuntime::discover() {
                       A.Name, A.Isa);
       continue;
     }
-    log::hsa().info("GPU {}: {} ({}), {} CUs, wave{}, {} MiB", Agents.size(), A.Name, A.Isa,
-                    A.ComputeUnits, A.WavefrontSize, A.DeviceMemory >> 20);
+    log::hsa().info("GPU {}: {} ({}), {} CUs, wave{}, {} MiB, {}", Agents.size(), A.Name, A.Isa,
+                    A.ComputeUnits, A.WavefrontSize, A.DeviceMemory >> 20,
+                    A.HostAccess ? "host may access its memory"
+                                 : "its memory is not host-accessible");
     Agents.push_back(std::move(A));
   }
 }

@@ -42,6 +42,10 @@ struct AgentDescription {
   api::hsa_amd_memory_pool_t KernargPool{};  ///< Host, kernarg-init, fine-grained.
   api::hsa_amd_memory_pool_t HostPool{};     ///< Host, fine-grained (pinned/managed).
   api::hsa_agent_t HostAgent{};              ///< The CPU agent owning HostPool.
+  /// The CPU may load and store DevicePool's memory: its access to the pool
+  /// is not NEVER_ALLOWED (a large BAR or an APU; HIP decides isLargeBar the
+  /// same way). False on a discrete GPU whose VRAM the CPU cannot reach.
+  bool HostAccess = false;
 };
 
 class HsaRuntime {

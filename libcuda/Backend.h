@@ -81,6 +81,9 @@ struct DeviceProperties {
   bool ManagedMemory = true;
   bool ConcurrentManagedAccess = true;
   bool PageableMemoryAccess = false;      ///< Device may touch malloc'ed memory.
+  /// The host may load and store device memory directly (host backend, an
+  /// APU or a large-BAR GPU); false where the CPU cannot reach the VRAM.
+  bool HostAccessesDeviceMemory = true;
   bool HostNativeAtomics = false;
   bool CooperativeLaunch = true;
   /// L2 persistence (cudaLimitPersistingL2CacheSize, access-policy

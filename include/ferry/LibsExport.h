@@ -26,6 +26,17 @@ struct FerryLibsTable {
   /// which happened. Fn must not wait for anything the caller does after
   /// the call returns.
   CUresult (*LaunchHostFuncInline)(CUstream Stream, CUhostFn Fn, void *UserData, int *RanInline);
+  /// Whether the host may read and write Device's device memory (what
+  /// cuMemAlloc returns) with plain loads and stores: *Yes = 1 on the host
+  /// backend and on an AMD GPU whose memory the CPU reaches (an APU, or a
+  /// large BAR: the CPU agent's access to the device pool is not
+  /// NEVER_ALLOWED), 0 on a discrete GPU whose VRAM the CPU cannot reach,
+  /// where a library's host work on device memory would fault.
+  CUresult (*DeviceMemoryHostAccess)(CUdevice Device, int *Yes);
 };
+
+/// Whether T, as its driver built it, has the slot at byte offset Offset
+/// (offsetof(FerryLibsTable, Slot)): an older driver's table ends before.
+inline bool hasLibsSlot(const FerryLibsTable *T, size_t Offset) { return T && Offset < T->Bytes; }
 
 } // namespace ferry

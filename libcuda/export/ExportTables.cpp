@@ -218,7 +218,18 @@ CUresult launchHostFuncInline(CUstream H, CUhostFn Fn, void *User, int *RanInlin
   return done(Name, std::move(St));
 }
 
-const FerryLibsTable LibsTable = {sizeof(FerryLibsTable), launchHostFuncInline};
+CUresult deviceMemoryHostAccess(CUdevice Dev, int *Yes) {
+  const char *Name = "ferry libs: DeviceMemoryHostAccess";
+  if (!Yes)
+    return fail(Name, CUDA_ERROR_INVALID_VALUE, "null argument");
+  auto D = deviceArg(Dev);
+  if (!D)
+    return fail(Name, D.error());
+  *Yes = (*D)->Backend->properties().HostAccessesDeviceMemory ? 1 : 0;
+  return CUDA_SUCCESS;
+}
+
+const FerryLibsTable LibsTable = {sizeof(FerryLibsTable), launchHostFuncInline, deviceMemoryHostAccess};
 
 struct TableEntry {
   uint8_t Uuid[16];

@@ -4,6 +4,7 @@
 #include "libs/common/Driver.h"
 
 #include <cstdarg>
+#include <cstddef>
 #include <cstdio>
 #include <dlfcn.h>
 #include <mutex>
@@ -81,7 +82,7 @@ void load() {
     const void *Tbl = nullptr;
     auto GetTable = reinterpret_cast<decltype(&::cuGetExportTable)>(P);
     if (GetTable(&Tbl, &FerryLibsTableId) == CUDA_SUCCESS && Tbl &&
-        static_cast<const FerryLibsTable *>(Tbl)->Bytes >= sizeof(FerryLibsTable))
+        hasLibsSlot(static_cast<const FerryLibsTable *>(Tbl), offsetof(FerryLibsTable, LaunchHostFuncInline)))
       T.Ferry = static_cast<const FerryLibsTable *>(Tbl);
   }
   Loaded = true;

@@ -38,7 +38,8 @@ struct DriverTable {
   decltype(&::cuMemFree_v2) MemFree = nullptr;
   decltype(&::cuMemGetInfo_v2) MemGetInfo = nullptr;
   decltype(&::cuPointerGetAttribute) PointerGetAttribute = nullptr;
-  /// ferry's private table (null over another driver).
+  /// ferry's private table (null over another driver); slots past
+  /// LaunchHostFuncInline may be missing (hasLibsSlot).
   const FerryLibsTable *Ferry = nullptr;
 };
 

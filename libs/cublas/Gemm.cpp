@@ -14,6 +14,7 @@
 ///    inputs rounded to TF32 first.
 #include "libs/cublas/Handle.h"
 #include "libs/cublas/Numeric.h"
+#include "libs/cublas/RocBlas.h"
 
 #include <cblas.h>
 
@@ -366,12 +367,52 @@ bool choosePath(GemmCall &G, cublasComputeType_t Compute, const Handle &H, size_
 
 bool validAlgo(int Algo) { return (Algo >= -1 && Algo <= 23) || (Algo >= 99 && Algo <= 115) || Algo == 999; }
 
+/// G for rocBLAS, where the host cannot reach the device memory: plain and
+/// strided GEMMs (pointer arrays live in device memory too, and are not
+/// forwarded: NOT_SUPPORTED).
+cublasStatus_t forward(Handle &H, const GemmCall &G) {
+  if (G.A.Array || G.B.Array || G.C.Array) {
+    ferry::libs::logNoHostAccess("cublas", "CUBLAS_STATUS_NOT_SUPPORTED", "pointer-array batches are not forwarded");
+    return CUBLAS_STATUS_NOT_SUPPORTED;
+  }
+  RocGemm R;
+  R.OpA = G.OpA;
+  R.OpB = G.OpB;
+  R.M = G.M;
+  R.N = G.N;
+  R.K = G.K;
+  R.A = G.A.Ptr;
+  R.B = G.B.Ptr;
+  R.C = const_cast<void *>(G.C.Ptr);
+  R.At = G.A.Type;
+  R.Bt = G.B.Type;
+  R.Ct = G.C.Type;
+  static const cudaDataType Computes[] = {CUDA_R_32F, CUDA_R_64F, CUDA_C_32F, CUDA_C_64F,
+                                          CUDA_R_32F, CUDA_R_16F, CUDA_R_32I}; // By Path.
+  static_assert(int(Path::Int8To32) == 6, "Computes follows Path");
+  R.Compute = Computes[int(G.Kind)];
+  R.Lda = G.A.Ld;
+  R.Ldb = G.B.Ld;
+  R.Ldc = G.C.Ld;
+  R.StrideA = G.A.Stride;
+  R.StrideB = G.B.Stride;
+  R.StrideC = G.C.Stride;
+  R.Batch = G.Batch;
+  std::memcpy(R.Alpha, G.Alpha.Bytes, sizeof R.Alpha);
+  std::memcpy(R.Beta, G.Beta.Bytes, sizeof R.Beta);
+  R.AlphaPtr = G.Alpha.Ptr;
+  R.BetaPtr = G.Beta.Ptr;
+  return forwardGemm(H, R);
+}
+
 cublasStatus_t launch(Handle &H, GemmCall G) {
   if (G.M == 0 || G.N == 0 || G.Batch == 0)
     return CUBLAS_STATUS_SUCCESS;
   if (G.M > INT32_MAX || G.N > INT32_MAX || G.K > INT32_MAX || G.A.Ld > INT32_MAX || G.B.Ld > INT32_MAX ||
       G.C.Ld > INT32_MAX)
     return CUBLAS_STATUS_NOT_SUPPORTED;
+  if (!H.Kept.hostReachesDeviceMemory())
+    return forward(H, G);
   return enqueue(H, [G] {
     for (int64_t B = 0; B < G.Batch; ++B)
       runOne(G, B);

@@ -87,6 +87,9 @@ cublasStatus_t enqueueTask(Handle &H, std::function<void()> Work, bool WaitForHo
   case libs::EnqueueResult::NoMemory:
     // Nothing throws across the C ABI: the task could not be allocated.
     return CUBLAS_STATUS_ALLOC_FAILED;
+  case libs::EnqueueResult::NoHostAccess:
+    libs::logNoHostAccess("cublas", "CUBLAS_STATUS_NOT_SUPPORTED");
+    return CUBLAS_STATUS_NOT_SUPPORTED;
   }
   // Captured work is not run now, so there is no result to wait for.
   CUstreamCaptureStatus Capture = CU_STREAM_CAPTURE_STATUS_NONE;

@@ -24,6 +24,8 @@
 
 namespace ferry::cublas {
 
+struct RocState; // RocBlas.cpp
+
 struct Handle {
   static constexpr uint64_t Live = 0x6665727279424c53ull; // "ferryBLS"
   uint64_t Magic = Live;
@@ -46,6 +48,8 @@ struct Handle {
   /// Work captured into graphs lives until the handle is destroyed (as
   /// NVIDIA's captured work needs the handle's workspace to live).
   libs::TaskKeeper Kept;
+  /// rocBLAS's handle and HIP stream once a GEMM was forwarded (RocBlas.h).
+  std::shared_ptr<RocState> Roc;
 };
 
 /// The live handle behind H, or null (a null, destroyed or foreign handle).

@@ -244,6 +244,9 @@ cufftResult exec(cufftHandle H, cufftType Want, void *In, void *Out, int Sign) {
     return CUFFT_SUCCESS;
   case ferry::libs::EnqueueResult::NoMemory:
     return CUFFT_ALLOC_FAILED;
+  case ferry::libs::EnqueueResult::NoHostAccess:
+    ferry::libs::logNoHostAccess("cufft", "CUFFT_NOT_SUPPORTED");
+    return CUFFT_NOT_SUPPORTED;
   default:
     return CUFFT_EXEC_FAILED;
   }

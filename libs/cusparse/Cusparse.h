@@ -158,6 +158,9 @@ inline cusparseStatus_t fromEnqueue(ferry::libs::EnqueueResult R) {
     return CUSPARSE_STATUS_ALLOC_FAILED;
   case ferry::libs::EnqueueResult::NoDriver:
     return CUSPARSE_STATUS_NOT_INITIALIZED;
+  case ferry::libs::EnqueueResult::NoHostAccess:
+    ferry::libs::logNoHostAccess("cusparse", "CUSPARSE_STATUS_NOT_SUPPORTED");
+    return CUSPARSE_STATUS_NOT_SUPPORTED;
   default:
     return CUSPARSE_STATUS_EXECUTION_FAILED;
   }

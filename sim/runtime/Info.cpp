@@ -603,10 +603,16 @@ FERRY_SIM_EXPORT hsa_status_t hsa_amd_agent_memory_pool_get_info(
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   // Access as ROCr decides it for a discrete GPU: the owner by default;
   // system memory for other GPUs once allowed; another GPU's memory only
-  // after allow_access (peer access); LDS never.
+  // after allow_access (peer access); LDS never. The CPU reaches system
+  // memory by default and a GPU's device memory once allowed where the BAR
+  // spans it (ROCr: DISALLOWED_BY_DEFAULT; HIP reads anything but
+  // NEVER_ALLOWED as a large BAR), never under FERRY_SIM_HOST_ACCESS=0.
   hsa_amd_memory_pool_access_t Access;
   if (P->Segment != HSA_AMD_SEGMENT_GLOBAL)
     Access = P->Owner == A ? HSA_AMD_MEMORY_POOL_ACCESS_ALLOWED_BY_DEFAULT
+                           : HSA_AMD_MEMORY_POOL_ACCESS_NEVER_ALLOWED;
+  else if (!A->isGpu() && P->Owner->isGpu())
+    Access = R->HostAccess ? HSA_AMD_MEMORY_POOL_ACCESS_DISALLOWED_BY_DEFAULT
                            : HSA_AMD_MEMORY_POOL_ACCESS_NEVER_ALLOWED;
   else if (P->Owner == A || !A->isGpu() || P->GpuAccessByDefault)
     Access = HSA_AMD_MEMORY_POOL_ACCESS_ALLOWED_BY_DEFAULT;
@@ -688,7 +694,9 @@ FERRY_SIM_EXPORT hsa_status_t hsa_region_get_info(hsa_region_t Handle, hsa_regio
   case HSA_REGION_INFO_RUNTIME_ALLOC_ALIGNMENT:
     return put(Value, size_t(P->AllocAllowed ? 4096 : 0));
   case HSA_AMD_REGION_INFO_HOST_ACCESSIBLE:
-    return put(Value, true); // All of it is host memory here.
+    // ROCr: system memory only (a large BAR is reported through the pool
+    // access query instead).
+    return put(Value, !P->Owner->isGpu());
   case HSA_AMD_REGION_INFO_BASE:
     return put(Value, static_cast<void *>(nullptr));
   case HSA_AMD_REGION_INFO_BUS_WIDTH:

@@ -197,6 +197,15 @@ hsa_status_t Runtime::create(std::unique_ptr<Runtime> &Out) {
   }
   if (R->Agents.size() == 1)
     return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  if (const char *Access = std::getenv("FERRY_SIM_HOST_ACCESS"); Access && *Access) {
+    if (std::strcmp(Access, "0") && std::strcmp(Access, "1")) {
+      report("FERRY_SIM_HOST_ACCESS is '%s'; it takes 0 (the CPU cannot reach device memory) "
+             "or 1 (it can: large BAR, the default)",
+             Access);
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    }
+    R->HostAccess = *Access == '1';
+  }
   R->Copies = std::make_unique<CopyEngine>(R->Memory);
   Out = std::move(R);
   return HSA_STATUS_SUCCESS;

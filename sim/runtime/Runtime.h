@@ -389,6 +389,10 @@ public:
   MemoryRegistry Memory;
   std::vector<std::unique_ptr<Agent>> Agents; ///< [0] is the CPU agent.
   std::unique_ptr<CopyEngine> Copies;
+  /// FERRY_SIM_HOST_ACCESS (default 1): whether the CPU may map the GPUs'
+  /// device pools, as with a large BAR or an APU; 0 models a discrete GPU
+  /// whose VRAM the CPU cannot reach (sim/README.md).
+  bool HostAccess = true;
 
   Agent *agent(hsa_agent_t H) const;
   Pool *pool(uint64_t Handle) const;
