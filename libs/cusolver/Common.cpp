@@ -44,6 +44,9 @@ cusolverStatus_t enqueue(cudaStream_t Stream, libs::TaskKeeper &Keeper, std::fun
     return CUSOLVER_STATUS_ALLOC_FAILED;
   case libs::EnqueueResult::LaunchFailed:
     break;
+  case libs::EnqueueResult::NoHostAccess:
+    libs::logNoHostAccess("cusolver", "CUSOLVER_STATUS_NOT_SUPPORTED");
+    return CUSOLVER_STATUS_NOT_SUPPORTED;
   }
   return CUSOLVER_STATUS_EXECUTION_FAILED;
 }
