@@ -111,134 +111,159 @@ FERRY_LAPACK_COMPLEX(z, C64, double)
 namespace ferry::cusolver::lapack {
 
 namespace {
+
+/// Each element type's LAPACK entry points, so that each operation below
+/// is written once for the four types.
+template <typename T> struct Entry;
+#define FERRY_LAPACK_ENTRIES(P, T, Mqr, Gqr, Evd)                                                                      \
+  template <> struct Entry<T> {                                                                                        \
+    static constexpr auto getrf = P##getrf_;                                                                           \
+    static constexpr auto getrs = P##getrs_;                                                                           \
+    static constexpr auto potrf = P##potrf_;                                                                           \
+    static constexpr auto potrs = P##potrs_;                                                                           \
+    static constexpr auto potri = P##potri_;                                                                           \
+    static constexpr auto geqrf = P##geqrf_;                                                                           \
+    static constexpr auto sytrf = P##sytrf_;                                                                           \
+    static constexpr auto trtri = P##trtri_;                                                                           \
+    static constexpr auto trtrs = P##trtrs_;                                                                           \
+    static constexpr auto sytrs = P##sytrs_;                                                                           \
+    static constexpr auto ormqr = P##Mqr##_;                                                                           \
+    static constexpr auto orgqr = P##Gqr##_;                                                                           \
+    static constexpr auto gesvd = P##gesvd_;                                                                           \
+    static constexpr auto syevd = P##Evd##_;                                                                           \
+  };
+FERRY_LAPACK_ENTRIES(s, float, ormqr, orgqr, syevd)
+FERRY_LAPACK_ENTRIES(d, double, ormqr, orgqr, syevd)
+FERRY_LAPACK_ENTRIES(c, C32, unmqr, ungqr, heevd)
+FERRY_LAPACK_ENTRIES(z, C64, unmqr, ungqr, heevd)
+#undef FERRY_LAPACK_ENTRIES
+
 /// A workspace size LAPACK reported through a query (lwork = -1).
 template <typename T> int querySize(T W) { return std::max(1, static_cast<int>(std::real(W))); }
+
+/// Call(Work, &Lwork) as a workspace query (Lwork -1), then again with a
+/// workspace of the size the query reported.
+template <typename T, typename F> void withWorkspace(F Call) {
+  T Q{};
+  int L = -1;
+  Call(&Q, &L);
+  L = querySize(Q);
+  std::vector<T> W(L);
+  Call(W.data(), &L);
+}
+
 } // namespace
 
-#define FERRY_LAPACK_COMMON(P, T)                                                                                      \
-  void getrf(int M, int N, T *A, int Lda, int *Piv, int *Info) { P##getrf_(&M, &N, A, &Lda, Piv, Info); }             \
-  void getrs(char Trans, int N, int Nrhs, const T *A, int Lda, const int *Piv, T *B, int Ldb, int *Info) {             \
-    P##getrs_(&Trans, &N, &Nrhs, A, &Lda, Piv, B, &Ldb, Info, 1);                                                      \
-  }                                                                                                                    \
-  void potrf(char Uplo, int N, T *A, int Lda, int *Info) { P##potrf_(&Uplo, &N, A, &Lda, Info, 1); }                   \
-  void potrs(char Uplo, int N, int Nrhs, const T *A, int Lda, T *B, int Ldb, int *Info) {                              \
-    P##potrs_(&Uplo, &N, &Nrhs, A, &Lda, B, &Ldb, Info, 1);                                                            \
-  }                                                                                                                    \
-  void potri(char Uplo, int N, T *A, int Lda, int *Info) { P##potri_(&Uplo, &N, A, &Lda, Info, 1); }                   \
-  void geqrf(int M, int N, T *A, int Lda, T *Tau, int *Info) {                                                         \
-    T Q{};                                                                                                             \
-    int L = -1;                                                                                                        \
-    P##geqrf_(&M, &N, A, &Lda, Tau, &Q, &L, Info);                                                                     \
-    L = querySize(Q);                                                                                                  \
-    std::vector<T> W(L);                                                                                               \
-    P##geqrf_(&M, &N, A, &Lda, Tau, W.data(), &L, Info);                                                               \
-  }                                                                                                                    \
-  void sytrf(char Uplo, int N, T *A, int Lda, int *Piv, int *Info) {                                                   \
-    T Q{};                                                                                                             \
-    int L = -1;                                                                                                        \
-    P##sytrf_(&Uplo, &N, A, &Lda, Piv, &Q, &L, Info, 1);                                                               \
-    L = querySize(Q);                                                                                                  \
-    std::vector<T> W(L);                                                                                               \
-    P##sytrf_(&Uplo, &N, A, &Lda, Piv, W.data(), &L, Info, 1);                                                         \
-  }                                                                                                                    \
-  void trtri(char Uplo, char Diag, int N, T *A, int Lda, int *Info) { P##trtri_(&Uplo, &Diag, &N, A, &Lda, Info, 1, 1); } \
-  void trtrs(char Uplo, char Trans, int N, int Nrhs, const T *A, int Lda, T *B, int Ldb, int *Info) {                  \
-    char Diag = 'N';                                                                                                   \
-    P##trtrs_(&Uplo, &Trans, &Diag, &N, &Nrhs, A, &Lda, B, &Ldb, Info, 1, 1, 1);                                       \
-  }                                                                                                                    \
-  void sytrs(char Uplo, int N, int Nrhs, const T *A, int Lda, const int *Piv, T *B, int Ldb, int *Info) {              \
-    P##sytrs_(&Uplo, &N, &Nrhs, A, &Lda, Piv, B, &Ldb, Info, 1);                                                       \
-  }
+template <typename T> void getrf(int M, int N, T *A, int Lda, int *Piv, int *Info) {
+  Entry<T>::getrf(&M, &N, A, &Lda, Piv, Info);
+}
 
-FERRY_LAPACK_COMMON(s, float)
-FERRY_LAPACK_COMMON(d, double)
-FERRY_LAPACK_COMMON(c, C32)
-FERRY_LAPACK_COMMON(z, C64)
-#undef FERRY_LAPACK_COMMON
+template <typename T>
+void getrs(char Trans, int N, int Nrhs, const T *A, int Lda, const int *Piv, T *B, int Ldb, int *Info) {
+  Entry<T>::getrs(&Trans, &N, &Nrhs, A, &Lda, Piv, B, &Ldb, Info, 1);
+}
 
-#define FERRY_LAPACK_REAL(P, T)                                                                                        \
-  void ormqr(char Side, char Trans, int M, int N, int K, const T *A, int Lda, const T *Tau, T *C, int Ldc,             \
-             int *Info) {                                                                                              \
-    T Q{};                                                                                                             \
-    int L = -1;                                                                                                        \
-    P##ormqr_(&Side, &Trans, &M, &N, &K, A, &Lda, Tau, C, &Ldc, &Q, &L, Info, 1, 1);                                   \
-    L = querySize(Q);                                                                                                  \
-    std::vector<T> W(L);                                                                                               \
-    P##ormqr_(&Side, &Trans, &M, &N, &K, A, &Lda, Tau, C, &Ldc, W.data(), &L, Info, 1, 1);                             \
-  }                                                                                                                    \
-  void orgqr(int M, int N, int K, T *A, int Lda, const T *Tau, int *Info) {                                            \
-    T Q{};                                                                                                             \
-    int L = -1;                                                                                                        \
-    P##orgqr_(&M, &N, &K, A, &Lda, Tau, &Q, &L, Info);                                                                 \
-    L = querySize(Q);                                                                                                  \
-    std::vector<T> W(L);                                                                                               \
-    P##orgqr_(&M, &N, &K, A, &Lda, Tau, W.data(), &L, Info);                                                           \
-  }                                                                                                                    \
-  void gesvd(char Jobu, char Jobvt, int M, int N, T *A, int Lda, T *S, T *U, int Ldu, T *Vt, int Ldvt, int *Info) {    \
-    T Q{};                                                                                                             \
-    int L = -1;                                                                                                        \
-    P##gesvd_(&Jobu, &Jobvt, &M, &N, A, &Lda, S, U, &Ldu, Vt, &Ldvt, &Q, &L, Info, 1, 1);                              \
-    L = querySize(Q);                                                                                                  \
-    std::vector<T> W(L);                                                                                               \
-    P##gesvd_(&Jobu, &Jobvt, &M, &N, A, &Lda, S, U, &Ldu, Vt, &Ldvt, W.data(), &L, Info, 1, 1);                        \
-  }                                                                                                                    \
-  void syevd(char Jobz, char Uplo, int N, T *A, int Lda, T *W, int *Info) {                                            \
-    T Q{};                                                                                                             \
-    int IQ = 0, L = -1, LI = -1;                                                                                       \
-    P##syevd_(&Jobz, &Uplo, &N, A, &Lda, W, &Q, &L, &IQ, &LI, Info, 1, 1);                                             \
-    L = querySize(Q);                                                                                                  \
-    LI = std::max(1, IQ);                                                                                              \
-    std::vector<T> Work(L);                                                                                            \
-    std::vector<int> IWork(LI);                                                                                        \
-    P##syevd_(&Jobz, &Uplo, &N, A, &Lda, W, Work.data(), &L, IWork.data(), &LI, Info, 1, 1);                           \
-  }
-FERRY_LAPACK_REAL(s, float)
-FERRY_LAPACK_REAL(d, double)
-#undef FERRY_LAPACK_REAL
+template <typename T> void potrf(char Uplo, int N, T *A, int Lda, int *Info) {
+  Entry<T>::potrf(&Uplo, &N, A, &Lda, Info, 1);
+}
 
-#define FERRY_LAPACK_COMPLEX(P, T, R)                                                                                  \
-  void ormqr(char Side, char Trans, int M, int N, int K, const T *A, int Lda, const T *Tau, T *C, int Ldc,             \
-             int *Info) {                                                                                              \
-    T Q{};                                                                                                             \
-    int L = -1;                                                                                                        \
-    P##unmqr_(&Side, &Trans, &M, &N, &K, A, &Lda, Tau, C, &Ldc, &Q, &L, Info, 1, 1);                                   \
-    L = querySize(Q);                                                                                                  \
-    std::vector<T> W(L);                                                                                               \
-    P##unmqr_(&Side, &Trans, &M, &N, &K, A, &Lda, Tau, C, &Ldc, W.data(), &L, Info, 1, 1);                             \
-  }                                                                                                                    \
-  void orgqr(int M, int N, int K, T *A, int Lda, const T *Tau, int *Info) {                                            \
-    T Q{};                                                                                                             \
-    int L = -1;                                                                                                        \
-    P##ungqr_(&M, &N, &K, A, &Lda, Tau, &Q, &L, Info);                                                                 \
-    L = querySize(Q);                                                                                                  \
-    std::vector<T> W(L);                                                                                               \
-    P##ungqr_(&M, &N, &K, A, &Lda, Tau, W.data(), &L, Info);                                                           \
-  }                                                                                                                    \
-  void gesvd(char Jobu, char Jobvt, int M, int N, T *A, int Lda, R *S, T *U, int Ldu, T *Vt, int Ldvt, int *Info) {    \
-    T Q{};                                                                                                             \
-    int L = -1;                                                                                                        \
-    std::vector<R> RW(5 * std::max(1, std::min(M, N)));                                                                \
-    P##gesvd_(&Jobu, &Jobvt, &M, &N, A, &Lda, S, U, &Ldu, Vt, &Ldvt, &Q, &L, RW.data(), Info, 1, 1);                   \
-    L = querySize(Q);                                                                                                  \
-    std::vector<T> W(L);                                                                                               \
-    P##gesvd_(&Jobu, &Jobvt, &M, &N, A, &Lda, S, U, &Ldu, Vt, &Ldvt, W.data(), &L, RW.data(), Info, 1, 1);             \
-  }                                                                                                                    \
-  void syevd(char Jobz, char Uplo, int N, T *A, int Lda, R *W, int *Info) {                                            \
-    T Q{};                                                                                                             \
-    R RQ{};                                                                                                            \
-    int IQ = 0, L = -1, LR = -1, LI = -1;                                                                              \
-    P##heevd_(&Jobz, &Uplo, &N, A, &Lda, W, &Q, &L, &RQ, &LR, &IQ, &LI, Info, 1, 1);                                   \
-    L = querySize(Q);                                                                                                  \
-    LR = querySize(RQ);                                                                                                \
-    LI = std::max(1, IQ);                                                                                              \
-    std::vector<T> Work(L);                                                                                            \
-    std::vector<R> RWork(LR);                                                                                          \
-    std::vector<int> IWork(LI);                                                                                        \
-    P##heevd_(&Jobz, &Uplo, &N, A, &Lda, W, Work.data(), &L, RWork.data(), &LR, IWork.data(), &LI, Info, 1, 1);        \
-  }
-FERRY_LAPACK_COMPLEX(c, C32, float)
-FERRY_LAPACK_COMPLEX(z, C64, double)
-#undef FERRY_LAPACK_COMPLEX
+template <typename T> void potrs(char Uplo, int N, int Nrhs, const T *A, int Lda, T *B, int Ldb, int *Info) {
+  Entry<T>::potrs(&Uplo, &N, &Nrhs, A, &Lda, B, &Ldb, Info, 1);
+}
+
+template <typename T> void potri(char Uplo, int N, T *A, int Lda, int *Info) {
+  Entry<T>::potri(&Uplo, &N, A, &Lda, Info, 1);
+}
+
+template <typename T> void geqrf(int M, int N, T *A, int Lda, T *Tau, int *Info) {
+  withWorkspace<T>([&](T *W, int *L) { Entry<T>::geqrf(&M, &N, A, &Lda, Tau, W, L, Info); });
+}
+
+template <typename T> void sytrf(char Uplo, int N, T *A, int Lda, int *Piv, int *Info) {
+  withWorkspace<T>([&](T *W, int *L) { Entry<T>::sytrf(&Uplo, &N, A, &Lda, Piv, W, L, Info, 1); });
+}
+
+template <typename T> void trtri(char Uplo, char Diag, int N, T *A, int Lda, int *Info) {
+  Entry<T>::trtri(&Uplo, &Diag, &N, A, &Lda, Info, 1, 1);
+}
+
+template <typename T>
+void trtrs(char Uplo, char Trans, int N, int Nrhs, const T *A, int Lda, T *B, int Ldb, int *Info) {
+  char Diag = 'N';
+  Entry<T>::trtrs(&Uplo, &Trans, &Diag, &N, &Nrhs, A, &Lda, B, &Ldb, Info, 1, 1, 1);
+}
+
+template <typename T>
+void sytrs(char Uplo, int N, int Nrhs, const T *A, int Lda, const int *Piv, T *B, int Ldb, int *Info) {
+  Entry<T>::sytrs(&Uplo, &N, &Nrhs, A, &Lda, Piv, B, &Ldb, Info, 1);
+}
+
+template <typename T>
+void ormqr(char Side, char Trans, int M, int N, int K, const T *A, int Lda, const T *Tau, T *C, int Ldc, int *Info) {
+  withWorkspace<T>(
+      [&](T *W, int *L) { Entry<T>::ormqr(&Side, &Trans, &M, &N, &K, A, &Lda, Tau, C, &Ldc, W, L, Info, 1, 1); });
+}
+
+template <typename T> void orgqr(int M, int N, int K, T *A, int Lda, const T *Tau, int *Info) {
+  withWorkspace<T>([&](T *W, int *L) { Entry<T>::orgqr(&M, &N, &K, A, &Lda, Tau, W, L, Info); });
+}
+
+/// The complex gesvd takes a real workspace of 5 min(m, n) too.
+template <typename T>
+void gesvd(char Jobu, char Jobvt, int M, int N, T *A, int Lda, Real<T> *S, T *U, int Ldu, T *Vt, int Ldvt, int *Info) {
+  std::vector<Real<T>> RW(IsComplex<T> ? 5 * std::max(1, std::min(M, N)) : 0);
+  withWorkspace<T>([&](T *W, int *L) {
+    if constexpr (IsComplex<T>)
+      Entry<T>::gesvd(&Jobu, &Jobvt, &M, &N, A, &Lda, S, U, &Ldu, Vt, &Ldvt, W, L, RW.data(), Info, 1, 1);
+    else
+      Entry<T>::gesvd(&Jobu, &Jobvt, &M, &N, A, &Lda, S, U, &Ldu, Vt, &Ldvt, W, L, Info, 1, 1);
+  });
+}
+
+/// syevd (heevd: with a real workspace too) queries its workspaces
+/// together, then runs with them.
+template <typename T> void syevd(char Jobz, char Uplo, int N, T *A, int Lda, Real<T> *W, int *Info) {
+  using R = Real<T>;
+  int L = -1, LR = -1, LI = -1;
+  auto Call = [&](T *Work, R *RWork, int *IWork) {
+    if constexpr (IsComplex<T>)
+      Entry<T>::syevd(&Jobz, &Uplo, &N, A, &Lda, W, Work, &L, RWork, &LR, IWork, &LI, Info, 1, 1);
+    else
+      Entry<T>::syevd(&Jobz, &Uplo, &N, A, &Lda, W, Work, &L, IWork, &LI, Info, 1, 1);
+  };
+  T Q{};
+  R RQ{};
+  int IQ = 0;
+  Call(&Q, &RQ, &IQ);
+  L = querySize(Q);
+  LR = querySize(RQ);
+  LI = std::max(1, IQ);
+  std::vector<T> Work(L);
+  std::vector<R> RWork(IsComplex<T> ? LR : 0);
+  std::vector<int> IWork(LI);
+  Call(Work.data(), RWork.data(), IWork.data());
+}
+
+#define FERRY_LAPACK_INSTANCES(T)                                                                                      \
+  template decltype(getrf<T>) getrf<T>;                                                                                \
+  template decltype(getrs<T>) getrs<T>;                                                                                \
+  template decltype(potrf<T>) potrf<T>;                                                                                \
+  template decltype(potrs<T>) potrs<T>;                                                                                \
+  template decltype(potri<T>) potri<T>;                                                                                \
+  template decltype(geqrf<T>) geqrf<T>;                                                                                \
+  template decltype(sytrf<T>) sytrf<T>;                                                                                \
+  template decltype(trtri<T>) trtri<T>;                                                                                \
+  template decltype(trtrs<T>) trtrs<T>;                                                                                \
+  template decltype(sytrs<T>) sytrs<T>;                                                                                \
+  template decltype(ormqr<T>) ormqr<T>;                                                                                \
+  template decltype(orgqr<T>) orgqr<T>;                                                                                \
+  template decltype(gesvd<T>) gesvd<T>;                                                                                \
+  template decltype(syevd<T>) syevd<T>;
+FERRY_LAPACK_INSTANCES(float)
+FERRY_LAPACK_INSTANCES(double)
+FERRY_LAPACK_INSTANCES(C32)
+FERRY_LAPACK_INSTANCES(C64)
+#undef FERRY_LAPACK_INSTANCES
 
 } // namespace ferry::cusolver::lapack
 

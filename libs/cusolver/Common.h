@@ -77,33 +77,31 @@ template <> struct RealOf<C64> { using Type = double; };
 template <typename T> using Real = typename RealOf<T>::Type;
 template <typename T> constexpr bool IsComplex = !std::is_same<T, Real<T>>::value;
 
-// LAPACK by element type (OpenBLAS, LP64 integers). Fortran character
-// arguments pass their hidden lengths.
+// LAPACK by element type (OpenBLAS, LP64 integers): one template an
+// operation, over each type's entry points (Common.cpp), instantiated for
+// float, double, C32 and C64. ormqr/orgqr are unmqr/ungqr for the complex
+// types, syevd heevd. Fortran character arguments pass their hidden
+// lengths.
 namespace lapack {
-void getrf(int M, int N, float *A, int Lda, int *Piv, int *Info);
-void getrf(int M, int N, double *A, int Lda, int *Piv, int *Info);
-void getrf(int M, int N, C32 *A, int Lda, int *Piv, int *Info);
-void getrf(int M, int N, C64 *A, int Lda, int *Piv, int *Info);
-#define FERRY_LAPACK_DECL(T)                                                                                           \
-  void getrs(char Trans, int N, int Nrhs, const T *A, int Lda, const int *Piv, T *B, int Ldb, int *Info);              \
-  void potrf(char Uplo, int N, T *A, int Lda, int *Info);                                                              \
-  void potrs(char Uplo, int N, int Nrhs, const T *A, int Lda, T *B, int Ldb, int *Info);                               \
-  void potri(char Uplo, int N, T *A, int Lda, int *Info);                                                              \
-  void geqrf(int M, int N, T *A, int Lda, T *Tau, int *Info);                                                          \
-  void ormqr(char Side, char Trans, int M, int N, int K, const T *A, int Lda, const T *Tau, T *C, int Ldc, int *Info); \
-  void orgqr(int M, int N, int K, T *A, int Lda, const T *Tau, int *Info);                                             \
-  void gesvd(char Jobu, char Jobvt, int M, int N, T *A, int Lda, Real<T> *S, T *U, int Ldu, T *Vt, int Ldvt,           \
-             int *Info);                                                                                               \
-  void syevd(char Jobz, char Uplo, int N, T *A, int Lda, Real<T> *W, int *Info);                                       \
-  void sytrf(char Uplo, int N, T *A, int Lda, int *Piv, int *Info);                                                    \
-  void trtri(char Uplo, char Diag, int N, T *A, int Lda, int *Info);                                                   \
-  void trtrs(char Uplo, char Trans, int N, int Nrhs, const T *A, int Lda, T *B, int Ldb, int *Info);                \
-  void sytrs(char Uplo, int N, int Nrhs, const T *A, int Lda, const int *Piv, T *B, int Ldb, int *Info);
-FERRY_LAPACK_DECL(float)
-FERRY_LAPACK_DECL(double)
-FERRY_LAPACK_DECL(C32)
-FERRY_LAPACK_DECL(C64)
-#undef FERRY_LAPACK_DECL
+template <typename T> void getrf(int M, int N, T *A, int Lda, int *Piv, int *Info);
+template <typename T>
+void getrs(char Trans, int N, int Nrhs, const T *A, int Lda, const int *Piv, T *B, int Ldb, int *Info);
+template <typename T> void potrf(char Uplo, int N, T *A, int Lda, int *Info);
+template <typename T> void potrs(char Uplo, int N, int Nrhs, const T *A, int Lda, T *B, int Ldb, int *Info);
+template <typename T> void potri(char Uplo, int N, T *A, int Lda, int *Info);
+template <typename T> void geqrf(int M, int N, T *A, int Lda, T *Tau, int *Info);
+template <typename T>
+void ormqr(char Side, char Trans, int M, int N, int K, const T *A, int Lda, const T *Tau, T *C, int Ldc, int *Info);
+template <typename T> void orgqr(int M, int N, int K, T *A, int Lda, const T *Tau, int *Info);
+template <typename T>
+void gesvd(char Jobu, char Jobvt, int M, int N, T *A, int Lda, Real<T> *S, T *U, int Ldu, T *Vt, int Ldvt, int *Info);
+template <typename T> void syevd(char Jobz, char Uplo, int N, T *A, int Lda, Real<T> *W, int *Info);
+template <typename T> void sytrf(char Uplo, int N, T *A, int Lda, int *Piv, int *Info);
+template <typename T> void trtri(char Uplo, char Diag, int N, T *A, int Lda, int *Info);
+template <typename T>
+void trtrs(char Uplo, char Trans, int N, int Nrhs, const T *A, int Lda, T *B, int Ldb, int *Info);
+template <typename T>
+void sytrs(char Uplo, int N, int Nrhs, const T *A, int Lda, const int *Piv, T *B, int Ldb, int *Info);
 } // namespace lapack
 
 /// LU without pivoting (LAPACK has none): A = L U in place, Info the first

@@ -51,6 +51,39 @@ void widen(const int *P, int64_t *Q, int N) {
     Q[I] = P[I];
 }
 
+/// Runs Work(int *Status) in stream order; devInfo receives the status it
+/// leaves (LAPACK's info; 0 where it computes nothing).
+template <typename F> cusolverStatus_t enqueueInfo(DnHandle *H, int *Info, F Work) {
+  return enqueue(H, [=] {
+    int Status = 0;
+    Work(&Status);
+    *Info = Status;
+  });
+}
+
+/// How most calls go, in this order (NVIDIA's rules, measured:
+/// tests/cusolver/goldens): a bad handle is NOT_INITIALIZED; a missing
+/// devInfo, or another pointer the call needs (Given false),
+/// INVALID_VALUE; the first bad argument i (Bad, from firstBad)
+/// INVALID_VALUE with devInfo -i in stream order; a size beyond LAPACK's
+/// 32-bit integers NOT_SUPPORTED, logged under Name; then Work as
+/// enqueueInfo runs it.
+template <typename F>
+cusolverStatus_t lapackCall(const char *Name, cusolverDnHandle_t Handle, int *Info, bool Given, int Bad,
+                            std::initializer_list<int64_t> Sizes, F Work) {
+  DnHandle *H = lookup(Handle);
+  if (!H)
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (!Info || !Given)
+    return Invalid;
+  if (Bad)
+    return reject(H, Info, -Bad);
+  for (int64_t Size : Sizes)
+    if (!fits(Size))
+      return tooLarge(Name);
+  return enqueueInfo(H, Info, Work);
+}
+
 // ---------------------------------------------------------------- LU
 
 /// getrf. NVIDIA's answers a bad size with CUSOLVER_STATUS_SUCCESS and
@@ -72,21 +105,17 @@ cusolverStatus_t getrf(const char *Name, bool X, cusolverDnHandle_t Handle, int6
     return tooLarge(Name);
   int Mi = M, Ni = N, L = Lda;
   bool Pivot = Ipiv || Ipiv64;
-  return enqueue(H, [=] {
-    int Status = 0;
-    if (Mi && Ni) {
-      if (Pivot) {
-        std::vector<int> P(std::min(Mi, Ni));
-        lapack::getrf(Mi, Ni, A, L, P.data(), &Status);
-        if (Ipiv)
-          std::copy(P.begin(), P.end(), Ipiv);
-        else
-          widen(P.data(), Ipiv64, P.size());
-      } else {
-        luNoPivot(Mi, Ni, A, L, &Status);
-      }
-    }
-    *Info = Status;
+  return enqueueInfo(H, Info, [=](int *Status) {
+    if (!Mi || !Ni)
+      return;
+    if (!Pivot)
+      return luNoPivot(Mi, Ni, A, L, Status);
+    std::vector<int> P(std::min(Mi, Ni));
+    lapack::getrf(Mi, Ni, A, L, P.data(), Status);
+    if (Ipiv)
+      std::copy(P.begin(), P.end(), Ipiv);
+    else
+      widen(P.data(), Ipiv64, P.size());
   });
 }
 
@@ -120,16 +149,14 @@ cusolverStatus_t getrs(const char *Name, bool X, cusolverDnHandle_t Handle, cubl
     return tooLarge(Name);
   int Ni = N, R = Nrhs, La = Lda, Lb = Ldb;
   char Tc = transChar<T>(Trans);
-  return enqueue(H, [=] {
-    int Status = 0;
-    if (Ni && R) {
-      // No pivots (getrf without pivoting): the identity permutation.
-      std::vector<int> P(Ni);
-      for (int I = 0; I < Ni; ++I)
-        P[I] = Ipiv ? Ipiv[I] : Ipiv64 ? static_cast<int>(Ipiv64[I]) : I + 1;
-      lapack::getrs(Tc, Ni, R, A, La, P.data(), B, Lb, &Status);
-    }
-    *Info = Status;
+  return enqueueInfo(H, Info, [=](int *Status) {
+    if (!Ni || !R)
+      return;
+    // No pivots (getrf without pivoting): the identity permutation.
+    std::vector<int> P(Ni);
+    for (int I = 0; I < Ni; ++I)
+      P[I] = Ipiv ? Ipiv[I] : Ipiv64 ? static_cast<int>(Ipiv64[I]) : I + 1;
+    lapack::getrs(Tc, Ni, R, A, La, P.data(), B, Lb, Status);
   });
 }
 
@@ -138,66 +165,38 @@ cusolverStatus_t getrs(const char *Name, bool X, cusolverDnHandle_t Handle, cubl
 template <typename T>
 cusolverStatus_t potrf(const char *Name, cusolverDnHandle_t Handle, cublasFillMode_t Uplo, int64_t N, T *A, int64_t Lda,
                        int *Info) {
-  DnHandle *H = lookup(Handle);
-  if (!H)
-    return CUSOLVER_STATUS_NOT_INITIALIZED;
-  if (!Info)
-    return Invalid;
-  if (int Bad = firstBad({{!validFill(Uplo), 1}, {N < 0, 2}, {Lda < std::max<int64_t>(1, N), 4}}))
-    return reject(H, Info, -Bad);
-  if (!fits(N) || !fits(Lda))
-    return tooLarge(Name);
+  int Bad = firstBad({{!validFill(Uplo), 1}, {N < 0, 2}, {Lda < std::max<int64_t>(1, N), 4}});
   int Ni = N, L = Lda;
   char U = fillChar(Uplo);
-  return enqueue(H, [=] {
-    int Status = 0;
+  return lapackCall(Name, Handle, Info, true, Bad, {N, Lda}, [=](int *Status) {
     if (Ni)
-      lapack::potrf(U, Ni, A, L, &Status);
-    *Info = Status;
+      lapack::potrf(U, Ni, A, L, Status);
   });
 }
 
 template <typename T>
 cusolverStatus_t potrs(const char *Name, cusolverDnHandle_t Handle, cublasFillMode_t Uplo, int64_t N, int64_t Nrhs,
                        const T *A, int64_t Lda, T *B, int64_t Ldb, int *Info) {
-  DnHandle *H = lookup(Handle);
-  if (!H)
-    return CUSOLVER_STATUS_NOT_INITIALIZED;
-  if (!Info)
-    return Invalid;
-  if (int Bad = firstBad({{!validFill(Uplo), 1},
-                          {N < 0, 2},
-                          {Nrhs < 0, 3},
-                          {Lda < std::max<int64_t>(1, N), 5},
-                          {Ldb < std::max<int64_t>(1, N), 7}}))
-    return reject(H, Info, -Bad);
-  if (!fits(N) || !fits(Nrhs) || !fits(Lda) || !fits(Ldb))
-    return tooLarge(Name);
+  int Bad = firstBad({{!validFill(Uplo), 1},
+                      {N < 0, 2},
+                      {Nrhs < 0, 3},
+                      {Lda < std::max<int64_t>(1, N), 5},
+                      {Ldb < std::max<int64_t>(1, N), 7}});
   int Ni = N, R = Nrhs, La = Lda, Lb = Ldb;
   char U = fillChar(Uplo);
-  return enqueue(H, [=] {
-    int Status = 0;
+  return lapackCall(Name, Handle, Info, true, Bad, {N, Nrhs, Lda, Ldb}, [=](int *Status) {
     if (Ni && R)
-      lapack::potrs(U, Ni, R, A, La, B, Lb, &Status);
-    *Info = Status;
+      lapack::potrs(U, Ni, R, A, La, B, Lb, Status);
   });
 }
 
 template <typename T>
 cusolverStatus_t potri(cusolverDnHandle_t Handle, cublasFillMode_t Uplo, int N, T *A, int Lda, int *Info) {
-  DnHandle *H = lookup(Handle);
-  if (!H)
-    return CUSOLVER_STATUS_NOT_INITIALIZED;
-  if (!Info)
-    return Invalid;
-  if (int Bad = firstBad({{!validFill(Uplo), 1}, {N < 0, 2}, {Lda < std::max(1, N), 4}}))
-    return reject(H, Info, -Bad);
+  int Bad = firstBad({{!validFill(Uplo), 1}, {N < 0, 2}, {Lda < std::max(1, N), 4}});
   char U = fillChar(Uplo);
-  return enqueue(H, [=] {
-    int Status = 0;
+  return lapackCall(nullptr, Handle, Info, true, Bad, {}, [=](int *Status) {
     if (N)
-      lapack::potri(U, N, A, Lda, &Status);
-    *Info = Status;
+      lapack::potri(U, N, A, Lda, Status);
   });
 }
 
@@ -244,12 +243,10 @@ cusolverStatus_t potrsBatched(cusolverDnHandle_t Handle, cublasFillMode_t Uplo, 
                           {Ldb < std::max(1, N), 7}}))
     return reject(H, Info, Bad);
   char U = fillChar(Uplo);
-  return enqueue(H, [=] {
-    int Status = 0;
-    for (int B = 0; B < Batch && !Status; ++B)
+  return enqueueInfo(H, Info, [=](int *Status) {
+    for (int B = 0; B < Batch && !*Status; ++B)
       if (N)
-        lapack::potrs(U, N, Nrhs, As[B], Lda, Bs[B], Ldb, &Status);
-    *Info = Status;
+        lapack::potrs(U, N, Nrhs, As[B], Lda, Bs[B], Ldb, Status);
   });
 }
 
@@ -258,21 +255,11 @@ cusolverStatus_t potrsBatched(cusolverDnHandle_t Handle, cublasFillMode_t Uplo, 
 template <typename T>
 cusolverStatus_t geqrf(const char *Name, cusolverDnHandle_t Handle, int64_t M, int64_t N, T *A, int64_t Lda, T *Tau,
                        int *Info) {
-  DnHandle *H = lookup(Handle);
-  if (!H)
-    return CUSOLVER_STATUS_NOT_INITIALIZED;
-  if (!Info)
-    return Invalid;
-  if (int Bad = firstBad({{M < 0, 1}, {N < 0, 2}, {Lda < std::max<int64_t>(1, M), 4}}))
-    return reject(H, Info, -Bad);
-  if (!fits(M) || !fits(N) || !fits(Lda))
-    return tooLarge(Name);
+  int Bad = firstBad({{M < 0, 1}, {N < 0, 2}, {Lda < std::max<int64_t>(1, M), 4}});
   int Mi = M, Ni = N, L = Lda;
-  return enqueue(H, [=] {
-    int Status = 0;
+  return lapackCall(Name, Handle, Info, true, Bad, {M, N, Lda}, [=](int *Status) {
     if (Mi && Ni)
-      lapack::geqrf(Mi, Ni, A, L, Tau, &Status);
-    *Info = Status;
+      lapack::geqrf(Mi, Ni, A, L, Tau, Status);
   });
 }
 
@@ -299,36 +286,20 @@ bool ormqrArgs(cublasSideMode_t Side, cublasOperation_t Trans, int M, int N, int
 template <typename T>
 cusolverStatus_t ormqr(cusolverDnHandle_t Handle, cublasSideMode_t Side, cublasOperation_t Trans, int M, int N, int K,
                        const T *A, int Lda, const T *Tau, T *C, int Ldc, int *Info) {
-  DnHandle *H = lookup(Handle);
-  if (!H)
-    return CUSOLVER_STATUS_NOT_INITIALIZED;
-  if (!Info)
-    return Invalid;
-  if (int Bad = ormqrBad<T>(Side, Trans, M, N, K, Lda, Ldc))
-    return reject(H, Info, -Bad);
+  int Bad = ormqrBad<T>(Side, Trans, M, N, K, Lda, Ldc);
   char S = Side == CUBLAS_SIDE_LEFT ? 'L' : 'R', Tc = transChar<T>(Trans);
-  return enqueue(H, [=] {
-    int Status = 0;
+  return lapackCall(nullptr, Handle, Info, true, Bad, {}, [=](int *Status) {
     if (M && N && K)
-      lapack::ormqr(S, Tc, M, N, K, A, Lda, Tau, C, Ldc, &Status);
-    *Info = Status;
+      lapack::ormqr(S, Tc, M, N, K, A, Lda, Tau, C, Ldc, Status);
   });
 }
 
 template <typename T>
 cusolverStatus_t orgqr(cusolverDnHandle_t Handle, int M, int N, int K, T *A, int Lda, const T *Tau, int *Info) {
-  DnHandle *H = lookup(Handle);
-  if (!H)
-    return CUSOLVER_STATUS_NOT_INITIALIZED;
-  if (!Info)
-    return Invalid;
-  if (int Bad = firstBad({{M < 0, 1}, {N < 0 || N > M, 2}, {K < 0 || K > N, 3}, {Lda < std::max(1, M), 5}}))
-    return reject(H, Info, -Bad);
-  return enqueue(H, [=] {
-    int Status = 0;
+  int Bad = firstBad({{M < 0, 1}, {N < 0 || N > M, 2}, {K < 0 || K > N, 3}, {Lda < std::max(1, M), 5}});
+  return lapackCall(nullptr, Handle, Info, true, Bad, {}, [=](int *Status) {
     if (N)
-      lapack::orgqr(M, N, K, A, Lda, Tau, &Status);
-    *Info = Status;
+      lapack::orgqr(M, N, K, A, Lda, Tau, Status);
   });
 }
 
@@ -352,25 +323,19 @@ cusolverStatus_t gesvd(const char *Name, cusolverDnHandle_t Handle, signed char 
     return reject(H, Info, -Bad);
   if (M >= 0 && N >= 0 && M < N)
     return reject(H, Info, 0);
-  if (int Bad = firstBad({{M < 0, 3},
-                          {N < 0, 4},
-                          {Lda < std::max<int64_t>(1, M), 6},
-                          {(Jobu == 'A' || Jobu == 'S') && Ldu < std::max<int64_t>(1, M), 9},
-                          {(Jobvt == 'A' && Ldvt < std::max<int64_t>(1, N)) ||
-                               (Jobvt == 'S' && Ldvt < std::max<int64_t>(1, K)),
-                           11}}))
-    return reject(H, Info, -Bad);
-  if (!fits(M) || !fits(N) || !fits(Lda) || !fits(Ldu) || !fits(Ldvt))
-    return tooLarge(Name);
+  int Bad = firstBad({{M < 0, 3},
+                      {N < 0, 4},
+                      {Lda < std::max<int64_t>(1, M), 6},
+                      {(Jobu == 'A' || Jobu == 'S') && Ldu < std::max<int64_t>(1, M), 9},
+                      {(Jobvt == 'A' && Ldvt < std::max<int64_t>(1, N)) ||
+                           (Jobvt == 'S' && Ldvt < std::max<int64_t>(1, K)),
+                       11}});
   int Mi = M, Ni = N, La = Lda, Lu = std::max<int64_t>(1, Ldu), Lv = std::max<int64_t>(1, Ldvt);
   char Ju = Jobu, Jv = Jobvt;
-  return enqueue(H, [=] {
-    int Status = 0;
-    if (Mi && Ni) {
-      T DummyU{}, DummyV{};
-      lapack::gesvd(Ju, Jv, Mi, Ni, A, La, S, U ? U : &DummyU, Lu, Vt ? Vt : &DummyV, Lv, &Status);
-    }
-    *Info = Status;
+  return lapackCall(Name, Handle, Info, true, Bad, {M, N, Lda, Ldu, Ldvt}, [=](int *Status) {
+    T DummyU{}, DummyV{};
+    if (Mi && Ni)
+      lapack::gesvd(Ju, Jv, Mi, Ni, A, La, S, U ? U : &DummyU, Lu, Vt ? Vt : &DummyV, Lv, Status);
   });
 }
 
@@ -379,46 +344,28 @@ bool validMode(cusolverEigMode_t J) { return J == CUSOLVER_EIG_MODE_NOVECTOR || 
 template <typename T>
 cusolverStatus_t syevd(const char *Name, bool X, cusolverDnHandle_t Handle, cusolverEigMode_t Jobz,
                        cublasFillMode_t Uplo, int64_t N, T *A, int64_t Lda, Real<T> *W, int *Info) {
-  DnHandle *H = lookup(Handle);
-  if (!H)
-    return CUSOLVER_STATUS_NOT_INITIALIZED;
-  if (!Info)
-    return Invalid;
   // The X form counts params as the first argument (uplo -3, measured),
   // unlike Xgetrf/Xpotrf/Xgeqrf/Xgesvd, which number as the legacy calls.
   int Shift = X ? 1 : 0;
-  if (int Bad = firstBad({{!validMode(Jobz), 1 + Shift},
-                          {!validFill(Uplo), 2 + Shift},
-                          {N < 0, 3 + Shift},
-                          {Lda < std::max<int64_t>(1, N), X ? 7 : 5}}))
-    return reject(H, Info, -Bad);
-  if (!fits(N) || !fits(Lda))
-    return tooLarge(Name);
+  int Bad = firstBad({{!validMode(Jobz), 1 + Shift},
+                      {!validFill(Uplo), 2 + Shift},
+                      {N < 0, 3 + Shift},
+                      {Lda < std::max<int64_t>(1, N), X ? 7 : 5}});
   int Ni = N, L = Lda;
   char Jz = Jobz == CUSOLVER_EIG_MODE_VECTOR ? 'V' : 'N', U = fillChar(Uplo);
-  return enqueue(H, [=] {
-    int Status = 0;
+  return lapackCall(Name, Handle, Info, true, Bad, {N, Lda}, [=](int *Status) {
     if (Ni)
-      lapack::syevd(Jz, U, Ni, A, L, W, &Status);
-    *Info = Status;
+      lapack::syevd(Jz, U, Ni, A, L, W, Status);
   });
 }
 
 template <typename T>
 cusolverStatus_t sytrf(cusolverDnHandle_t Handle, cublasFillMode_t Uplo, int N, T *A, int Lda, int *Ipiv, int *Info) {
-  DnHandle *H = lookup(Handle);
-  if (!H)
-    return CUSOLVER_STATUS_NOT_INITIALIZED;
-  if (!Info || (N > 0 && !Ipiv))
-    return Invalid;
-  if (int Bad = firstBad({{!validFill(Uplo), 1}, {N < 0, 2}, {Lda < std::max(1, N), 4}}))
-    return reject(H, Info, -Bad);
+  int Bad = firstBad({{!validFill(Uplo), 1}, {N < 0, 2}, {Lda < std::max(1, N), 4}});
   char U = fillChar(Uplo);
-  return enqueue(H, [=] {
-    int Status = 0;
+  return lapackCall(nullptr, Handle, Info, N <= 0 || Ipiv, Bad, {}, [=](int *Status) {
     if (N)
-      lapack::sytrf(U, N, A, Lda, Ipiv, &Status);
-    *Info = Status;
+      lapack::sytrf(U, N, A, Lda, Ipiv, Status);
   });
 }
 
@@ -618,27 +565,38 @@ cusolverStatus_t xBuffer(cusolverDnHandle_t Handle, cusolverDnParams_t Params, b
   return Ok;
 }
 
-#define FERRY_DISPATCH(K, CALL)                                                                                        \
-  switch (K) {                                                                                                         \
-  case Kind::S: {                                                                                                      \
-    using T = float;                                                                                                   \
-    return CALL;                                                                                                       \
-  }                                                                                                                    \
-  case Kind::D: {                                                                                                      \
-    using T = double;                                                                                                  \
-    return CALL;                                                                                                       \
-  }                                                                                                                    \
-  case Kind::C: {                                                                                                      \
-    using T = C32;                                                                                                     \
-    return CALL;                                                                                                       \
-  }                                                                                                                    \
-  case Kind::Z: {                                                                                                      \
-    using T = C64;                                                                                                     \
-    return CALL;                                                                                                       \
-  }                                                                                                                    \
-  default:                                                                                                             \
-    return Invalid;                                                                                                    \
+/// Call(T{}) for K's element type T.
+template <typename F> cusolverStatus_t dispatch(Kind K, F Call) {
+  switch (K) {
+  case Kind::S:
+    return Call(float{});
+  case Kind::D:
+    return Call(double{});
+  case Kind::C:
+    return Call(C32{});
+  case Kind::Z:
+    return Call(C64{});
+  default:
+    return Invalid;
   }
+}
+
+/// How the X API's calls go: the handle (NOT_INITIALIZED), the params
+/// (INVALID_VALUE; null for the calls that take none), the data types (see
+/// typeOf), then Call(T{}) for the element type T.
+template <typename F>
+cusolverStatus_t xCall(const char *Name, cusolverDnHandle_t Handle, cusolverDnParams_t Params, cudaDataType A,
+                       cudaDataType Compute, std::initializer_list<cudaDataType> Others, F Call) {
+  if (!lookup(Handle))
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (!validParams(Params))
+    return Invalid;
+  cusolverStatus_t St;
+  Kind K = typeOf(Name, A, Compute, Others, &St);
+  if (K == Kind::Bad)
+    return St;
+  return dispatch(K, Call);
+}
 
 } // namespace
 
@@ -679,30 +637,19 @@ cusolverStatus_t cusolverDnXgetrf_bufferSize(cusolverDnHandle_t h, cusolverDnPar
 cusolverStatus_t cusolverDnXgetrf(cusolverDnHandle_t h, cusolverDnParams_t params, int64_t m, int64_t n,
                                   cudaDataType dataTypeA, void *A, int64_t lda, int64_t *ipiv, cudaDataType computeType,
                                   void *, size_t, void *, size_t, int *info) {
-  if (!lookup(h))
-    return CUSOLVER_STATUS_NOT_INITIALIZED;
-  if (!validParams(params))
-    return Invalid;
-  cusolverStatus_t St;
-  Kind K = typeOf("cusolverDnXgetrf", dataTypeA, computeType, {}, &St);
-  if (K == Kind::Bad)
-    return St;
-  FERRY_DISPATCH(K, getrf<T>("cusolverDnXgetrf", true, h, m, n, cast<T>(A), lda, nullptr, ipiv, info))
+  return xCall("cusolverDnXgetrf", h, params, dataTypeA, computeType, {}, [&](auto Elem) {
+    using T = decltype(Elem);
+    return getrf<T>("cusolverDnXgetrf", true, h, m, n, cast<T>(A), lda, nullptr, ipiv, info);
+  });
 }
 
 cusolverStatus_t cusolverDnXgetrs(cusolverDnHandle_t h, cusolverDnParams_t params, cublasOperation_t trans, int64_t n,
                                   int64_t nrhs, cudaDataType dataTypeA, const void *A, int64_t lda,
                                   const int64_t *ipiv, cudaDataType dataTypeB, void *B, int64_t ldb, int *info) {
-  if (!lookup(h))
-    return CUSOLVER_STATUS_NOT_INITIALIZED;
-  if (!validParams(params))
-    return Invalid;
-  cusolverStatus_t St;
-  Kind K = typeOf("cusolverDnXgetrs", dataTypeA, dataTypeA, {dataTypeB}, &St);
-  if (K == Kind::Bad)
-    return St;
-  FERRY_DISPATCH(K, getrs<T>("cusolverDnXgetrs", true, h, trans, n, nrhs, cast<T>(A), lda, nullptr, ipiv, cast<T>(B), ldb,
-                             info))
+  return xCall("cusolverDnXgetrs", h, params, dataTypeA, dataTypeA, {dataTypeB}, [&](auto Elem) {
+    using T = decltype(Elem);
+    return getrs<T>("cusolverDnXgetrs", true, h, trans, n, nrhs, cast<T>(A), lda, nullptr, ipiv, cast<T>(B), ldb, info);
+  });
 }
 
 cusolverStatus_t cusolverDnXpotrf_bufferSize(cusolverDnHandle_t h, cusolverDnParams_t params, cublasFillMode_t uplo,
@@ -718,29 +665,19 @@ cusolverStatus_t cusolverDnXpotrf_bufferSize(cusolverDnHandle_t h, cusolverDnPar
 cusolverStatus_t cusolverDnXpotrf(cusolverDnHandle_t h, cusolverDnParams_t params, cublasFillMode_t uplo, int64_t n,
                                   cudaDataType dataTypeA, void *A, int64_t lda, cudaDataType computeType, void *,
                                   size_t, void *, size_t, int *info) {
-  if (!lookup(h))
-    return CUSOLVER_STATUS_NOT_INITIALIZED;
-  if (!validParams(params))
-    return Invalid;
-  cusolverStatus_t St;
-  Kind K = typeOf("cusolverDnXpotrf", dataTypeA, computeType, {}, &St);
-  if (K == Kind::Bad)
-    return St;
-  FERRY_DISPATCH(K, potrf<T>("cusolverDnXpotrf", h, uplo, n, cast<T>(A), lda, info))
+  return xCall("cusolverDnXpotrf", h, params, dataTypeA, computeType, {}, [&](auto Elem) {
+    using T = decltype(Elem);
+    return potrf<T>("cusolverDnXpotrf", h, uplo, n, cast<T>(A), lda, info);
+  });
 }
 
 cusolverStatus_t cusolverDnXpotrs(cusolverDnHandle_t h, cusolverDnParams_t params, cublasFillMode_t uplo, int64_t n,
                                   int64_t nrhs, cudaDataType dataTypeA, const void *A, int64_t lda,
                                   cudaDataType dataTypeB, void *B, int64_t ldb, int *info) {
-  if (!lookup(h))
-    return CUSOLVER_STATUS_NOT_INITIALIZED;
-  if (!validParams(params))
-    return Invalid;
-  cusolverStatus_t St;
-  Kind K = typeOf("cusolverDnXpotrs", dataTypeA, dataTypeA, {dataTypeB}, &St);
-  if (K == Kind::Bad)
-    return St;
-  FERRY_DISPATCH(K, potrs<T>("cusolverDnXpotrs", h, uplo, n, nrhs, cast<T>(A), lda, cast<T>(B), ldb, info))
+  return xCall("cusolverDnXpotrs", h, params, dataTypeA, dataTypeA, {dataTypeB}, [&](auto Elem) {
+    using T = decltype(Elem);
+    return potrs<T>("cusolverDnXpotrs", h, uplo, n, nrhs, cast<T>(A), lda, cast<T>(B), ldb, info);
+  });
 }
 
 cusolverStatus_t cusolverDnXgeqrf_bufferSize(cusolverDnHandle_t h, cusolverDnParams_t params, int64_t m, int64_t n,
@@ -757,15 +694,10 @@ cusolverStatus_t cusolverDnXgeqrf_bufferSize(cusolverDnHandle_t h, cusolverDnPar
 cusolverStatus_t cusolverDnXgeqrf(cusolverDnHandle_t h, cusolverDnParams_t params, int64_t m, int64_t n,
                                   cudaDataType dataTypeA, void *A, int64_t lda, cudaDataType dataTypeTau, void *tau,
                                   cudaDataType computeType, void *, size_t, void *, size_t, int *info) {
-  if (!lookup(h))
-    return CUSOLVER_STATUS_NOT_INITIALIZED;
-  if (!validParams(params))
-    return Invalid;
-  cusolverStatus_t St;
-  Kind K = typeOf("cusolverDnXgeqrf", dataTypeA, computeType, {dataTypeTau}, &St);
-  if (K == Kind::Bad)
-    return St;
-  FERRY_DISPATCH(K, geqrf<T>("cusolverDnXgeqrf", h, m, n, cast<T>(A), lda, cast<T>(tau), info))
+  return xCall("cusolverDnXgeqrf", h, params, dataTypeA, computeType, {dataTypeTau}, [&](auto Elem) {
+    using T = decltype(Elem);
+    return geqrf<T>("cusolverDnXgeqrf", h, m, n, cast<T>(A), lda, cast<T>(tau), info);
+  });
 }
 
 cusolverStatus_t cusolverDnXgesvd_bufferSize(cusolverDnHandle_t h, cusolverDnParams_t params, signed char jobu,
@@ -789,18 +721,13 @@ cusolverStatus_t cusolverDnXgesvd(cusolverDnHandle_t h, cusolverDnParams_t param
                                   int64_t lda, cudaDataType dataTypeS, void *S, cudaDataType dataTypeU, void *U,
                                   int64_t ldu, cudaDataType dataTypeVT, void *VT, int64_t ldvt,
                                   cudaDataType computeType, void *, size_t, void *, size_t, int *info) {
-  if (!lookup(h))
-    return CUSOLVER_STATUS_NOT_INITIALIZED;
-  if (!validParams(params))
-    return Invalid;
-  cusolverStatus_t St;
-  Kind K = typeOf("cusolverDnXgesvd", dataTypeA, computeType, {dataTypeU, dataTypeVT}, &St);
-  if (K == Kind::Bad)
-    return St;
-  if (dataTypeS != realOf(dataTypeA))
-    return reject(lookup(h), info, 0);
-  FERRY_DISPATCH(K, gesvd<T>("cusolverDnXgesvd", h, jobu, jobvt, m, n, cast<T>(A), lda, cast<Real<T>>(S), cast<T>(U),
-                             ldu, cast<T>(VT), ldvt, info))
+  return xCall("cusolverDnXgesvd", h, params, dataTypeA, computeType, {dataTypeU, dataTypeVT}, [&](auto Elem) {
+    using T = decltype(Elem);
+    if (dataTypeS != realOf(dataTypeA))
+      return reject(lookup(h), info, 0);
+    return gesvd<T>("cusolverDnXgesvd", h, jobu, jobvt, m, n, cast<T>(A), lda, cast<Real<T>>(S), cast<T>(U), ldu,
+                    cast<T>(VT), ldvt, info);
+  });
 }
 
 cusolverStatus_t cusolverDnXsyevd_bufferSize(cusolverDnHandle_t h, cusolverDnParams_t params, cusolverEigMode_t jobz,
@@ -821,17 +748,12 @@ cusolverStatus_t cusolverDnXsyevd(cusolverDnHandle_t h, cusolverDnParams_t param
                                   cublasFillMode_t uplo, int64_t n, cudaDataType dataTypeA, void *A, int64_t lda,
                                   cudaDataType dataTypeW, void *W, cudaDataType computeType, void *, size_t, void *,
                                   size_t, int *info) {
-  if (!lookup(h))
-    return CUSOLVER_STATUS_NOT_INITIALIZED;
-  if (!validParams(params))
-    return Invalid;
-  cusolverStatus_t St;
-  Kind K = typeOf("cusolverDnXsyevd", dataTypeA, computeType, {}, &St);
-  if (K == Kind::Bad)
-    return St;
-  if (dataTypeW != realOf(dataTypeA))
-    return reject(lookup(h), info, 0);
-  FERRY_DISPATCH(K, syevd<T>("cusolverDnXsyevd", true, h, jobz, uplo, n, cast<T>(A), lda, cast<Real<T>>(W), info))
+  return xCall("cusolverDnXsyevd", h, params, dataTypeA, computeType, {}, [&](auto Elem) {
+    using T = decltype(Elem);
+    if (dataTypeW != realOf(dataTypeA))
+      return reject(lookup(h), info, 0);
+    return syevd<T>("cusolverDnXsyevd", true, h, jobz, uplo, n, cast<T>(A), lda, cast<Real<T>>(W), info);
+  });
 }
 
 // ---------------------------------------------------------------- more of the 64-bit API
@@ -865,53 +787,33 @@ cusolverStatus_t syevBatched(cusolverDnHandle_t Handle, cusolverEigMode_t Jobz, 
 template <typename T>
 cusolverStatus_t sytrs(cusolverDnHandle_t Handle, cublasFillMode_t Uplo, int64_t N, int64_t Nrhs, const T *A,
                        int64_t Lda, const int64_t *Ipiv, T *B, int64_t Ldb, int *Info) {
-  DnHandle *H = lookup(Handle);
-  if (!H)
-    return CUSOLVER_STATUS_NOT_INITIALIZED;
-  if (!Info || (N > 0 && !Ipiv))
-    return Invalid;
-  if (int Bad = firstBad({{!validFill(Uplo), 1},
-                          {N < 0, 2},
-                          {Nrhs < 0, 3},
-                          {Lda < std::max<int64_t>(1, N), 6},
-                          {Ldb < std::max<int64_t>(1, N), 10}}))
-    return reject(H, Info, -Bad);
-  if (!fits(N) || !fits(Nrhs) || !fits(Lda) || !fits(Ldb))
-    return tooLarge("cusolverDnXsytrs");
+  int Bad = firstBad({{!validFill(Uplo), 1},
+                      {N < 0, 2},
+                      {Nrhs < 0, 3},
+                      {Lda < std::max<int64_t>(1, N), 6},
+                      {Ldb < std::max<int64_t>(1, N), 10}});
   int Ni = N, R = Nrhs, La = Lda, Lb = Ldb;
   char U = fillChar(Uplo);
-  return enqueue(H, [=] {
-    int Status = 0;
-    if (Ni && R) {
-      std::vector<int> P(Ipiv, Ipiv + Ni); // sytrf's pivots, LAPACK's format
-      lapack::sytrs(U, Ni, R, A, La, P.data(), B, Lb, &Status);
-    }
-    *Info = Status;
+  return lapackCall("cusolverDnXsytrs", Handle, Info, N <= 0 || Ipiv, Bad, {N, Nrhs, Lda, Ldb}, [=](int *Status) {
+    if (!Ni || !R)
+      return;
+    std::vector<int> P(Ipiv, Ipiv + Ni); // sytrf's pivots, LAPACK's format
+    lapack::sytrs(U, Ni, R, A, La, P.data(), B, Lb, Status);
   });
 }
 
 template <typename T>
 cusolverStatus_t trtri(cusolverDnHandle_t Handle, cublasFillMode_t Uplo, cublasDiagType_t Diag, int64_t N, T *A,
                        int64_t Lda, int *Info) {
-  DnHandle *H = lookup(Handle);
-  if (!H)
-    return CUSOLVER_STATUS_NOT_INITIALIZED;
-  if (!Info)
-    return Invalid;
-  if (int Bad = firstBad({{!validFill(Uplo), 1},
-                          {Diag != CUBLAS_DIAG_NON_UNIT && Diag != CUBLAS_DIAG_UNIT, 2},
-                          {N < 0, 3},
-                          {Lda < std::max<int64_t>(1, N), 6}}))
-    return reject(H, Info, -Bad);
-  if (!fits(N) || !fits(Lda))
-    return tooLarge("cusolverDnXtrtri");
+  int Bad = firstBad({{!validFill(Uplo), 1},
+                      {Diag != CUBLAS_DIAG_NON_UNIT && Diag != CUBLAS_DIAG_UNIT, 2},
+                      {N < 0, 3},
+                      {Lda < std::max<int64_t>(1, N), 6}});
   int Ni = N, L = Lda;
   char U = fillChar(Uplo), D = Diag == CUBLAS_DIAG_UNIT ? 'U' : 'N';
-  return enqueue(H, [=] {
-    int Status = 0;
+  return lapackCall("cusolverDnXtrtri", Handle, Info, true, Bad, {N, Lda}, [=](int *Status) {
     if (Ni)
-      lapack::trtri(U, D, Ni, A, L, &Status);
-    *Info = Status;
+      lapack::trtri(U, D, Ni, A, L, Status);
   });
 }
 
@@ -929,17 +831,12 @@ cusolverStatus_t cusolverDnXsyevBatched(cusolverDnHandle_t h, cusolverDnParams_t
                                         cublasFillMode_t uplo, int64_t n, cudaDataType dataTypeA, void *A,
                                         int64_t lda, cudaDataType dataTypeW, void *W, cudaDataType computeType,
                                         void *, size_t, void *, size_t, int *info, int64_t batchSize) {
-  if (!lookup(h))
-    return CUSOLVER_STATUS_NOT_INITIALIZED;
-  if (!validParams(params))
-    return Invalid;
-  cusolverStatus_t St;
-  Kind K = typeOf("cusolverDnXsyevBatched", dataTypeA, computeType, {}, &St);
-  if (K == Kind::Bad)
-    return St;
-  if (dataTypeW != realOf(dataTypeA))
-    return reject(lookup(h), info, 0);
-  FERRY_DISPATCH(K, syevBatched<T>(h, jobz, uplo, n, cast<T>(A), lda, cast<Real<T>>(W), info, batchSize))
+  return xCall("cusolverDnXsyevBatched", h, params, dataTypeA, computeType, {}, [&](auto Elem) {
+    using T = decltype(Elem);
+    if (dataTypeW != realOf(dataTypeA))
+      return reject(lookup(h), info, 0);
+    return syevBatched<T>(h, jobz, uplo, n, cast<T>(A), lda, cast<Real<T>>(W), info, batchSize);
+  });
 }
 
 cusolverStatus_t cusolverDnXsytrs_bufferSize(cusolverDnHandle_t h, cublasFillMode_t, int64_t n, int64_t,
@@ -953,13 +850,10 @@ cusolverStatus_t cusolverDnXsytrs(cusolverDnHandle_t h, cublasFillMode_t uplo, i
                                   cudaDataType dataTypeA, const void *A, int64_t lda, const int64_t *ipiv,
                                   cudaDataType dataTypeB, void *B, int64_t ldb, void *, size_t, void *, size_t,
                                   int *info) {
-  if (!lookup(h))
-    return CUSOLVER_STATUS_NOT_INITIALIZED;
-  cusolverStatus_t St;
-  Kind K = typeOf("cusolverDnXsytrs", dataTypeA, dataTypeA, {dataTypeB}, &St);
-  if (K == Kind::Bad)
-    return St;
-  FERRY_DISPATCH(K, sytrs<T>(h, uplo, n, nrhs, cast<T>(A), lda, ipiv, cast<T>(B), ldb, info))
+  return xCall("cusolverDnXsytrs", h, nullptr, dataTypeA, dataTypeA, {dataTypeB}, [&](auto Elem) {
+    using T = decltype(Elem);
+    return sytrs<T>(h, uplo, n, nrhs, cast<T>(A), lda, ipiv, cast<T>(B), ldb, info);
+  });
 }
 
 cusolverStatus_t cusolverDnXtrtri_bufferSize(cusolverDnHandle_t h, cublasFillMode_t, cublasDiagType_t, int64_t n,
@@ -971,11 +865,8 @@ cusolverStatus_t cusolverDnXtrtri_bufferSize(cusolverDnHandle_t h, cublasFillMod
 cusolverStatus_t cusolverDnXtrtri(cusolverDnHandle_t h, cublasFillMode_t uplo, cublasDiagType_t diag, int64_t n,
                                   cudaDataType dataTypeA, void *A, int64_t lda, void *, size_t, void *, size_t,
                                   int *devInfo) {
-  if (!lookup(h))
-    return CUSOLVER_STATUS_NOT_INITIALIZED;
-  cusolverStatus_t St;
-  Kind K = typeOf("cusolverDnXtrtri", dataTypeA, dataTypeA, {}, &St);
-  if (K == Kind::Bad)
-    return St;
-  FERRY_DISPATCH(K, trtri<T>(h, uplo, diag, n, cast<T>(A), lda, devInfo))
+  return xCall("cusolverDnXtrtri", h, nullptr, dataTypeA, dataTypeA, {}, [&](auto Elem) {
+    using T = decltype(Elem);
+    return trtri<T>(h, uplo, diag, n, cast<T>(A), lda, devInfo);
+  });
 }
