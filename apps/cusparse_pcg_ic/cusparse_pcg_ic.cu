@@ -7,10 +7,7 @@
 /// op(A) = A then A^T; SpMV and cuBLAS for the rest. A second, shifted
 /// matrix with a zero on the diagonal shows the structural zero pivot.
 /// Verdicts: the factor matches a host IC(0), the solve converges, A x = b.
-#include "../common/sparse_util.h"
-#include <cublas_v2.h>
-
-#define CUBLAS_CHECK(Call) LIB_CHECK("cuBLAS", Call)
+#include "../common/pcg_util.h"
 
 /// Lower triangle (with diagonal) of the 7-point Laplacian on G^3 points.
 static HostCsr<float> laplacian3dLower(int G) {
@@ -118,66 +115,38 @@ int main() {
                                    CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
   cusparseFillMode_t Lower = CUSPARSE_FILL_MODE_LOWER;
   CUSPARSE_CHECK(cusparseSpMatSetAttribute(ML, CUSPARSE_SPMAT_FILL_MODE, &Lower, sizeof Lower));
-  float *DX, *DR, *DZ, *DT, *DP, *DQ;
-  for (float **P : {&DX, &DR, &DZ, &DT, &DP, &DQ})
-    CHECK(cudaMalloc(P, N * sizeof(float)));
-  cusparseDnVecDescr_t VR, VZ, VT, VP, VQ;
-  CUSPARSE_CHECK(cusparseCreateDnVec(&VR, N, DR, CUDA_R_32F));
-  CUSPARSE_CHECK(cusparseCreateDnVec(&VZ, N, DZ, CUDA_R_32F));
-  CUSPARSE_CHECK(cusparseCreateDnVec(&VT, N, DT, CUDA_R_32F));
-  CUSPARSE_CHECK(cusparseCreateDnVec(&VP, N, DP, CUDA_R_32F));
-  CUSPARSE_CHECK(cusparseCreateDnVec(&VQ, N, DQ, CUDA_R_32F));
+  CgVectors<float> V = cgVectors<float>(N);
   float One = 1, Zero = 0;
   cusparseSpSVDescr_t SL, SLt;
   CUSPARSE_CHECK(cusparseSpSV_createDescr(&SL));
   CUSPARSE_CHECK(cusparseSpSV_createDescr(&SLt));
   size_t S1, S2, S3;
   auto N_ = CUSPARSE_OPERATION_NON_TRANSPOSE, T_ = CUSPARSE_OPERATION_TRANSPOSE;
-  CUSPARSE_CHECK(cusparseSpSV_bufferSize(Sp, N_, &One, ML, VR, VT, CUDA_R_32F,
+  CUSPARSE_CHECK(cusparseSpSV_bufferSize(Sp, N_, &One, ML, V.VR, V.VT, CUDA_R_32F,
                                          CUSPARSE_SPSV_ALG_DEFAULT, SL, &S1));
-  CUSPARSE_CHECK(cusparseSpSV_bufferSize(Sp, T_, &One, ML, VT, VZ, CUDA_R_32F,
+  CUSPARSE_CHECK(cusparseSpSV_bufferSize(Sp, T_, &One, ML, V.VT, V.VZ, CUDA_R_32F,
                                          CUSPARSE_SPSV_ALG_DEFAULT, SLt, &S2));
-  CUSPARSE_CHECK(cusparseSpMV_bufferSize(Sp, N_, &One, MA, VP, &Zero, VQ, CUDA_R_32F,
+  CUSPARSE_CHECK(cusparseSpMV_bufferSize(Sp, N_, &One, MA, V.VP, &Zero, V.VQ, CUDA_R_32F,
                                          CUSPARSE_SPMV_ALG_DEFAULT, &S3));
   void *B1, *B2, *B3;
   CHECK(cudaMalloc(&B1, S1));
   CHECK(cudaMalloc(&B2, S2));
   CHECK(cudaMalloc(&B3, S3 ? S3 : 1));
-  CUSPARSE_CHECK(cusparseSpSV_analysis(Sp, N_, &One, ML, VR, VT, CUDA_R_32F,
+  CUSPARSE_CHECK(cusparseSpSV_analysis(Sp, N_, &One, ML, V.VR, V.VT, CUDA_R_32F,
                                        CUSPARSE_SPSV_ALG_DEFAULT, SL, B1));
-  CUSPARSE_CHECK(cusparseSpSV_analysis(Sp, T_, &One, ML, VT, VZ, CUDA_R_32F,
+  CUSPARSE_CHECK(cusparseSpSV_analysis(Sp, T_, &One, ML, V.VT, V.VZ, CUDA_R_32F,
                                        CUSPARSE_SPSV_ALG_DEFAULT, SLt, B2));
   std::vector<float> B(N, 1.0f);
-  CHECK(cudaMemset(DX, 0, N * sizeof(float)));
-  CHECK(cudaMemcpy(DR, B.data(), N * sizeof(float), cudaMemcpyHostToDevice));
-  float Rz = 0, RzOld, PQ, Rr, Bb;
-  CUBLAS_CHECK(cublasSdot(Bl, N, DR, 1, DR, 1, &Bb));
-  int K = 0;
-  for (; K < 500; ++K) {
+  CHECK(cudaMemset(V.X, 0, N * sizeof(float)));
+  CHECK(cudaMemcpy(V.R, B.data(), N * sizeof(float), cudaMemcpyHostToDevice));
+  // IC(0) as the preconditioner: z = (L L^T)^-1 r.
+  int K = pcg(Sp, Bl, MA, N, V, B3, 500, 1e-10f, [&] {
     CUSPARSE_CHECK(
-        cusparseSpSV_solve(Sp, N_, &One, ML, VR, VT, CUDA_R_32F, CUSPARSE_SPSV_ALG_DEFAULT, SL));
+        cusparseSpSV_solve(Sp, N_, &One, ML, V.VR, V.VT, CUDA_R_32F, CUSPARSE_SPSV_ALG_DEFAULT, SL));
     CUSPARSE_CHECK(
-        cusparseSpSV_solve(Sp, T_, &One, ML, VT, VZ, CUDA_R_32F, CUSPARSE_SPSV_ALG_DEFAULT, SLt));
-    RzOld = Rz;
-    CUBLAS_CHECK(cublasSdot(Bl, N, DR, 1, DZ, 1, &Rz));
-    if (K == 0) {
-      CUBLAS_CHECK(cublasScopy(Bl, N, DZ, 1, DP, 1));
-    } else {
-      float Beta = Rz / RzOld;
-      CUBLAS_CHECK(cublasSscal(Bl, N, &Beta, DP, 1));
-      CUBLAS_CHECK(cublasSaxpy(Bl, N, &One, DZ, 1, DP, 1));
-    }
-    CUSPARSE_CHECK(
-        cusparseSpMV(Sp, N_, &One, MA, VP, &Zero, VQ, CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, B3));
-    CUBLAS_CHECK(cublasSdot(Bl, N, DP, 1, DQ, 1, &PQ));
-    float Alpha = Rz / PQ, NegAlpha = -Alpha;
-    CUBLAS_CHECK(cublasSaxpy(Bl, N, &Alpha, DP, 1, DX, 1));
-    CUBLAS_CHECK(cublasSaxpy(Bl, N, &NegAlpha, DQ, 1, DR, 1));
-    CUBLAS_CHECK(cublasSdot(Bl, N, DR, 1, DR, 1, &Rr));
-    if (Rr < 1e-10f * Bb)
-      break;
-  }
-  std::vector<float> X = download(DX, N);
+        cusparseSpSV_solve(Sp, T_, &One, ML, V.VT, V.VZ, CUDA_R_32F, CUSPARSE_SPSV_ALG_DEFAULT, SLt));
+  });
+  std::vector<float> X = download(V.X, N);
   std::vector<double> Ax = hostSpmv(A, X);
   double Err = 0;
   for (int I = 0; I < N; ++I)

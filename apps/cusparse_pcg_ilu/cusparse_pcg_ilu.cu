@@ -9,10 +9,7 @@
 /// converges: the perturbation is small). Verdicts: the preconditioned run
 /// converges in fewer iterations than a plain one, the factor matches a
 /// host ILU(0), and A x = b holds.
-#include "../common/sparse_util.h"
-#include <cublas_v2.h>
-
-#define CUBLAS_CHECK(Call) LIB_CHECK("cuBLAS", Call)
+#include "../common/pcg_util.h"
 
 /// Host ILU(0), the reference for the factor.
 static void hostIlu0(const HostCsr<double> &A, std::vector<double> &V) {
@@ -101,74 +98,45 @@ int main() {
   CUSPARSE_CHECK(cusparseSpMatGetAttribute(MU, CUSPARSE_SPMAT_FILL_MODE, &GotFill, sizeof GotFill));
   std::printf("U fill mode attribute %d\n", (int)GotFill);
 
-  double *DX, *DR, *DZ, *DT, *DP, *DQ;
-  for (double **P : {&DX, &DR, &DZ, &DT, &DP, &DQ})
-    CHECK(cudaMalloc(P, N * sizeof(double)));
-  cusparseDnVecDescr_t VR, VZ, VT, VP, VQ;
-  CUSPARSE_CHECK(cusparseCreateDnVec(&VR, N, DR, CUDA_R_64F));
-  CUSPARSE_CHECK(cusparseCreateDnVec(&VZ, N, DZ, CUDA_R_64F));
-  CUSPARSE_CHECK(cusparseCreateDnVec(&VT, N, DT, CUDA_R_64F));
-  CUSPARSE_CHECK(cusparseCreateDnVec(&VP, N, DP, CUDA_R_64F));
-  CUSPARSE_CHECK(cusparseCreateDnVec(&VQ, N, DQ, CUDA_R_64F));
+  CgVectors<double> V = cgVectors<double>(N);
   double One = 1, Zero = 0;
   cusparseSpSVDescr_t SL, SU;
   CUSPARSE_CHECK(cusparseSpSV_createDescr(&SL));
   CUSPARSE_CHECK(cusparseSpSV_createDescr(&SU));
   size_t SizeL, SizeU, SizeMv;
-  CUSPARSE_CHECK(cusparseSpSV_bufferSize(Sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &One, ML, VR, VT,
+  CUSPARSE_CHECK(cusparseSpSV_bufferSize(Sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &One, ML, V.VR, V.VT,
                                          CUDA_R_64F, CUSPARSE_SPSV_ALG_DEFAULT, SL, &SizeL));
-  CUSPARSE_CHECK(cusparseSpSV_bufferSize(Sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &One, MU, VT, VZ,
+  CUSPARSE_CHECK(cusparseSpSV_bufferSize(Sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &One, MU, V.VT, V.VZ,
                                          CUDA_R_64F, CUSPARSE_SPSV_ALG_DEFAULT, SU, &SizeU));
-  CUSPARSE_CHECK(cusparseSpMV_bufferSize(Sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &One, MA, VP, &Zero,
-                                         VQ, CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, &SizeMv));
+  CUSPARSE_CHECK(cusparseSpMV_bufferSize(Sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &One, MA, V.VP, &Zero,
+                                         V.VQ, CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, &SizeMv));
   void *BufL, *BufU, *BufMv;
   CHECK(cudaMalloc(&BufL, SizeL));
   CHECK(cudaMalloc(&BufU, SizeU));
   CHECK(cudaMalloc(&BufMv, SizeMv ? SizeMv : 1));
-  CUSPARSE_CHECK(cusparseSpSV_analysis(Sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &One, ML, VR, VT,
+  CUSPARSE_CHECK(cusparseSpSV_analysis(Sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &One, ML, V.VR, V.VT,
                                        CUDA_R_64F, CUSPARSE_SPSV_ALG_DEFAULT, SL, BufL));
-  CUSPARSE_CHECK(cusparseSpSV_analysis(Sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &One, MU, VT, VZ,
+  CUSPARSE_CHECK(cusparseSpSV_analysis(Sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &One, MU, V.VT, V.VZ,
                                        CUDA_R_64F, CUSPARSE_SPSV_ALG_DEFAULT, SU, BufU));
 
   // (Preconditioned) CG; Precond = false skips the two solves.
   auto Solve = [&](bool Precond, int &Iterations) {
     std::vector<double> Zeros(N, 0.0);
-    CHECK(cudaMemcpyAsync(DX, Zeros.data(), N * sizeof(double), cudaMemcpyHostToDevice, S));
-    CHECK(cudaMemcpyAsync(DR, B.data(), N * sizeof(double), cudaMemcpyHostToDevice, S));
-    double Rz = 0, RzOld = 0, Rr = 0, PQ = 0, Bb = 0;
-    CUBLAS_CHECK(cublasDdot(Bl, N, DR, 1, DR, 1, &Bb));
-    int K = 0;
-    for (; K < 1000; ++K) {
+    CHECK(cudaMemcpyAsync(V.X, Zeros.data(), N * sizeof(double), cudaMemcpyHostToDevice, S));
+    CHECK(cudaMemcpyAsync(V.R, B.data(), N * sizeof(double), cudaMemcpyHostToDevice, S));
+    int K = pcg(Sp, Bl, MA, N, V, BufMv, 1000, 1e-20, [&] {
       if (Precond) {
-        CUSPARSE_CHECK(cusparseSpSV_solve(Sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &One, ML, VR, VT,
+        CUSPARSE_CHECK(cusparseSpSV_solve(Sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &One, ML, V.VR, V.VT,
                                           CUDA_R_64F, CUSPARSE_SPSV_ALG_DEFAULT, SL));
-        CUSPARSE_CHECK(cusparseSpSV_solve(Sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &One, MU, VT, VZ,
+        CUSPARSE_CHECK(cusparseSpSV_solve(Sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &One, MU, V.VT, V.VZ,
                                           CUDA_R_64F, CUSPARSE_SPSV_ALG_DEFAULT, SU));
       } else {
-        CUBLAS_CHECK(cublasDcopy(Bl, N, DR, 1, DZ, 1));
+        CUBLAS_CHECK(cublasDcopy(Bl, N, V.R, 1, V.Z, 1));
       }
-      RzOld = Rz;
-      CUBLAS_CHECK(cublasDdot(Bl, N, DR, 1, DZ, 1, &Rz));
-      if (K == 0) {
-        CUBLAS_CHECK(cublasDcopy(Bl, N, DZ, 1, DP, 1));
-      } else {
-        double Beta = Rz / RzOld;
-        CUBLAS_CHECK(cublasDscal(Bl, N, &Beta, DP, 1));
-        CUBLAS_CHECK(cublasDaxpy(Bl, N, &One, DZ, 1, DP, 1));
-      }
-      CUSPARSE_CHECK(cusparseSpMV(Sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &One, MA, VP, &Zero, VQ,
-                                  CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, BufMv));
-      CUBLAS_CHECK(cublasDdot(Bl, N, DP, 1, DQ, 1, &PQ));
-      double Alpha = Rz / PQ, NegAlpha = -Alpha;
-      CUBLAS_CHECK(cublasDaxpy(Bl, N, &Alpha, DP, 1, DX, 1));
-      CUBLAS_CHECK(cublasDaxpy(Bl, N, &NegAlpha, DQ, 1, DR, 1));
-      CUBLAS_CHECK(cublasDdot(Bl, N, DR, 1, DR, 1, &Rr));
-      if (Rr < 1e-20 * Bb)
-        break;
-    }
+    });
     Iterations = K + 1;
     CHECK(cudaStreamSynchronize(S));
-    return download(DX, N);
+    return download(V.X, N);
   };
   int ItPlain = 0, ItPrecond = 0;
   std::vector<double> XPlain = Solve(false, ItPlain);
@@ -190,8 +158,8 @@ int main() {
   CUSPARSE_CHECK(cusparseDestroyMatDescr(Descr));
   for (auto M : {MA, ML, MU})
     CUSPARSE_CHECK(cusparseDestroySpMat(M));
-  for (auto V : {VR, VZ, VT, VP, VQ})
-    CUSPARSE_CHECK(cusparseDestroyDnVec(V));
+  for (auto D : {V.VR, V.VZ, V.VT, V.VP, V.VQ})
+    CUSPARSE_CHECK(cusparseDestroyDnVec(D));
   CUSPARSE_CHECK(cusparseDestroy(Sp));
   CUBLAS_CHECK(cublasDestroy(Bl));
   return finish(Failures == 0);
