@@ -377,6 +377,18 @@ void gate(void *P) {
 }
 } // namespace
 
+TEST_F(Api, LibsTableSaysWhetherTheHostReachesDeviceMemory) {
+  const void *T = nullptr;
+  ASSERT_EQ(cuGetExportTable(&T, &ferry::FerryLibsTableId), CUDA_SUCCESS);
+  auto *L = static_cast<const ferry::FerryLibsTable *>(T);
+  ASSERT_TRUE(ferry::hasLibsSlot(L, offsetof(ferry::FerryLibsTable, DeviceMemoryHostAccess)));
+  int Yes = -1;
+  ASSERT_EQ(L->DeviceMemoryHostAccess(0, &Yes), CUDA_SUCCESS);
+  EXPECT_EQ(Yes, 1); // The host backend's device memory is host memory.
+  EXPECT_EQ(L->DeviceMemoryHostAccess(4096, &Yes), CUDA_ERROR_INVALID_DEVICE);
+  EXPECT_EQ(L->DeviceMemoryHostAccess(0, nullptr), CUDA_ERROR_INVALID_VALUE);
+}
+
 TEST_F(Api, LibsTableRunsIdleStreamWorkInline) {
   const void *T = nullptr;
   ASSERT_EQ(cuGetExportTable(&T, &ferry::FerryLibsTableId), CUDA_SUCCESS);

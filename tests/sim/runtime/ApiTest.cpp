@@ -132,6 +132,40 @@ TEST(SimAgents, StatusStrings) {
             HSA_STATUS_SUCCESS);
 }
 
+// FERRY_SIM_HOST_ACCESS picks the model: 1 (the default) a large BAR, where
+// ROCr lets the CPU be allowed to a device pool (DISALLOWED_BY_DEFAULT); 0 a
+// discrete GPU without one (NEVER_ALLOWED: HIP reads it as no large BAR).
+// Neither calls device memory HOST_ACCESSIBLE (ROCr: system memory only).
+TEST(SimMemory, HostAccessToDevicePoolsFollowsTheSetting) {
+  for (const char *Setting : {"1", "0"}) {
+    setenv("FERRY_SIM_HOST_ACCESS", Setting, 1);
+    Sim S("gfx942");
+    ASSERT_EQ(S.Status, HSA_STATUS_SUCCESS);
+    hsa_amd_memory_pool_t Device = findPool(S.Gpus[0], HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED);
+    hsa_amd_memory_pool_t Fine = findPool(S.Cpus[0], HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED);
+    hsa_amd_memory_pool_access_t Access;
+    ASSERT_EQ(hsa_amd_agent_memory_pool_get_info(S.Cpus[0], Device, HSA_AMD_AGENT_MEMORY_POOL_INFO_ACCESS,
+                                                 &Access),
+              HSA_STATUS_SUCCESS);
+    EXPECT_EQ(Access, *Setting == '1' ? HSA_AMD_MEMORY_POOL_ACCESS_DISALLOWED_BY_DEFAULT
+                                      : HSA_AMD_MEMORY_POOL_ACCESS_NEVER_ALLOWED)
+        << Setting;
+    hsa_amd_agent_memory_pool_get_info(S.Cpus[0], Fine, HSA_AMD_AGENT_MEMORY_POOL_INFO_ACCESS, &Access);
+    EXPECT_EQ(Access, HSA_AMD_MEMORY_POOL_ACCESS_ALLOWED_BY_DEFAULT);
+    bool Host = true;
+    ASSERT_EQ(hsa_region_get_info(hsa_region_t{Device.handle},
+                                  hsa_region_info_t(HSA_AMD_REGION_INFO_HOST_ACCESSIBLE), &Host),
+              HSA_STATUS_SUCCESS);
+    EXPECT_FALSE(Host);
+  }
+  setenv("FERRY_SIM_HOST_ACCESS", "yes", 1);
+  {
+    Sim S("gfx942");
+    EXPECT_EQ(S.Status, HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  }
+  unsetenv("FERRY_SIM_HOST_ACCESS");
+}
+
 TEST(SimMemory, PoolsAsFerryLooksForThem) {
   Sim S("gfx942");
   ASSERT_EQ(S.Status, HSA_STATUS_SUCCESS);
