@@ -351,60 +351,58 @@ cusolverStatus_t cusolverDnDestroy(cusolverDnHandle_t Handle) {
   return CUSOLVER_STATUS_SUCCESS;
 }
 
-cusolverStatus_t cusolverDnSetStream(cusolverDnHandle_t Handle, cudaStream_t Stream) {
+namespace {
+
+/// A handle setting's setter: NOT_INITIALIZED for a bad handle,
+/// INVALID_VALUE for a value not Valid.
+template <typename V> cusolverStatus_t setField(cusolverDnHandle_t Handle, V DnHandle::*Field, V Value, bool Valid) {
   DnHandle *H = lookup(Handle);
   if (!H)
     return CUSOLVER_STATUS_NOT_INITIALIZED;
-  H->Stream = Stream;
+  if (!Valid)
+    return CUSOLVER_STATUS_INVALID_VALUE;
+  H->*Field = Value;
   return CUSOLVER_STATUS_SUCCESS;
+}
+
+/// Its getter: NOT_INITIALIZED for a bad handle, INVALID_VALUE for a null
+/// output.
+template <typename V> cusolverStatus_t getField(cusolverDnHandle_t Handle, V DnHandle::*Field, V *Out) {
+  DnHandle *H = lookup(Handle);
+  if (!H)
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (!Out)
+    return CUSOLVER_STATUS_INVALID_VALUE;
+  *Out = H->*Field;
+  return CUSOLVER_STATUS_SUCCESS;
+}
+
+} // namespace
+
+cusolverStatus_t cusolverDnSetStream(cusolverDnHandle_t Handle, cudaStream_t Stream) {
+  return setField(Handle, &DnHandle::Stream, Stream, true);
 }
 
 cusolverStatus_t cusolverDnGetStream(cusolverDnHandle_t Handle, cudaStream_t *Stream) {
-  DnHandle *H = lookup(Handle);
-  if (!H)
-    return CUSOLVER_STATUS_NOT_INITIALIZED;
-  if (!Stream)
-    return CUSOLVER_STATUS_INVALID_VALUE;
-  *Stream = H->Stream;
-  return CUSOLVER_STATUS_SUCCESS;
+  return getField(Handle, &DnHandle::Stream, Stream);
 }
 
+// ferry's results are deterministic either way.
 cusolverStatus_t cusolverDnSetDeterministicMode(cusolverDnHandle_t Handle, cusolverDeterministicMode_t Mode) {
-  DnHandle *H = lookup(Handle);
-  if (!H)
-    return CUSOLVER_STATUS_NOT_INITIALIZED;
-  if (Mode != CUSOLVER_DETERMINISTIC_RESULTS && Mode != CUSOLVER_ALLOW_NON_DETERMINISTIC_RESULTS)
-    return CUSOLVER_STATUS_INVALID_VALUE;
-  H->Deterministic = Mode; // ferry's results are deterministic either way
-  return CUSOLVER_STATUS_SUCCESS;
+  return setField(Handle, &DnHandle::Deterministic, Mode,
+                  Mode == CUSOLVER_DETERMINISTIC_RESULTS || Mode == CUSOLVER_ALLOW_NON_DETERMINISTIC_RESULTS);
 }
 
 cusolverStatus_t cusolverDnGetDeterministicMode(cusolverDnHandle_t Handle, cusolverDeterministicMode_t *Mode) {
-  DnHandle *H = lookup(Handle);
-  if (!H)
-    return CUSOLVER_STATUS_NOT_INITIALIZED;
-  if (!Mode)
-    return CUSOLVER_STATUS_INVALID_VALUE;
-  *Mode = H->Deterministic;
-  return CUSOLVER_STATUS_SUCCESS;
+  return getField(Handle, &DnHandle::Deterministic, Mode);
 }
 
+// ferry computes FP32 in FP32 either way (exactly what emulation approximates).
 cusolverStatus_t cusolverDnSetMathMode(cusolverDnHandle_t Handle, cusolverMathMode_t Mode) {
-  DnHandle *H = lookup(Handle);
-  if (!H)
-    return CUSOLVER_STATUS_NOT_INITIALIZED;
-  if (Mode != CUSOLVER_DEFAULT_MATH && Mode != CUSOLVER_FP32_EMULATED_BF16X9_MATH)
-    return CUSOLVER_STATUS_INVALID_VALUE;
-  H->Math = Mode; // ferry computes FP32 in FP32 either way (exactly what emulation approximates)
-  return CUSOLVER_STATUS_SUCCESS;
+  return setField(Handle, &DnHandle::Math, Mode,
+                  Mode == CUSOLVER_DEFAULT_MATH || Mode == CUSOLVER_FP32_EMULATED_BF16X9_MATH);
 }
 
 cusolverStatus_t cusolverDnGetMathMode(cusolverDnHandle_t Handle, cusolverMathMode_t *Mode) {
-  DnHandle *H = lookup(Handle);
-  if (!H)
-    return CUSOLVER_STATUS_NOT_INITIALIZED;
-  if (!Mode)
-    return CUSOLVER_STATUS_INVALID_VALUE;
-  *Mode = H->Math;
-  return CUSOLVER_STATUS_SUCCESS;
+  return getField(Handle, &DnHandle::Math, Mode);
 }
