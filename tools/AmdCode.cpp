@@ -24,6 +24,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Linker/Linker.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <set>
 
@@ -133,22 +134,50 @@ bool compileProgram(const std::string &File, const std::string &Arch, Fn Use) {
       continue;
     }
     // What libcuda compiles (core/Library.cpp): with lazy loading (the
-    // default), the image's pieces, each kernel alone and the module
-    // variables with the kernels that use them (ptx/lower/Pieces.h); with
+    // default), the image's pieces (ptx/lower/Pieces.h): the module
+    // variables alone, and each kernel with what it launches, reaching the
+    // variables through cells; an image of one PTX module has each piece
+    // lowered from its slice of the text (PtxSlicer). With
     // CUDA_MODULE_LOADING=EAGER, the whole image.
     std::vector<std::unique_ptr<llvm::Module>> Pieces;
     if (Settings::get().getString(SettingKey::ModuleLoading) == "EAGER") {
       Pieces.push_back(std::move(M));
     } else {
-      ptx::PiecePlan Plan = ptx::planPieces(*M, Compiler.sharesVariables());
-      std::set<std::string> Done(Plan.VariablesPieceKernels.begin(), Plan.VariablesPieceKernels.end());
-      if (Plan.HasVariables)
-        Pieces.push_back(ptx::extractPiece(*M, Plan.VariablesPieceKernels, true));
-      for (const std::string &K : ptx::kernelNames(*M))
-        if (!Done.count(K))
-          Pieces.push_back(ptx::extractPiece(*M, ptx::kernelGroup(*M, K), false));
+      std::unique_ptr<ptx::PtxSlicer> Slicer;
+      if (Images[I].size() == 1)
+        Slicer = std::make_unique<ptx::PtxSlicer>(Images[I].front());
+      if (Slicer && !Slicer->usable())
+        Slicer.reset();
+      // libcuda's Library::lowerSlice.
+      auto Piece = [&](const std::vector<std::string> &Kernels, bool Variables) -> std::unique_ptr<llvm::Module> {
+        if (!Slicer)
+          return ptx::extractPiece(*M, Variables ? std::vector<std::string>{} : ptx::kernelGroup(*M, Kernels[0]),
+                                   Variables);
+        auto R = ptx::lowerText(Slicer->slice(Kernels), "module0.ptx", Ctx);
+        if (!R) {
+          std::fprintf(stderr, "ferry: %s\n", llvm::toString(R.takeError()).c_str());
+          return nullptr;
+        }
+        std::vector<std::string> Group;
+        for (const std::string &K : Kernels)
+          for (std::string &G : ptx::kernelGroup(*R->M, K))
+            if (std::find(Group.begin(), Group.end(), G) == Group.end())
+              Group.push_back(std::move(G));
+        return ptx::extractPiece(*R->M, Group, Variables);
+      };
+      if (ptx::planPieces(*M, true).HasVariables)
+        Pieces.push_back(Piece({}, true));
+      for (const std::string &K : ptx::kernelNames(*M)) {
+        Pieces.push_back(Piece({K}, false));
+        if (Pieces.back() && !Compiler.sharesVariables())
+          ptx::reachVariablesThroughCells(*Pieces.back());
+      }
     }
     for (std::unique_ptr<llvm::Module> &P : Pieces) {
+      if (!P) {
+        Ok = false;
+        continue;
+      }
       ferry::CompileOptions Opts; // What libcuda passes (core/Library.cpp).
       auto CO = Compiler.compile(*P, Opts);
       if (!CO) {

@@ -27,6 +27,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 
 #include <cctype>
 
@@ -449,12 +450,64 @@ Status Library::buildWhole(DeviceEntry &D, DeviceCode &Out) {
   return finishLoad(D, Out, std::move(*Obj), true);
 }
 
+/// Gives the cells of Loaded (ptx::reachVariablesThroughCells) of the
+/// variables Names the addresses of those in Variables, before any kernel
+/// of Loaded can run.
+static Status fillCells(DeviceEntry &D, const LoadedCode &Loaded, const LoadedCode &Variables,
+                        const std::vector<std::string> &Names) {
+  std::vector<std::pair<void *, uint64_t>> Writes;
+  for (const std::string &Name : Names) {
+    auto Cell = Loaded.global(ptx::variableCellName(Name));
+    if (!Cell)
+      continue; // The piece does not use it.
+    auto Var = Variables.global(Name);
+    if (Cell->Bytes < sizeof(uint64_t) || !Var)
+      return makeError(CUDA_ERROR_INVALID_IMAGE, "module variable '" + Name + "' cannot be reached from the " +
+                                                     "compiled kernel (" + (Var ? "bad cell" : "not defined") + ")");
+    Writes.emplace_back(Cell->Address, uint64_t(reinterpret_cast<uintptr_t>(Var->Address)));
+  }
+  if (D.Backend->properties().HostAccessesDeviceMemory) {
+    for (auto &[At, Addr] : Writes)
+      std::memcpy(At, &Addr, sizeof Addr);
+    return Status::ok();
+  }
+  auto Q = D.Backend->createQueue(0);
+  if (!Q)
+    return Q.takeError();
+  for (auto &[At, Addr] : Writes) {
+    CopyRect R;
+    R.Dst = At;
+    R.Src = &Addr;
+    R.WidthBytes = R.DstPitch = R.SrcPitch = sizeof Addr;
+    if (Status S = (*Q)->enqueueCopy(R); !S)
+      return S;
+  }
+  (*Q)->drain();
+  return D.Backend->fault();
+}
+
 Status Library::finishLoad(DeviceEntry &D, DeviceCode &DC, std::unique_ptr<CodeObject> Obj,
                            bool DefinesVariables) {
   auto Made = D.Backend->load(*Obj);
   if (!Made)
     return Made.takeError();
   std::shared_ptr<const LoadedCode> Loaded(std::move(*Made));
+  // A piece of a backend that shares no variables between code objects
+  // reaches them through cells (buildPiece): by the variables' IR names,
+  // which are the PTX names unless the image's modules were linked.
+  CompilerBackend *Compiler = D.Family ? D.Family->compiler() : nullptr;
+  if (!DefinesVariables && DC.Variables && Compiler && !Compiler->sharesVariables()) {
+    std::vector<std::string> Names;
+    if (Ir) {
+      for (const llvm::GlobalVariable &G : Ir->globals())
+        if (ptx::isModuleVariable(G))
+          Names.push_back(G.getName().str());
+    } else {
+      Names = Globals;
+    }
+    if (Status S = fillCells(D, *Loaded, *DC.Variables, Names); !S)
+      return S;
+  }
   auto Infos = Loaded->info();
   {
     std::lock_guard<std::mutex> LL(LookupM);
@@ -524,11 +577,12 @@ Status Library::lowerImage() {
   return Status::ok();
 }
 
-/// Whether lazy loading lowers slices of the image's text (PtxSlicer), for a
-/// backend that shares variables and an image of one PTX module; else it
-/// lowers the image whole once and cuts pieces out of its IR.
+/// Whether lazy loading lowers slices of the image's text (PtxSlicer), for an
+/// image of one PTX module; else it lowers the image whole once and cuts
+/// pieces out of its IR. (Every backend reaches the variables piece's
+/// variables from other pieces: by name, or through cells.)
 bool Library::slicing(CompilerBackend &Compiler) {
-  if (PtxParts.size() != 1 || !Compiler.sharesVariables())
+  if (PtxParts.size() != 1)
     return false;
   if (!Slicer)
     Slicer = std::make_unique<ptx::PtxSlicer>(PtxParts.front());
@@ -565,6 +619,9 @@ Status Library::buildPiece(DeviceEntry &D, DeviceCode &DC, const std::vector<std
                                               : "kernels " + Kernels.front() + " and " +
                                                     std::to_string(Kernels.size() - 1) + " more";
   bool Sliced = slicing(*Compiler);
+  // A backend whose code objects cannot name another's variables reaches
+  // them through cells the piece defines (ptx/lower/Pieces.h).
+  bool UseCells = !DefinesVariables && !Compiler->sharesVariables();
   // The slice's text when slicing (so a cached piece costs no lowering),
   // else the piece's IR: only what the kernels reach, nothing else of the
   // image, is in the key.
@@ -579,6 +636,8 @@ Status Library::buildPiece(DeviceEntry &D, DeviceCode &DC, const std::vector<std
     if (Status S = lowerImage(); !S)
       return S;
     Piece.M = ptx::extractPiece(*Ir, Kernels, DefinesVariables);
+    if (UseCells)
+      ptx::reachVariablesThroughCells(*Piece.M);
     llvm::raw_string_ostream OS(KeyText);
     llvm::WriteBitcodeToFile(*Piece.M, OS);
     OS.flush();
@@ -591,7 +650,8 @@ Status Library::buildPiece(DeviceEntry &D, DeviceCode &DC, const std::vector<std
   if (Cache.enabled()) {
     CodeCache::KeyBuilder KB;
     KB.add("ferry-piece-1").add(Compiler->target()).add(CodeCache::buildIdentity());
-    KB.add(std::to_string(Opts.OptLevel) + (Opts.FastMath ? "f" : "") + (Opts.Variables ? "v" : ""));
+    KB.add(std::to_string(Opts.OptLevel) + (Opts.FastMath ? "f" : "") + (Opts.Variables ? "v" : "") +
+           (UseCells ? "c" : ""));
     KB.add(KeyText);
     Key = KB.finish();
     if (auto Hit = Cache.load(Key)) {
@@ -611,6 +671,8 @@ Status Library::buildPiece(DeviceEntry &D, DeviceCode &DC, const std::vector<std
     if (!P)
       return P.takeError();
     Piece = std::move(*P);
+    if (UseCells)
+      ptx::reachVariablesThroughCells(*Piece.M);
   }
   // A kernel the lowering could not translate is not in the piece (the
   // caller reports why); nothing else to compile then.
@@ -637,12 +699,13 @@ Status Library::buildVariables(DeviceEntry &D, DeviceCode &DC) {
   if (PtxParts.empty())
     return makeError(CUDA_ERROR_NO_BINARY_FOR_GPU, "the image has no PTX (ferry never runs SASS)");
   CompilerBackend *Compiler = D.Family ? D.Family->compiler() : nullptr;
-  bool Shares = Compiler && Compiler->sharesVariables();
   std::vector<std::string> With; // Kernels compiled with the variables.
   if (!(Compiler && slicing(*Compiler))) {
     if (Status S = lowerImage(); !S)
       return S;
-    ptx::PiecePlan Plan = ptx::planPieces(*Ir, Shares);
+    // Other pieces reach the variables by name or through cells: the
+    // variables piece holds no kernel.
+    ptx::PiecePlan Plan = ptx::planPieces(*Ir, /*SharesVariables=*/true);
     if (!Plan.HasVariables)
       return Status::ok();
     With = Plan.VariablesPieceKernels;

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "ptx/lower/Pieces.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -13,11 +14,13 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/GlobalAlias.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/ReplaceConstant.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
@@ -224,6 +227,45 @@ std::unique_ptr<Module> extractPiece(const Module &M, ArrayRef<std::string> Kern
         A.eraseFromParent();
         Changed = true;
       }
+  }
+  return Out;
+}
+
+std::string variableCellName(StringRef Name) { return (Name + ".ferry.cell").str(); }
+
+std::vector<std::string> reachVariablesThroughCells(Module &Piece) {
+  std::vector<std::string> Out;
+  SmallVector<GlobalVariable *, 8> Declared;
+  for (GlobalVariable &G : Piece.globals())
+    if (G.isDeclaration() && G.hasName() && (G.getAddressSpace() == 1 || G.getAddressSpace() == 4) &&
+        !G.getName().starts_with(EntryHandlePrefix))
+      Declared.push_back(&G);
+  for (GlobalVariable *G : Declared) {
+    // Constant expressions over G become instructions, so that every use is
+    // an instruction of some function; a global's initialiser cannot load.
+    convertUsersOfConstantsToInstructions({G});
+    bool InInitialiser = false;
+    for (User *U : G->users())
+      InInitialiser |= !isa<Instruction>(U);
+    if (InInitialiser)
+      continue;
+    auto *Cell = new GlobalVariable(Piece, G->getType(), /*isConstant=*/false, GlobalValue::ExternalLinkage,
+                                    Constant::getNullValue(G->getType()), variableCellName(G->getName()),
+                                    nullptr, GlobalValue::NotThreadLocal, /*AddressSpace=*/1,
+                                    /*isExternallyInitialized=*/true);
+    Cell->setAlignment(Align(8));
+    DenseMap<Function *, Value *> Loaded;
+    for (Use &U : make_early_inc_range(G->uses())) {
+      Function *F = cast<Instruction>(U.getUser())->getFunction();
+      Value *&V = Loaded[F];
+      if (!V) {
+        IRBuilder<> B(&*F->getEntryBlock().getFirstNonPHIOrDbgOrAlloca());
+        V = B.CreateAlignedLoad(G->getType(), Cell, Align(8), G->getName() + ".addr");
+      }
+      U.set(V);
+    }
+    Out.push_back(G->getName().str());
+    G->eraseFromParent();
   }
   return Out;
 }

@@ -72,6 +72,21 @@ PiecePlan planPieces(const llvm::Module &M, bool SharesVariables);
 std::unique_ptr<llvm::Module> extractPiece(const llvm::Module &M, llvm::ArrayRef<std::string> Kernels,
                                            bool DefineVariables);
 
+/// For a backend whose code objects cannot name another code object's
+/// symbols (AMD: ROCr's loader resolves only an object's own): each module
+/// variable a piece declares is reached through a *cell* the piece defines,
+/// `<name>.ferry.cell` (addrspace 1, externally initialised, null), which
+/// holds the variable's address; every function that used the variable
+/// loads the cell once at its entry. The loader of the piece writes the
+/// variables piece's addresses into the cells (libcuda's core/Library.cpp)
+/// before any kernel of it runs. Returns the variables given cells, by their
+/// IR names; a variable also named by a global's initialiser keeps its
+/// declaration (its load then fails, naming it).
+std::vector<std::string> reachVariablesThroughCells(llvm::Module &Piece);
+
+/// The cell of variable Name (reachVariablesThroughCells).
+std::string variableCellName(llvm::StringRef Name);
+
 } // namespace ferry::ptx
 
 namespace ferry::ptx {

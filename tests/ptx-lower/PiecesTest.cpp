@@ -9,6 +9,7 @@
 #include "ptx/lower/Pieces.h"
 
 #include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 
@@ -115,6 +116,34 @@ TEST(Pieces, PiecesShareTheModuleVariables) {
   auto Plain = ptx::extractPiece(M, {"plain"}, false);
   EXPECT_EQ(Plain->getNamedGlobal("counter"), nullptr);
   EXPECT_EQ(Plain->getFunction("twice"), nullptr);
+}
+
+// A backend that cannot name another code object's symbols (AMD) reaches
+// the variables piece's variables through cells the piece defines: no
+// declaration is left, the kernel loads the cell, and the cell is a
+// definition the loader can find and fill.
+TEST(Pieces, CellsReplaceDeclaredVariables) {
+  llvm::LLVMContext Ctx;
+  auto R = ptx::lowerText(Ptx, "image.ptx", Ctx);
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  auto Piece = ptx::extractPiece(*R->M, {"uses_counter"}, false);
+  EXPECT_EQ(ptx::reachVariablesThroughCells(*Piece), (std::vector<std::string>{"counter"}));
+  EXPECT_EQ(Piece->getNamedGlobal("counter"), nullptr);
+  llvm::GlobalVariable *Cell = Piece->getNamedGlobal(ptx::variableCellName("counter"));
+  ASSERT_NE(Cell, nullptr);
+  EXPECT_FALSE(Cell->isDeclaration());
+  EXPECT_TRUE(Cell->isExternallyInitialized());
+  EXPECT_EQ(Cell->getAddressSpace(), 1u);
+  bool LoadedInKernel = false;
+  for (const llvm::User *U : Cell->users())
+    if (auto *I = llvm::dyn_cast<llvm::Instruction>(U))
+      LoadedInKernel |= I->getFunction()->getName() == "uses_counter";
+  EXPECT_TRUE(LoadedInKernel);
+  for (const llvm::GlobalVariable &G : Piece->globals())
+    EXPECT_FALSE(G.isDeclaration()) << G.getName().str();
+  // A piece without variables gets no cell.
+  auto Plain = ptx::extractPiece(*R->M, {"plain"}, false);
+  EXPECT_TRUE(ptx::reachVariablesThroughCells(*Plain).empty());
 }
 
 } // namespace
