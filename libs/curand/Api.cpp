@@ -8,11 +8,13 @@
 /// Implemented bit for bit: XORWOW, MRG32k3a and Philox4_32_10 with every
 /// ordering, 32-bit, uniform, normal and log-normal results (see Generate.h
 /// for the layout, Distributions.h for what is exact), and Sobol32/Sobol64
-/// in all 20000 dimensions with their JOEKUO6 direction vectors (Sobol.h).
-/// Not implemented, with a log line and FerryNotSupported: MTGP32, MT19937
-/// and scrambled Sobol (their parameter tables, scrambling matrices and
-/// scramble constants are data ferry does not have), Poisson above lambda
-/// 1500 (NVIDIA switches method there). Poisson results and the Poisson
+/// in all 20000 dimensions with their JOEKUO6 direction vectors (Sobol.h),
+/// MTGP32 with its DEFAULT, BEST and LEGACY orderings (Mtgp32.h).
+/// Not implemented, with a log line and FerryNotSupported: MT19937 (its
+/// layout is known, the jump between its subsequences is not) and scrambled
+/// Sobol (scrambling matrices and scramble constants are data ferry does
+/// not have), Poisson above lambda 1500 (NVIDIA switches method there; for
+/// MTGP32 above 30). Poisson results and the Poisson
 /// discrete distribution are bit-exact below (Poisson.h).
 #include "ferry/generated/CurandApi.h"
 #include "libs/common/Driver.h"
@@ -153,7 +155,7 @@ const char *typeName(curandRngType_t T) {
   case CURAND_RNG_PSEUDO_MTGP32:
     return "CURAND_RNG_PSEUDO_MTGP32";
   case CURAND_RNG_PSEUDO_MT19937:
-    return "CURAND_RNG_PSEUDO_MT19937";
+    return "CURAND_RNG_PSEUDO_MT19937 (the jump between NVIDIA's 8192 subsequences is not known)";
   case CURAND_RNG_QUASI_SCRAMBLED_SOBOL32:
     return "CURAND_RNG_QUASI_SCRAMBLED_SOBOL32 (scramble constants)";
   case CURAND_RNG_QUASI_SCRAMBLED_SOBOL64:
@@ -273,7 +275,10 @@ curandStatus_t run(curandGenerator_t H, Output What, void *Out, size_t N, double
     return CURAND_STATUS_LENGTH_NOT_MULTIPLE;
   // Measured: XORWOW and MRG32k3a make normals in pairs and refuse an odd
   // count; Philox makes them in fours and cuts the last group short.
-  if (!isQuasi(G->Type) && G->Type != CURAND_RNG_PSEUDO_PHILOX4_32_10 && Pairs && N % 2)
+  // MTGP32 and MT19937 make one normal per 32-bit draw (inverse CDF) and
+  // take odd counts (measured: 1001 floats and doubles).
+  if (!isQuasi(G->Type) && G->Type != CURAND_RNG_PSEUDO_PHILOX4_32_10 && G->Type != CURAND_RNG_PSEUDO_MTGP32 &&
+      G->Type != CURAND_RNG_PSEUDO_MT19937 && Pairs && N % 2)
     return CURAND_STATUS_LENGTH_NOT_MULTIPLE;
   if (!N)
     return CURAND_STATUS_SUCCESS;
@@ -353,6 +358,7 @@ curandStatus_t run(curandGenerator_t H, Output What, void *Out, size_t N, double
 /// normal approximation with GPU float normals, which ferry's exact ones
 /// miss by one count now and then: libs/README.md).
 constexpr double PoissonMeasuredLambda = 1500;
+constexpr double MtgpPoissonMeasuredLambda = 30;
 
 /// curandGeneratePoisson: the 32-bit results curandGenerate would give,
 /// then each looked up in lambda's square-histogram table (Poisson.h), in
@@ -369,6 +375,12 @@ curandStatus_t poisson(curandGenerator_t H, unsigned *Out, size_t N, double Lamb
   if (Lambda > PoissonMeasuredLambda)
     return notSupported("curandGeneratePoisson with lambda above 1500 (NVIDIA's method changes between 1500 and "
                         "2000; the other one is not reproduced)");
+  // MTGP32's results are the table lookup of its 32-bit results up to
+  // lambda 30 (measured at 4, 8, 16, 30); from 63 on NVIDIA's differ (a
+  // normal approximation through the GPU's erfcinvf, not reproduced).
+  if (G->Type == CURAND_RNG_PSEUDO_MTGP32 && Lambda > MtgpPoissonMeasuredLambda)
+    return notSupported("curandGeneratePoisson from MTGP32 with lambda above 30 (NVIDIA's method changes between "
+                        "30 and 63; the other one is not reproduced)");
   std::shared_ptr<const PoissonTable> T = poissonTable(Lambda);
   if (!T)
     return CURAND_STATUS_ALLOCATION_FAILED;
@@ -546,6 +558,10 @@ extern "C" curandStatus_t curandSetGeneratorOrdering(curandGenerator_t generator
   } else {
     switch (order) {
     case CURAND_ORDERING_PSEUDO_BEST:
+      // Measured: MT19937's host generator has no BEST ordering.
+      if (G->Host && G->Type == CURAND_RNG_PSEUDO_MT19937)
+        return CURAND_STATUS_OUT_OF_RANGE;
+      break;
     case CURAND_ORDERING_PSEUDO_DEFAULT:
     case CURAND_ORDERING_PSEUDO_LEGACY:
       break;
