@@ -139,6 +139,7 @@ bool compileProgram(const std::string &File, const std::string &Arch, Fn Use) {
     // variables through cells; an image of one PTX module has each piece
     // lowered from its slice of the text (PtxSlicer). With
     // CUDA_MODULE_LOADING=EAGER, the whole image.
+    std::vector<std::unique_ptr<llvm::LLVMContext>> PieceContexts; // Outlive Pieces.
     std::vector<std::unique_ptr<llvm::Module>> Pieces;
     if (Settings::get().getString(SettingKey::ModuleLoading) == "EAGER") {
       Pieces.push_back(std::move(M));
@@ -153,7 +154,10 @@ bool compileProgram(const std::string &File, const std::string &Arch, Fn Use) {
         if (!Slicer)
           return ptx::extractPiece(*M, Variables ? std::vector<std::string>{} : ptx::kernelGroup(*M, Kernels[0]),
                                    Variables);
-        auto R = ptx::lowerText(Slicer->slice(Kernels), "module0.ptx", Ctx);
+        // Each in a context of its own, as libcuda lowers it (named types
+        // would be renamed in a shared one, and the bitcode differ).
+        PieceContexts.push_back(std::make_unique<llvm::LLVMContext>());
+        auto R = ptx::lowerText(Slicer->slice(Kernels), "module0.ptx", *PieceContexts.back());
         if (!R) {
           std::fprintf(stderr, "ferry: %s\n", llvm::toString(R.takeError()).c_str());
           return nullptr;
