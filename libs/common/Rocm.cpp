@@ -14,15 +14,17 @@ void *openRocmLibrary(const char *const *Names, std::string &Why) {
     Dirs.push_back(std::string(D) + "/");
   Dirs.push_back("");             // The dynamic loader's own search.
   Dirs.push_back("/opt/rocm/lib/"); // ROCm's default prefix, often not in ld.so.conf.
-  std::string Tried;
   for (const std::string &Dir : Dirs)
-    for (const char *const *N = Names; *N; ++N) {
-      std::string Path = Dir + *N;
-      if (void *Lib = ::dlopen(Path.c_str(), RTLD_NOW | RTLD_LOCAL))
+    for (const char *const *N = Names; *N; ++N)
+      if (void *Lib = ::dlopen((Dir + *N).c_str(), RTLD_NOW | RTLD_LOCAL))
         return Lib;
-      Tried += (Tried.empty() ? "" : ", ") + Path;
-    }
-  Why = "none of " + Tried + " loads";
+  Why = "none of";
+  for (const char *const *N = Names; *N; ++N)
+    Why += std::string(N == Names ? " " : ", ") + *N;
+  Why += " loads (looked in";
+  for (const std::string &Dir : Dirs)
+    Why += (&Dir == &Dirs.front() ? " " : ", ") + (Dir.empty() ? std::string("the loader's path") : Dir);
+  Why += ")";
   return nullptr;
 }
 

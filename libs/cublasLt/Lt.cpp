@@ -28,6 +28,7 @@
 #include "ferry/generated/CublasLtApi.h"
 #include "ferry/generated/DriverApi.h"
 #include "libs/cublas/Numeric.h"
+#include "libs/common/HostTask.h"
 
 #include <algorithm>
 #include <cmath>
@@ -107,9 +108,22 @@ struct cublasLtContext {
   uint64_t Magic = Live;
   cublasHandle_t Blas = nullptr;
   std::mutex Lock; // One matmul at a time sets the cuBLAS handle's stream.
+  /// Whether the host reaches the device's memory (asked once).
+  ferry::libs::TaskKeeper Kept;
 };
 
 namespace {
+
+/// cuBLASLt's own host work (copies, prologues, epilogues, transforms)
+/// reads device memory: refused where the host cannot reach it, with one
+/// log line (libs/README.md, "The AMD backend"); plain GEMMs go to
+/// libcublas, which forwards or refuses them itself.
+bool hostWorkRefused(cublasLtContext &H) {
+  if (H.Kept.hostReachesDeviceMemory())
+    return false;
+  ferry::libs::logNoHostAccess("cublasLt", "CUBLAS_STATUS_NOT_SUPPORTED");
+  return true;
+}
 
 std::mutex RegistryLock;
 std::unordered_set<cublasLtContext *> &registry() {
@@ -1011,6 +1025,10 @@ extern "C" cublasStatus_t cublasLtMatmul(cublasLtHandle_t Hd, cublasLtMatmulDesc
       if (!J)
         return CUBLAS_STATUS_ALLOC_FAILED;
       ensureContext(*Dr);
+      if (hostWorkRefused(*H)) {
+        delete J;
+        return CUBLAS_STATUS_NOT_SUPPORTED;
+      }
       if (Dr->LaunchHostFunc(Stream, copyMatrices, J) != CUDA_SUCCESS) {
         delete J;
         return CUBLAS_STATUS_EXECUTION_FAILED;
@@ -1138,12 +1156,13 @@ extern "C" cublasStatus_t cublasLtMatmul(cublasLtHandle_t Hd, cublasLtMatmulDesc
     GSb = J->BRows * J->BCols;
   }
   ensureContext(*Dr);
-  if (Dr->LaunchHostFunc(Stream, prologue, J) != CUDA_SUCCESS) {
+  bool Refused = hostWorkRefused(*H);
+  if (Refused || Dr->LaunchHostFunc(Stream, prologue, J) != CUDA_SUCCESS) {
     std::free(J->ScratchA);
     std::free(J->ScratchB);
     std::free(Scratch);
     delete J;
-    return CUBLAS_STATUS_EXECUTION_FAILED;
+    return Refused ? CUBLAS_STATUS_NOT_SUPPORTED : CUBLAS_STATUS_EXECUTION_FAILED;
   }
   // From here the job belongs to the stream: the epilogue frees it.
   cublasStatus_t St = gemm(VectorAlpha ? &ZeroF : Beta, Scratch, CUDA_R_32F, P.M, P.M * P.N);
@@ -1475,6 +1494,10 @@ extern "C" cublasStatus_t cublasLtMatrixTransform(cublasLtHandle_t Hd, cublasLtM
     J->Beta = loadD(Beta, S->ScaleType, 0);
   }
   ensureContext(*Dr);
+  if (hostWorkRefused(*lookup(Hd))) {
+    delete J;
+    return CUBLAS_STATUS_NOT_SUPPORTED;
+  }
   if (Dr->LaunchHostFunc(Stream, transform, J) != CUDA_SUCCESS) {
     delete J;
     return CUBLAS_STATUS_EXECUTION_FAILED;
