@@ -4,7 +4,9 @@
 # cold (empty code cache) and cached, lazy (the default) and eager; then
 # every kernel's first launch (one compile each), and ptxas on the same PTX.
 # With CUB=1 also CUB's device algorithms (cub_algos.cu, nvcc-built) run
-# over ferry's libcuda, lazy and eager.
+# over ferry's libcuda, lazy and eager. With HSA=gfx942 (or another
+# simulated target) the module runs on the AMD backend over sim/'s
+# simulated GPU instead (lazy only: EAGER compiles all 320 kernels).
 #   bench/lazy/run.sh [BUILD_DIR]      (default: build)
 set -eu
 b=${1:-build}
@@ -12,6 +14,14 @@ bench=$b/bin/ferry-bench-lazy
 ptx=$b/bench/ptx/many_kernels.ptx
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
+if [ -n "${HSA:-}" ]; then
+  for kind in cold cached; do
+    [ $kind = cold ] && rm -rf "$scratch/cache"
+    echo "== AMD backend, simulated $HSA, CUDA_MODULE_LOADING=LAZY, $kind"
+    taskset -c 0 env FERRY_BACKEND=hsa FERRY_SIM="$HSA" CUDA_CACHE_PATH="$scratch/cache" "$b/bin/ferry" run -- "$bench" "$ptx"
+  done
+  exit 0
+fi
 one() { taskset -c 0 env FERRY_BACKEND=host CUDA_CACHE_PATH="$scratch/cache" "$@"; }
 for mode in LAZY EAGER; do
   rm -rf "$scratch/cache"
