@@ -30,10 +30,15 @@
 ///       costs nothing extra;
 ///     * elsewhere (only NaN bits differ) under FERRY_EXACT_F64_NAN=1.
 ///   Cost: a native atomic is one fire-and-forget instruction; the loop is
-///   a load plus one returning compare-and-swap per attempt, and lanes of
-///   a wave adding to one address retry once per lane (LLVM's atomic
-///   optimizer, which sums a wave's values first, no longer applies: that
-///   sum rounds differently from any order of single adds anyway).
+///   a load plus one returning compare-and-swap per attempt (the wave waits
+///   for it). When the whole wave adds to one address (a sum into one
+///   word), one lane applies the wave's values in lane order and stores
+///   them with one compare-and-swap (emitWaveLoop): one memory round trip
+///   per attempt plus ~15 ALU operations per lane, where a loop per lane
+///   would collide 32 or 64 times. LLVM's atomic optimizer, which summed a
+///   wave's values first into one native atomic, no longer applies (that
+///   sum rounds differently from any order of single adds). Lanes adding
+///   to different words loop each on their own, as LLVM's expansion did.
 #include "hsa/Lowering.h"
 
 #include "support/Settings.h"
@@ -44,6 +49,7 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsAMDGPU.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Target/TargetMachine.h"
 
@@ -130,35 +136,158 @@ Value *h100FloatAdd(IRBuilder<> &B, Type *Ty, Value *Old, Value *V, bool Shared)
   return B.CreateBitCast(R, IT);
 }
 
-/// Replaces RMW by a compare-and-swap loop storing h100FloatAdd's result.
-void expandToCasLoop(AtomicRMWInst *RMW) {
-  Type *Ty = RMW->getType();
+/// Emits the compare-and-swap loop of one lane at B's block, which must end
+/// without a terminator; returns the value in memory before this lane's add
+/// and leaves B in the block after the loop.
+Value *emitLaneLoop(IRBuilder<> &B, AtomicRMWInst *RMW, Type *IT, bool Shared, BasicBlock *Before) {
   LLVMContext &Ctx = RMW->getContext();
-  Type *IT = IntegerType::get(Ctx, unsigned(Ty->getPrimitiveSizeInBits()));
+  Function *F = B.GetInsertBlock()->getParent();
   Value *Ptr = RMW->getPointerOperand();
-  bool Shared = RMW->getMetadata("ferry.shared") != nullptr;
-  BasicBlock *Pre = RMW->getParent();
-  BasicBlock *Done = Pre->splitBasicBlock(RMW->getIterator(), "fadd.done");
-  BasicBlock *Loop = BasicBlock::Create(Ctx, "fadd.cas", Pre->getParent(), Done);
-  Pre->getTerminator()->eraseFromParent();
-  IRBuilder<> B(Pre);
   LoadInst *Init = B.CreateAlignedLoad(IT, Ptr, RMW->getAlign());
   Init->setVolatile(RMW->isVolatile());
+  BasicBlock *Pre = B.GetInsertBlock();
+  BasicBlock *Loop = BasicBlock::Create(Ctx, "fadd.cas", F, Before);
+  BasicBlock *After = BasicBlock::Create(Ctx, "fadd.cas.done", F, Before);
   B.CreateBr(Loop);
   B.SetInsertPoint(Loop);
   PHINode *Old = B.CreatePHI(IT, 2);
   Old->addIncoming(Init, Pre);
-  Value *New = h100FloatAdd(B, Ty, Old, RMW->getValOperand(), Shared);
+  Value *New = h100FloatAdd(B, RMW->getType(), Old, RMW->getValOperand(), Shared);
   AtomicOrdering Ord = RMW->getOrdering();
   AtomicCmpXchgInst *X = B.CreateAtomicCmpXchg(Ptr, Old, New, RMW->getAlign(), Ord,
                                                AtomicCmpXchgInst::getStrongestFailureOrdering(Ord),
                                                RMW->getSyncScopeID());
   X->setVolatile(RMW->isVolatile());
   Value *Seen = B.CreateExtractValue(X, 0);
-  B.CreateCondBr(B.CreateExtractValue(X, 1), Done, Loop);
+  B.CreateCondBr(B.CreateExtractValue(X, 1), After, Loop);
   Old->addIncoming(Seen, Loop);
+  B.SetInsertPoint(After);
+  return Seen;
+}
+
+/// When every active lane of the wavefront adds to one address (a sum into
+/// one word, the common case), one lane's loop for all: the wave's values
+/// are applied in lane order to the value in memory, each lane keeps the
+/// value before its own add, and the leader (lowest active lane) stores the
+/// result with one compare-and-swap, again if memory changed meanwhile.
+/// That is the H100's result for the order of the lanes, with one memory
+/// round trip per attempt where a loop per lane would need one per lane
+/// (they all collide). Relaxed atomics only (the leader's ordering would
+/// have to stand for the other lanes'). Leaves B after the loop.
+Value *emitWaveLoop(IRBuilder<> &B, AtomicRMWInst *RMW, Type *IT, bool Shared, unsigned WaveSize,
+                    BasicBlock *Before) {
+  LLVMContext &Ctx = RMW->getContext();
+  Function *F = B.GetInsertBlock()->getParent();
+  Type *MaskT = B.getIntNTy(WaveSize);
+  Type *LaneT = IT->getPrimitiveSizeInBits() < 32 ? B.getInt32Ty() : IT;
+  Value *Ptr = RMW->getPointerOperand();
+  Value *Lane = B.CreateIntrinsic(Intrinsic::amdgcn_mbcnt_lo, {}, {B.getInt32(-1), B.getInt32(0)});
+  if (WaveSize == 64)
+    Lane = B.CreateIntrinsic(Intrinsic::amdgcn_mbcnt_hi, {}, {B.getInt32(-1), Lane});
+  Value *Active = B.CreateIntrinsic(Intrinsic::amdgcn_ballot, {MaskT}, {B.getTrue()});
+  Value *Leader = B.CreateTrunc(B.CreateBinaryIntrinsic(Intrinsic::cttz, Active, B.getTrue()), B.getInt32Ty());
+  Value *VBits = B.CreateZExtOrBitCast(B.CreateBitCast(RMW->getValOperand(), IT), LaneT);
+  LoadInst *Init = B.CreateAlignedLoad(IT, Ptr, RMW->getAlign());
+  Init->setVolatile(RMW->isVolatile());
+  Value *InitU = B.CreateTrunc(B.CreateIntrinsic(Intrinsic::amdgcn_readfirstlane, {LaneT},
+                                                 {B.CreateZExtOrBitCast(Init, LaneT)}), IT);
+  BasicBlock *Pre = B.GetInsertBlock();
+  BasicBlock *Attempt = BasicBlock::Create(Ctx, "fadd.wave", F, Before);
+  BasicBlock *Fold = BasicBlock::Create(Ctx, "fadd.wave.fold", F, Before);
+  BasicBlock *Folded = BasicBlock::Create(Ctx, "fadd.wave.folded", F, Before);
+  BasicBlock *Cas = BasicBlock::Create(Ctx, "fadd.wave.cas", F, Before);
+  BasicBlock *Join = BasicBlock::Create(Ctx, "fadd.wave.join", F, Before);
+  BasicBlock *After = BasicBlock::Create(Ctx, "fadd.wave.done", F, Before);
+  B.CreateBr(Attempt);
+
+  B.SetInsertPoint(Attempt);
+  PHINode *Mem = B.CreatePHI(IT, 2, "mem");
+  Mem->addIncoming(InitU, Pre);
+  B.CreateBr(Fold);
+
+  B.SetInsertPoint(Fold);
+  PHINode *Rem = B.CreatePHI(MaskT, 2, "rem");
+  PHINode *State = B.CreatePHI(IT, 2, "state");
+  PHINode *Mine = B.CreatePHI(IT, 2, "mine");
+  Rem->addIncoming(Active, Attempt);
+  State->addIncoming(Mem, Attempt);
+  Mine->addIncoming(Mem, Attempt);
+  Value *K = B.CreateTrunc(B.CreateBinaryIntrinsic(Intrinsic::cttz, Rem, B.getTrue()), B.getInt32Ty());
+  Value *VK = B.CreateIntrinsic(Intrinsic::amdgcn_readlane, {LaneT}, {VBits, K});
+  Value *VKv = B.CreateBitCast(B.CreateTrunc(VK, IT), RMW->getType());
+  Value *NextMine = B.CreateSelect(B.CreateICmpEQ(Lane, K), State, Mine);
+  Value *NextState = h100FloatAdd(B, RMW->getType(), State, VKv, Shared);
+  Value *NextRem = B.CreateAnd(Rem, B.CreateSub(Rem, ConstantInt::get(MaskT, 1)));
+  Rem->addIncoming(NextRem, Fold);
+  State->addIncoming(NextState, Fold);
+  Mine->addIncoming(NextMine, Fold);
+  B.CreateCondBr(B.CreateICmpEQ(NextRem, ConstantInt::get(MaskT, 0)), Folded, Fold);
+
+  B.SetInsertPoint(Folded);
+  B.CreateCondBr(B.CreateICmpEQ(Lane, Leader), Cas, Join);
+
+  B.SetInsertPoint(Cas);
+  AtomicCmpXchgInst *X = B.CreateAtomicCmpXchg(Ptr, Mem, NextState, RMW->getAlign(), RMW->getOrdering(),
+                                               AtomicOrdering::Monotonic, RMW->getSyncScopeID());
+  X->setVolatile(RMW->isVolatile());
+  Value *Seen = B.CreateExtractValue(X, 0);
+  Value *Ok = B.CreateZExt(B.CreateExtractValue(X, 1), B.getInt32Ty());
+  B.CreateBr(Join);
+
+  B.SetInsertPoint(Join);
+  PHINode *SeenP = B.CreatePHI(IT, 2);
+  SeenP->addIncoming(Seen, Cas);
+  SeenP->addIncoming(Mem, Folded);
+  PHINode *OkP = B.CreatePHI(B.getInt32Ty(), 2);
+  OkP->addIncoming(Ok, Cas);
+  OkP->addIncoming(B.getInt32(0), Folded);
+  Value *SeenU = B.CreateTrunc(B.CreateIntrinsic(Intrinsic::amdgcn_readlane, {LaneT},
+                                                 {B.CreateZExtOrBitCast(SeenP, LaneT), Leader}), IT);
+  Value *OkU = B.CreateIntrinsic(Intrinsic::amdgcn_readlane, {B.getInt32Ty()}, {OkP, Leader});
+  Mem->addIncoming(SeenU, Join);
+  B.CreateCondBr(B.CreateICmpNE(OkU, B.getInt32(0)), After, Attempt);
+
+  B.SetInsertPoint(After);
+  return NextMine;
+}
+
+/// Replaces RMW by compare-and-swap loops storing h100FloatAdd's result.
+void expandToCasLoop(AtomicRMWInst *RMW, unsigned WaveSize) {
+  Type *Ty = RMW->getType();
+  LLVMContext &Ctx = RMW->getContext();
+  Type *IT = IntegerType::get(Ctx, unsigned(Ty->getPrimitiveSizeInBits()));
+  bool Shared = RMW->getMetadata("ferry.shared") != nullptr;
+  BasicBlock *Pre = RMW->getParent();
+  Function *F = Pre->getParent();
+  BasicBlock *Done = Pre->splitBasicBlock(RMW->getIterator(), "fadd.done");
+  Pre->getTerminator()->eraseFromParent();
+  IRBuilder<> B(Pre);
+  PHINode *Result = PHINode::Create(IT, 2, "fadd.old", Done->begin());
+  if (RMW->getOrdering() != AtomicOrdering::Monotonic) {
+    Value *Old = emitLaneLoop(B, RMW, IT, Shared, Done);
+    Result->addIncoming(Old, B.GetInsertBlock());
+    B.CreateBr(Done);
+  } else {
+    // One address for the whole wave?
+    Value *Addr = B.CreatePtrToInt(RMW->getPointerOperand(), B.getInt64Ty());
+    Value *First = B.CreateIntrinsic(Intrinsic::amdgcn_readfirstlane, {B.getInt64Ty()}, {Addr});
+    Type *MaskT = B.getIntNTy(WaveSize);
+    Value *Same = B.CreateIntrinsic(Intrinsic::amdgcn_ballot, {MaskT}, {B.CreateICmpEQ(Addr, First)});
+    Value *Active = B.CreateIntrinsic(Intrinsic::amdgcn_ballot, {MaskT}, {B.getTrue()});
+    BasicBlock *Wave = BasicBlock::Create(Ctx, "fadd.uniform", F, Done);
+    BasicBlock *Lanes = BasicBlock::Create(Ctx, "fadd.lanes", F, Done);
+    B.CreateCondBr(B.CreateICmpEQ(Same, Active), Wave, Lanes);
+    B.SetInsertPoint(Wave);
+    Value *W = emitWaveLoop(B, RMW, IT, Shared, WaveSize, Done);
+    Result->addIncoming(W, B.GetInsertBlock());
+    B.CreateBr(Done);
+    B.SetInsertPoint(Lanes);
+    Value *L = emitLaneLoop(B, RMW, IT, Shared, Done);
+    Result->addIncoming(L, B.GetInsertBlock());
+    B.CreateBr(Done);
+  }
   B.SetInsertPoint(RMW);
-  RMW->replaceAllUsesWith(B.CreateBitCast(Seen, Ty));
+  RMW->replaceAllUsesWith(B.CreateBitCast(Result, Ty));
   RMW->eraseFromParent();
 }
 
@@ -188,7 +317,7 @@ void exactBf16Fmas(Module &M) {
   }
 }
 
-void exactFloatAtomicAdds(Module &M, TargetMachine &TM) {
+void exactFloatAtomicAdds(Module &M, TargetMachine &TM, unsigned WaveSize) {
   static const bool ExactNan = Settings::get().getBool(SettingKey::ExactF64Nan);
   SmallVector<AtomicRMWInst *, 8> Expand;
   for (Function &F : M) {
@@ -207,7 +336,7 @@ void exactFloatAtomicAdds(Module &M, TargetMachine &TM) {
     }
   }
   for (AtomicRMWInst *RMW : Expand)
-    expandToCasLoop(RMW);
+    expandToCasLoop(RMW, WaveSize);
 }
 
 } // namespace ferry::hsa

@@ -874,7 +874,7 @@ Error lowerSimtModule(Module &M, const TargetInfo &T, TargetMachine &TM,
   if (Error E = linkDeviceLibs(M, T, Opts))
     return E;
   setTargetAttributes(M, T, Opts);
-  exactFloatAtomicAdds(M, TM);
+  exactFloatAtomicAdds(M, TM, T.WavefrontSize);
   return Error::success();
 }
 

@@ -79,7 +79,7 @@ void exactBf16Fmas(llvm::Module &M);
 /// results than an H100 into compare-and-swap loops (LowerFloat.cpp). Needs
 /// the target attributes set (it asks the target how LLVM would expand
 /// each atomic).
-void exactFloatAtomicAdds(llvm::Module &M, llvm::TargetMachine &TM);
+void exactFloatAtomicAdds(llvm::Module &M, llvm::TargetMachine &TM, unsigned WaveSize);
 
 /// Links an AMDGPU relocatable object into a shared object with lld.
 llvm::Expected<std::vector<uint8_t>> linkCodeObject(llvm::ArrayRef<char> Object);

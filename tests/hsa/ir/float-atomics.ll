@@ -39,7 +39,17 @@ declare <2 x bfloat> @llvm.fma.v2bf16(<2 x bfloat>, <2 x bfloat>, <2 x bfloat>)
 ; f32 in global memory: always a compare-and-swap loop that flushes
 ; subnormal inputs and the result (exponent field 0x7f800000) and stores the
 ; canonical NaN 0x7fffffff.
+; When the whole wave adds to one address, its values are applied in lane
+; order and the leader lane stores the result (one compare-and-swap per
+; attempt); otherwise a loop per lane.
 ; CHECK-LABEL: define protected amdgpu_kernel void @fadds(
+; CHECK: fadd.uniform:
+; CHECK: fadd.wave.fold:
+; CHECK: call i32 @llvm.amdgcn.readlane.i32(
+; CHECK: and i32 %{{.*}}, 2139095040
+; CHECK: select i1 %{{.*}}, i32 2147483647, i32
+; CHECK: fadd.wave.cas:
+; CHECK-NEXT: cmpxchg ptr addrspace(1) %g, i32 %mem, i32 %{{.*}} syncscope("agent") monotonic monotonic
 ; CHECK: fadd.cas:
 ; CHECK: and i32 %{{.*}}, 2139095040
 ; CHECK: select i1 %{{.*}}, i32 2147483647, i32
