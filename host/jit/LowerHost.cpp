@@ -391,6 +391,51 @@ bool readsSyncMemory(Value *V, const Loop &L, unsigned Depth) {
   return false;
 }
 
+/// Whether Cond, the exit test of loop L, only asks whether a
+/// compare-exchange retry succeeded: X's expected value is a phi of L's
+/// header that L's back edges feed with the word X read, and Cond is X's
+/// success bit or compares X's result with its expected value. Such a loop
+/// (an atomic update done as read, compute, compare-exchange: libcu++ and
+/// ferry's own mbarrier arrive, atomicAdd on types without an atomic
+/// instruction) fails only when another thread changed the word after this
+/// one read it, so retrying at once makes progress and nobody is waited for.
+/// A yield there cost a warp function one fiber switch per lane: its 32
+/// lanes update one word in turn, each sweep lets one lane succeed, and
+/// every failed sweep yielded (a 256-thread cuda::barrier phase took ~5 ms).
+bool isCasRetryExit(Value *Cond, const Loop &L) {
+  auto Retry = [&](AtomicCmpXchgInst *X) {
+    if (!L.contains(X))
+      return false;
+    auto *P = dyn_cast<PHINode>(X->getCompareOperand());
+    if (!P || P->getParent() != L.getHeader())
+      return false;
+    for (unsigned I = 0; I < P->getNumIncomingValues(); ++I) {
+      if (!L.contains(P->getIncomingBlock(I)))
+        continue;
+      auto *EV = dyn_cast<ExtractValueInst>(P->getIncomingValue(I));
+      if (!EV || EV->getAggregateOperand() != X || EV->getNumIndices() != 1 || EV->getIndices()[0] != 0)
+        return false;
+    }
+    return true;
+  };
+  auto Field = [](Value *V, unsigned Index) -> AtomicCmpXchgInst * {
+    auto *EV = dyn_cast<ExtractValueInst>(V);
+    if (!EV || EV->getNumIndices() != 1 || EV->getIndices()[0] != Index)
+      return nullptr;
+    return dyn_cast<AtomicCmpXchgInst>(EV->getAggregateOperand());
+  };
+  if (AtomicCmpXchgInst *X = Field(Cond, 1))
+    return Retry(X);
+  auto *Cmp = dyn_cast<ICmpInst>(Cond);
+  if (!Cmp || !Cmp->isEquality())
+    return false;
+  for (unsigned Side = 0; Side < 2; ++Side)
+    if (AtomicCmpXchgInst *X = Field(Cmp->getOperand(Side), 0))
+      if (X->getCompareOperand() == Cmp->getOperand(1 - Side))
+        return Retry(X);
+  return false;
+}
+
 /// Spin-waits: a loop whose exit test reads memory another thread writes
 /// (a flag polled with an acquire or volatile load, a lock taken with a
 /// compare-exchange) waits for another warp of the block, which on a GPU
@@ -400,6 +445,9 @@ bool readsSyncMemory(Value *V, const Loop &L, unsigned Depth) {
 /// back edges gets a ferry.nanosleep, which yields to the block's other
 /// fibers; loops that already sleep or hold a barrier are left alone, and
 /// a compare-exchange that succeeds at once never takes the back edge.
+/// Compare-exchange retry loops (isCasRetryExit) wait for nobody and get
+/// no yield; a lock taken with a compare-exchange against a fixed value
+/// (`while (atomicCAS(lock, 0, 1) != 0)`) still does.
 void addSpinYields(Module &Old) {
   FunctionCallee Sleep;
   for (Function &F : Old) {
@@ -422,7 +470,7 @@ void addSpinYields(Module &Old) {
       for (BasicBlock *BB : Exiting) {
         Instruction *T = BB->getTerminator();
         if (auto *Br = dyn_cast<BranchInst>(T); Br && Br->isConditional())
-          Spins |= readsSyncMemory(Br->getCondition(), *L, 8);
+          Spins |= !isCasRetryExit(Br->getCondition(), *L) && readsSyncMemory(Br->getCondition(), *L, 8);
         else if (auto *Sw = dyn_cast<SwitchInst>(T))
           Spins |= readsSyncMemory(Sw->getCondition(), *L, 8);
       }
