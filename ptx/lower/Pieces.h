@@ -11,8 +11,11 @@
 /// later must share: one piece, the *variables piece*, defines them all, and
 /// the others declare them (external) for the backend to resolve against
 /// that piece's loaded code. A backend that cannot resolve variables across
-/// code objects compiles the kernels that use variables together with them
-/// (planPieces' SharesVariables = false).
+/// code objects (AMD) reaches them through cells the piece defines
+/// (reachVariablesThroughCells), filled when the piece is loaded;
+/// planPieces' SharesVariables = false (the kernels that use variables
+/// compiled together with them) is what it did before, and costs a module
+/// whose variables many kernels use all of those kernels at once.
 ///
 /// Kernel launch handles (`ferry.entry.<name>`, device-side launches) are
 /// not module variables: a launch resolves its handle in the launching
