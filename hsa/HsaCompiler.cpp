@@ -11,7 +11,14 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsAMDGPU.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -134,6 +141,201 @@ static void runPipeline(Module &M, TargetMachine &TM, const char *Pipeline, unsi
   MPM.run(M, MAM);
 }
 
+//===----------------------------------------------------------------------===//
+// Forward progress between the two CUDA warps of a wave64 wavefront.
+//===----------------------------------------------------------------------===//
+//
+// On wave64 targets a wavefront holds two CUDA warps, and its lanes run in
+// lockstep: where a divergent loop exits, the lanes that left wait until
+// every lane left. A spin-wait whose condition another warp of the same
+// wavefront satisfies only after the wait (warps taking turns on a counter,
+// libcudacxx's release/acquire message passing) then hangs, where NVIDIA's
+// independent thread scheduling lets the other warp run on. For a spin loop
+// (its exit test reads an atomic or volatile load, or is an atomic RMW)
+// whose continuation up to the return has no barrier or other convergent
+// operation and is entered only through the loop's exit, the continuation
+// becomes part of the loop: a lane that leaves the loop runs it at once and
+// comes back to the header marked done, and done lanes return there. The
+// lanes still spinning then see what the others did. The done flag passes
+// through an opaque copy so no later pass threads the edge back out.
+
+/// Whether the exit test of L depends on memory another thread may change.
+static bool isSpinLoop(Loop &L) {
+  SmallVector<BasicBlock *, 4> Exiting;
+  L.getExitingBlocks(Exiting);
+  SmallVector<Value *, 16> Work;
+  for (BasicBlock *BB : Exiting)
+    if (auto *Br = dyn_cast<BranchInst>(BB->getTerminator()); Br && Br->isConditional())
+      Work.push_back(Br->getCondition());
+  SmallPtrSet<Value *, 32> Seen;
+  while (!Work.empty()) {
+    auto *I = dyn_cast<Instruction>(Work.pop_back_val());
+    if (!I || !L.contains(I) || !Seen.insert(I).second)
+      continue;
+    if (auto *Ld = dyn_cast<LoadInst>(I); Ld && (Ld->isAtomic() || Ld->isVolatile()))
+      return true;
+    if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I))
+      return true;
+    for (Value *Op : I->operands())
+      Work.push_back(Op);
+  }
+  return false;
+}
+
+/// Whether BB holds a call that needs the wavefront's lanes together
+/// (barriers, cross-lane operations); a wave barrier (__syncwarp) is fine.
+static bool hasConvergentCall(const BasicBlock &BB) {
+  for (const Instruction &I : BB)
+    if (const auto *CB = dyn_cast<CallBase>(&I)) {
+      if (CB->isInlineAsm())
+        return true;
+      const Function *F = CB->getCalledFunction();
+      if (F && F->getIntrinsicID() == Intrinsic::amdgcn_wave_barrier)
+        continue;
+      if (CB->isConvergent() || !F || !F->isIntrinsic())
+        return true;
+    }
+  return false;
+}
+
+/// The blocks from L's single exit block on, if they qualify (see above).
+static bool continuationOf(Loop &L, SmallPtrSetImpl<BasicBlock *> &R) {
+  BasicBlock *E = L.getUniqueExitBlock();
+  if (!E)
+    return false;
+  for (BasicBlock *P : predecessors(E))
+    if (!L.contains(P))
+      return false;
+  SmallVector<BasicBlock *, 16> Work{E};
+  while (!Work.empty()) {
+    BasicBlock *BB = Work.pop_back_val();
+    if (L.contains(BB))
+      return false; // Comes back to the loop (an enclosing loop).
+    if (!R.insert(BB).second)
+      continue;
+    Instruction *T = BB->getTerminator();
+    if (!isa<BranchInst>(T) && !isa<SwitchInst>(T) && !isa<ReturnInst>(T) &&
+        !isa<UnreachableInst>(T))
+      return false;
+    if (hasConvergentCall(*BB))
+      return false;
+    for (BasicBlock *S : successors(BB))
+      Work.push_back(S);
+  }
+  for (BasicBlock *BB : R)
+    if (BB != E)
+      for (BasicBlock *P : predecessors(BB))
+        if (!R.count(P))
+          return false; // Entered from elsewhere too.
+  return true;
+}
+
+/// Folds R into L's cycle (see above).
+static void foldContinuation(Loop &L, const SmallPtrSetImpl<BasicBlock *> &R) {
+  BasicBlock *H = L.getHeader();
+  Function &F = *H->getParent();
+  LLVMContext &Ctx = F.getContext();
+  BasicBlock *Body = H->splitBasicBlock(H->getFirstNonPHIIt(), H->getName() + ".spin");
+  SmallVector<BasicBlock *, 4> Preds(predecessors(H)); // Before Back exists.
+  BasicBlock *Back = BasicBlock::Create(Ctx, "spin.done", &F);
+  BasicBlock *Ret = BasicBlock::Create(Ctx, "spin.ret", &F);
+  ReturnInst::Create(Ctx, Ret);
+  BranchInst::Create(H, Back);
+  for (BasicBlock *BB : R)
+    if (auto *RI = dyn_cast<ReturnInst>(BB->getTerminator())) {
+      BranchInst::Create(Back, RI);
+      RI->eraseFromParent();
+    }
+  IRBuilder<> B(H, H->getFirstNonPHIIt());
+  PHINode *Done = B.CreatePHI(B.getInt32Ty(), Preds.size() + 1, "spin.isdone");
+  for (BasicBlock *P : Preds)
+    Done->addIncoming(B.getInt32(0), P);
+  Done->addIncoming(B.getInt32(1), Back);
+  for (PHINode &Phi : H->phis())
+    if (&Phi != Done)
+      Phi.addIncoming(PoisonValue::get(Phi.getType()), Back);
+  // An opaque copy: the done lanes' edge must not be threaded to Ret.
+  FunctionType *Ty = FunctionType::get(B.getInt32Ty(), {B.getInt32Ty()}, false);
+  InlineAsm *Copy = InlineAsm::get(Ty, "v_mov_b32 $0, $1", "=v,v", /*hasSideEffects=*/false);
+  Value *Flag = B.CreateICmpNE(B.CreateCall(Copy, {Done}), B.getInt32(0));
+  H->getTerminator()->eraseFromParent();
+  BranchInst::Create(Ret, Body, Flag, H);
+}
+
+/// A divergent if/else runs one side, then the other, in the order of the
+/// structurizer's reverse post-order, which puts a branch's false successor
+/// first. Where a spin loop lies on the false side only, the condition is
+/// inverted so the other side (which may be what it waits for: warp 0
+/// publishing a flag that warp 1 of the same wavefront spins on) runs
+/// first. Returns how many branches were inverted.
+static unsigned spinningSidesLast(Function &F) {
+  DominatorTree DT(F);
+  LoopInfo LI(DT);
+  SmallPtrSet<BranchInst *, 8> Swap;
+  for (Loop *L : LI.getLoopsInPreorder()) {
+    if (!isSpinLoop(*L))
+      continue;
+    BasicBlock *H = L->getHeader();
+    for (DomTreeNode *N = DT.getNode(H)->getIDom(); N; N = N->getIDom()) {
+      auto *Br = dyn_cast<BranchInst>(N->getBlock()->getTerminator());
+      if (!Br || !Br->isConditional() || L->contains(Br))
+        continue;
+      BasicBlock *T = Br->getSuccessor(0), *Fs = Br->getSuccessor(1);
+      if (T != Fs && DT.dominates(BasicBlockEdge(N->getBlock(), Fs), H) &&
+          !DT.dominates(BasicBlockEdge(N->getBlock(), T), H))
+        Swap.insert(Br);
+    }
+  }
+  for (BranchInst *Br : Swap) {
+    IRBuilder<> B(Br);
+    Br->setCondition(B.CreateNot(Br->getCondition(), "spin.side"));
+    Br->swapSuccessors();
+  }
+  return Swap.size();
+}
+
+/// Applies foldContinuation to every qualifying spin loop of M's functions
+/// (wave64 targets only); returns how many.
+static unsigned spinLoopsProgress(Module &M) {
+  unsigned Count = 0;
+  for (Function &F : M) {
+    if (F.isDeclaration() || !F.getReturnType()->isVoidTy())
+      continue;
+    Count += spinningSidesLast(F);
+    SmallPtrSet<BasicBlock *, 8> DoneHeaders;
+    for (unsigned Round = 0; Round < 64; ++Round) {
+      DominatorTree DT(F);
+      LoopInfo LI(DT);
+      Loop *Pick = nullptr;
+      SmallPtrSet<BasicBlock *, 32> PickR;
+      SmallVector<Loop *, 8> Candidates;
+      for (Loop *L : LI.getLoopsInPreorder())
+        if (!DoneHeaders.count(L->getHeader()) && isSpinLoop(*L) &&
+            llvm::none_of(L->blocks(), [](BasicBlock *BB) { return hasConvergentCall(*BB); }))
+          Candidates.push_back(L);
+      // Inner continuations first: a loop whose continuation holds another
+      // candidate waits until that one is folded.
+      for (Loop *L : Candidates) {
+        SmallPtrSet<BasicBlock *, 32> R;
+        if (!continuationOf(*L, R))
+          continue;
+        if (llvm::any_of(Candidates, [&](Loop *O) { return O != L && R.count(O->getHeader()); }))
+          continue;
+        Pick = L;
+        PickR = std::move(R);
+        break;
+      }
+      if (!Pick)
+        break;
+      BasicBlock *Header = Pick->getHeader();
+      foldContinuation(*Pick, PickR);
+      DoneHeaders.insert(Header);
+      ++Count;
+    }
+  }
+  return Count;
+}
+
 namespace {
 /// One compile, from IR text or bitcode to the requested stage.
 struct Compile {
@@ -254,6 +456,8 @@ Expected<std::string> compileToText(StringRef Input, StringRef TargetName, Stage
   if (S == Stage::Lowered)
     return printModule(*C.M);
   runPipeline(*C.M, *C.TM, nullptr, Opts.OptLevel);
+  if (C.Target.WavefrontSize == 64)
+    spinLoopsProgress(*C.M);
   if (S == Stage::Optimized)
     return printModule(*C.M);
   auto Asm = C.emit(CodeGenFileType::AssemblyFile);
@@ -270,6 +474,9 @@ Expected<CodeObject> compileToCodeObject(StringRef Input, StringRef TargetName,
   if (Error E = C.lower(Opts))
     return std::move(E);
   runPipeline(*C.M, *C.TM, nullptr, Opts.OptLevel);
+  if (C.Target.WavefrontSize == 64)
+    if (unsigned N = spinLoopsProgress(*C.M))
+      log::hsa().debug("{}: {} spin loop(s) given forward progress within wave64", C.Target.Name, N);
   auto Obj = C.emit(CodeGenFileType::ObjectFile);
   if (!Obj)
     return Obj.takeError();

@@ -165,6 +165,9 @@ void useSimulator(const char *Targets) {
   setenv("FERRY_HSA_LIBRARY", SIM_LIBRARY, 1);
   setenv("FERRY_SIM", Targets, 1);
   setenv("CUDA_CACHE_DISABLE", "1", 1);
+  // A kernel that spins forever fails instead of hanging the test (the
+  // simulator reads it when the first queue is made).
+  setenv("FERRY_SIM_MAX_INSTRUCTIONS", "20000000", 0);
 }
 
 class HsaOnSim : public ::testing::Test {
@@ -417,6 +420,107 @@ TEST_F(HsaOnSim, OccupancyIsTheAmdResourceModels) {
   EXPECT_GE(I.ResidentBlocks(1024, 0), 1);
   EXPECT_EQ(I.ResidentBlocks(256, 40 * 1024), 1); // 64 KiB of LDS a CU.
   EXPECT_EQ(I.ResidentBlocks(256, 80 * 1024), 0); // Cannot run at all.
+}
+
+// Warp 0 publishes a flag the other warps spin on; then the warps take
+// turns in reverse order on a shared counter (nvcc -O2 -ptx of a CUDA
+// kernel; libcudacxx's message passing does the same).
+const char *TurnsPtx = R"(
+.version 9.0
+.target sm_75
+.address_size 64
+.visible .entry turns(
+	.param .u64 turns_param_0
+)
+{
+	.reg .pred 	%p<7>;
+	.reg .b32 	%r<22>;
+	.reg .b64 	%rd<5>;
+	.shared .align 4 .u32 _ZZ5turnsE4Flag;
+	.shared .align 4 .u32 _ZZ5turnsE4Turn;
+	ld.param.u64 	%rd2, [turns_param_0];
+	mov.u32 	%r1, %tid.x;
+	shr.s32 	%r4, %r1, 31;
+	shr.u32 	%r5, %r4, 27;
+	add.s32 	%r6, %r1, %r5;
+	shr.s32 	%r2, %r6, 5;
+	setp.ne.s32 	%p1, %r1, 0;
+	@%p1 bra 	$L__BB0_2;
+	mov.u32 	%r7, 0;
+	st.volatile.shared.u32 	[_ZZ5turnsE4Flag], %r7;
+	st.shared.u32 	[_ZZ5turnsE4Turn], %r7;
+$L__BB0_2:
+	bar.sync 	0;
+	add.s32 	%r8, %r1, 31;
+	setp.lt.u32 	%p2, %r8, 63;
+	@%p2 bra 	$L__BB0_5;
+	bra.uni 	$L__BB0_3;
+$L__BB0_5:
+	@%p1 bra 	$L__BB0_7;
+	mov.u32 	%r11, _ZZ5turnsE4Flag;
+	atom.shared.exch.b32 	%r12, [%r11], 1;
+	bra.uni 	$L__BB0_7;
+$L__BB0_3:
+	mov.u32 	%r9, _ZZ5turnsE4Flag;
+$L__BB0_4:
+	atom.shared.add.u32 	%r10, [%r9], 0;
+	setp.eq.s32 	%p3, %r10, 0;
+	@%p3 bra 	$L__BB0_4;
+$L__BB0_7:
+	not.b32 	%r13, %r2;
+	mov.u32 	%r14, %ntid.x;
+	shr.u32 	%r15, %r14, 5;
+	add.s32 	%r3, %r15, %r13;
+	cvta.to.global.u64 	%rd1, %rd2;
+	mov.u32 	%r16, _ZZ5turnsE4Turn;
+$L__BB0_8:
+	atom.shared.add.u32 	%r17, [%r16], 0;
+	setp.ne.s32 	%p5, %r17, %r3;
+	@%p5 bra 	$L__BB0_8;
+	and.b32  	%r18, %r1, 31;
+	setp.ne.s32 	%p6, %r18, 0;
+	@%p6 bra 	$L__BB0_11;
+	atom.shared.add.u32 	%r20, [%r16], 0;
+	mul.wide.s32 	%rd3, %r20, 4;
+	add.s64 	%rd4, %rd1, %rd3;
+	st.global.u32 	[%rd4], %r2;
+	atom.shared.add.u32 	%r21, [%r16], 1;
+$L__BB0_11:
+	ret;
+}
+)";
+
+TEST_F(HsaOnSim, WarpsOfOneWave64SpinOnEachOther) {
+  // On gfx942 a wavefront holds warps 0 and 1 (2 and 3): lanes that left a
+  // divergent loop waited for the lanes still spinning, which waited for
+  // them (the turn loop), and the structurizer ran the spinning side of an
+  // if/else before the side that sets the flag: the kernel hung
+  // (apps/libcudacxx). FERRY_SIM_MAX_INSTRUCTIONS (useSimulator) makes a
+  // hang a failure.
+  auto R = ferry::ptx::lowerText(TurnsPtx, "turns.ptx", Ctx);
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  auto CO = Backend->compiler()->compile(*R->M, {});
+  ASSERT_TRUE(bool(CO)) << CO.error().message();
+  auto L = Dev->load(**CO);
+  ASSERT_TRUE(bool(L)) << L.error().message();
+  auto Out = Dev->allocate(ferry::MemoryKind::Device, 4 * 4);
+  ASSERT_TRUE(bool(Out));
+  std::vector<int> Host(4, -1);
+  ASSERT_TRUE(Queue->enqueueCopy(copy(*Out, Host.data(), 4 * 4)));
+  ferry::LaunchRequest Launch;
+  Launch.Code = L->get();
+  Launch.Grid = {1, 1, 1};
+  Launch.Block = {128, 1, 1};
+  const ferry::KernelInfo &K = (*L)->info()[0];
+  Launch.Args.assign(K.ParamBytes, std::byte{0});
+  std::memcpy(Launch.Args.data() + K.Params[0].Offset, &*Out, 8);
+  ASSERT_TRUE(Queue->enqueueLaunch(Launch));
+  ASSERT_TRUE(Queue->enqueueCopy(copy(Host.data(), *Out, 4 * 4)));
+  Queue->drain();
+  ferry::Status F = Dev->fault();
+  ASSERT_TRUE(bool(F)) << F.message();
+  EXPECT_EQ(Host, (std::vector<int>{3, 2, 1, 0}));
+  (void)Dev->release(ferry::MemoryKind::Device, *Out, 4 * 4);
 }
 
 TEST_F(HsaOnSim, AHostFunctionsCapturesAreGoneWhenItsWorkIsDone) {
