@@ -233,6 +233,15 @@ Status submitLaunch(Stream &S, const Ref<Kernel> &K, const LaunchRequest &R) {
   return S.submit([&](Queue &Q) { return Q.enqueueLaunch(R); });
 }
 
+/// A cuLaunchHostFunc function on Q: skipped once the context has faulted,
+/// as on NVIDIA.
+static Status enqueueHostFn(Queue &Q, void (*Fn)(void *), void *Data) {
+  return Q.enqueueHostFunction([Fn, Data](CUresult R) {
+    if (R == CUDA_SUCCESS)
+      Fn(Data);
+  });
+}
+
 Status submitHostFunc(Stream &S, void (*Fn)(void *), void *Data) {
   if (!idle()) {
     Table &T = table();
@@ -246,13 +255,7 @@ Status submitHostFunc(Stream &S, void (*Fn)(void *), void *Data) {
       return addNode(*E, std::move(W));
     }
   }
-  return S.submit([&](Queue &Q) {
-    // Host functions are skipped once the context has faulted, as on NVIDIA.
-    return Q.enqueueHostFunction([Fn, Data](CUresult R) {
-      if (R == CUDA_SUCCESS)
-        Fn(Data);
-    });
-  });
+  return S.submit([&](Queue &Q) { return enqueueHostFn(Q, Fn, Data); });
 }
 
 Status submitHostFuncInline(Stream &S, void (*Fn)(void *), void *Data, bool &RanInline) {
@@ -268,10 +271,7 @@ Status submitHostFuncInline(Stream &S, void (*Fn)(void *), void *Data, bool &Ran
       Busy = &Q;
       return Status::ok();
     }
-    return Q.enqueueHostFunction([Fn, Data](CUresult R) {
-      if (R == CUDA_SUCCESS)
-        Fn(Data);
-    });
+    return enqueueHostFn(Q, Fn, Data);
   });
   if (Busy) {
     Fn(Data);
