@@ -3,23 +3,14 @@
 #include "libs/curand/Mtgp32.h"
 
 #include "libs/curand/Distributions.h"
+#include "libs/curand/Incbin.h"
 
 #include <cmath>
 #include <cstring>
 #include <vector>
 
 // mtgp32-11213.bin, linked in as read-only data (pack-mtgp32 writes it).
-asm(".section .rodata\n"
-    ".p2align 3\n"
-    ".local ferryMtgp32Params\n"
-    "ferryMtgp32Params:\n"
-    ".incbin \"" FERRY_MTGP32_BIN "\"\n"
-    ".local ferryMtgp32ParamsEnd\n"
-    "ferryMtgp32ParamsEnd:\n"
-    ".byte 0\n"
-    ".previous\n");
-extern "C" const unsigned char ferryMtgp32Params[] __asm__("ferryMtgp32Params");
-extern "C" const unsigned char ferryMtgp32ParamsEnd[] __asm__("ferryMtgp32ParamsEnd");
+FERRY_INCBIN(ferryMtgp32Params, FERRY_MTGP32_BIN);
 
 namespace ferry::curand {
 namespace {

@@ -3,23 +3,14 @@
 #include "libs/curand/Sobol.h"
 
 #include "libs/curand/Distributions.h"
+#include "libs/curand/Incbin.h"
 
 #include <cmath>
 #include <mutex>
 #include <vector>
 
 // joe-kuo-6.bin, linked in as read-only data (pack-joe-kuo writes it).
-asm(".section .rodata\n"
-    ".p2align 3\n"
-    ".local ferryJoeKuo6\n"
-    "ferryJoeKuo6:\n"
-    ".incbin \"" FERRY_JOE_KUO_BIN "\"\n"
-    ".local ferryJoeKuo6End\n"
-    "ferryJoeKuo6End:\n"
-    ".byte 0\n"
-    ".previous\n");
-extern "C" const unsigned char ferryJoeKuo6[] __asm__("ferryJoeKuo6");
-extern "C" const unsigned char ferryJoeKuo6End[] __asm__("ferryJoeKuo6End");
+FERRY_INCBIN(ferryJoeKuo6, FERRY_JOE_KUO_BIN);
 
 namespace ferry::curand {
 namespace {
