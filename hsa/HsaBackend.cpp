@@ -593,20 +593,31 @@ public:
       : Rt(Rt), S(S), Faults(Faults), FaultsAtStart(Faults ? Faults->load() : 0) {}
   ~HsaSignal() override { Rt.fn().hsa_signal_destroy(S); }
   bool isComplete() const override {
-    bool Done = Rt.fn().hsa_signal_load_scacquire(S) <= 0 || abandoned();
-    if (Done)
+    int64_t V = Rt.fn().hsa_signal_load_scacquire(S);
+    bool Done = V <= 0 || abandoned();
+    if (Done) {
       stamp();
+      if (V < 0)
+        failed();
+    }
     return Done;
   }
   void wait() const override {
     // Blocked waits of 10 ms, looking for a fault in between.
     uint64_t Ticks = uint64_t(1e7 / std::max(Rt.nsPerTick(), 1e-3));
-    while (Rt.fn().hsa_signal_wait_scacquire(S, HSA_SIGNAL_CONDITION_LT, 1, Ticks,
-                                             HSA_WAIT_STATE_BLOCKED) > 0 &&
+    int64_t V;
+    while ((V = Rt.fn().hsa_signal_wait_scacquire(S, HSA_SIGNAL_CONDITION_LT, 1, Ticks,
+                                                  HSA_WAIT_STATE_BLOCKED)) > 0 &&
            !abandoned()) {
     }
     stamp();
+    if (V < 0)
+      failed();
   }
+  /// Called once when the signal is first seen negative: the command
+  /// failed without a queue error (an async copy the DMA engine could not
+  /// do, which sim/ reports so). Set before the signal is handed to ROCr.
+  void onFailure(std::function<void()> F) { Failure = std::move(F); }
   /// When completion was first observed (host steady clock): profiling
   /// timestamps exist only for dispatches, and events need all commands.
   uint64_t timestampNs() const override { return Stamp.load(); }
@@ -621,6 +632,12 @@ private:
     Stamp.compare_exchange_strong(Zero, Now);
   }
   bool abandoned() const { return Faults && Faults->load() != FaultsAtStart; }
+  void failed() const {
+    if (Failure && !FailureSeen.exchange(true))
+      Failure();
+  }
+  std::function<void()> Failure;
+  mutable std::atomic<bool> FailureSeen{false};
   const HsaRuntime &Rt;
   hsa_signal_t S;
   const std::atomic<uint64_t> *Faults; ///< The device's fault count.
@@ -1175,6 +1192,124 @@ static hsa_amd_pointer_info_t pointerInfo(const HsaRuntime &Rt, const void *P) {
   return Info;
 }
 
+/// A hex address for messages.
+static std::string hexAddress(const void *P) {
+  char Buf[24];
+  snprintf(Buf, sizeof Buf, "%#lx", (unsigned long)reinterpret_cast<uintptr_t>(P));
+  return Buf;
+}
+
+/// One transfer for the DMA engine: Bytes from Src to Dst, both within the
+/// GPU agent's reach (device memory, pool or locked host memory).
+struct DmaPiece {
+  void *Dst;
+  const void *Src;
+  size_t Bytes;
+};
+
+/// Runs Pieces on the DMA engine (hsa_amd_memory_async_copy) and waits for
+/// all of them: work of a host function, which already runs in stream
+/// order. A copy the engine could not do (its signal went negative) is an
+/// illegal address, naming it.
+static ferry::Status dmaAndWait(HsaDevice &D, const std::vector<DmaPiece> &Pieces) {
+  const Functions &F = D.Rt.fn();
+  ferry::Status Result = ferry::Status::ok();
+  std::vector<std::pair<hsa_signal_t, const DmaPiece *>> Issued;
+  for (const DmaPiece &P : Pieces) {
+    hsa_signal_t S{};
+    if (hsa_status_t E = F.hsa_signal_create(1, 0, nullptr, &S)) {
+      Result = ferry::makeError(CUDA_ERROR_OUT_OF_MEMORY, "hsa_signal_create: " + D.Rt.statusText(E));
+      break;
+    }
+    if (hsa_status_t E = F.hsa_amd_memory_async_copy(P.Dst, D.A.Agent, P.Src, D.A.Agent, P.Bytes,
+                                                     0, nullptr, S)) {
+      F.hsa_signal_destroy(S);
+      Result = ferry::makeError(CUDA_ERROR_INVALID_VALUE,
+                                "hsa_amd_memory_async_copy of " + std::to_string(P.Bytes) +
+                                    " bytes to " + hexAddress(P.Dst) + ": " + D.Rt.statusText(E));
+      break;
+    }
+    Issued.emplace_back(S, &P);
+  }
+  for (auto &[S, P] : Issued) {
+    int64_t V = F.hsa_signal_wait_scacquire(S, HSA_SIGNAL_CONDITION_LT, 1, UINT64_MAX,
+                                            HSA_WAIT_STATE_BLOCKED);
+    if (V < 0 && Result)
+      Result = ferry::makeError(CUDA_ERROR_ILLEGAL_ADDRESS,
+                                "the DMA engine failed an async copy of " + std::to_string(P->Bytes) +
+                                    " bytes from " + hexAddress(P->Src) + " to " + hexAddress(P->Dst));
+    F.hsa_signal_destroy(S);
+  }
+  return Result;
+}
+
+/// Host memory the DMA engine reaches (the host pool), freed with it.
+class PinnedBuffer {
+public:
+  PinnedBuffer(HsaDevice &D, size_t Bytes) : D(D), Bytes(Bytes) {
+    auto P = D.allocate(ferry::MemoryKind::HostPinned, std::max<size_t>(Bytes, 1));
+    if (P)
+      Data = static_cast<uint8_t *>(*P);
+    else
+      Why = P.error().message();
+  }
+  ~PinnedBuffer() {
+    if (Data)
+      (void)D.release(ferry::MemoryKind::HostPinned, Data, Bytes);
+  }
+  PinnedBuffer(const PinnedBuffer &) = delete;
+  PinnedBuffer &operator=(const PinnedBuffer &) = delete;
+  uint8_t *Data = nullptr;
+  std::string Why; ///< Why Data is null.
+
+private:
+  HsaDevice &D;
+  size_t Bytes;
+};
+
+/// A copy with a side the DMA engine cannot reach and ROCr would not lock
+/// (pageable host memory overlapping a range locked differently): that side
+/// goes through a pinned staging buffer, the device side by DMA, so device
+/// memory is never touched by the host. Both sides pageable: a host copy.
+/// Runs on the host function path (in stream order).
+static ferry::Status copyThroughStaging(HsaDevice &D, const ferry::CopyRect &C, bool SrcReached,
+                                        bool DstReached, void *SrcAgent, void *DstAgent) {
+  auto SrcRow = [&](const void *Base, size_t Z, size_t Y) {
+    return static_cast<const uint8_t *>(Base) + Z * C.SrcSlicePitch + Y * C.SrcPitch;
+  };
+  auto DstRow = [&](void *Base, size_t Z, size_t Y) {
+    return static_cast<uint8_t *>(Base) + Z * C.DstSlicePitch + Y * C.DstPitch;
+  };
+  if (!SrcReached && !DstReached) {
+    for (size_t Z = 0; Z < C.Depth; ++Z)
+      for (size_t Y = 0; Y < C.Height; ++Y)
+        std::memmove(DstRow(C.Dst, Z, Y), SrcRow(C.Src, Z, Y), C.WidthBytes);
+    return ferry::Status::ok();
+  }
+  size_t Rows = C.Height * C.Depth;
+  PinnedBuffer Stage(D, C.WidthBytes * Rows);
+  if (!Stage.Data)
+    return ferry::makeError(CUDA_ERROR_OUT_OF_MEMORY, "staging buffer for a copy: " + Stage.Why);
+  std::vector<DmaPiece> Pieces;
+  for (size_t Z = 0, R = 0; Z < C.Depth; ++Z)
+    for (size_t Y = 0; Y < C.Height; ++Y, ++R) {
+      uint8_t *Staged = Stage.Data + R * C.WidthBytes;
+      if (!SrcReached) {
+        std::memcpy(Staged, SrcRow(C.Src, Z, Y), C.WidthBytes);
+        Pieces.push_back({DstRow(DstAgent, Z, Y), Staged, C.WidthBytes});
+      } else {
+        Pieces.push_back({Staged, SrcRow(SrcAgent, Z, Y), C.WidthBytes});
+      }
+    }
+  if (ferry::Status St = dmaAndWait(D, Pieces); !St)
+    return St;
+  if (!DstReached)
+    for (size_t Z = 0, R = 0; Z < C.Depth; ++Z)
+      for (size_t Y = 0; Y < C.Height; ++Y, ++R)
+        std::memcpy(DstRow(C.Dst, Z, Y), Stage.Data + R * C.WidthBytes, C.WidthBytes);
+  return ferry::Status::ok();
+}
+
 ferry::Status HsaQueue::enqueueCopy(const ferry::CopyRect &R) {
   if (ferry::Status St = refuseIfDead(); !St)
     return St;
@@ -1184,8 +1319,8 @@ ferry::Status HsaQueue::enqueueCopy(const ferry::CopyRect &R) {
   size_t DstSpan = (R.Depth - 1) * R.DstSlicePitch + (R.Height - 1) * R.DstPitch + R.WidthBytes;
   // A pageable side is locked for the copy (as HIP pins or stages it) and
   // unlocked once the copy completed (reclaim). Where locking fails (e.g. a
-  // range overlapping one locked differently), the copy runs on the host
-  // path in stream order instead.
+  // range overlapping one locked differently), that side is staged through
+  // pinned memory in stream order instead (copyThroughStaging).
   std::vector<void *> LockedHere;
   auto Pin = [&](const void *P, size_t Bytes, void *&AgentPtr) {
     hsa_amd_pointer_info_t Info = pointerInfo(Rt, P);
@@ -1212,18 +1347,28 @@ ferry::Status HsaQueue::enqueueCopy(const ferry::CopyRect &R) {
     return true;
   };
   void *SrcAgent = nullptr, *DstAgent = nullptr;
-  if (!Pin(R.Src, SrcSpan, SrcAgent) || !Pin(R.Dst, DstSpan, DstAgent)) {
-    for (void *P : LockedHere)
-      Rt.fn().hsa_amd_memory_unlock(P);
+  bool SrcReached = Pin(R.Src, SrcSpan, SrcAgent);
+  bool DstReached = Pin(R.Dst, DstSpan, DstAgent);
+  if (!SrcReached || !DstReached) {
     ferry::CopyRect Copy = R;
-    return enqueueHostFunction([Copy](CUresult) {
-      for (size_t Z = 0; Z < Copy.Depth; ++Z)
-        for (size_t Y = 0; Y < Copy.Height; ++Y)
-          std::memmove(static_cast<uint8_t *>(Copy.Dst) + Z * Copy.DstSlicePitch + Y * Copy.DstPitch,
-                       static_cast<const uint8_t *>(Copy.Src) + Z * Copy.SrcSlicePitch +
-                           Y * Copy.SrcPitch,
-                       Copy.WidthBytes);
+    HsaDevice *Dev = &D;
+    ferry::Status St = enqueueHostFunction([Copy, Dev, SrcReached, DstReached, SrcAgent,
+                                            DstAgent](CUresult Before) {
+      if (Before != CUDA_SUCCESS)
+        return; // The device faulted: the copy was abandoned with it.
+      if (ferry::Status C = copyThroughStaging(*Dev, Copy, SrcReached, DstReached, SrcAgent, DstAgent); !C)
+        Dev->setFault(C.code(), "copy of " + std::to_string(Copy.WidthBytes * Copy.Height * Copy.Depth) +
+                                    " bytes through a staging buffer: " + C.message());
     });
+    // The side that was locked stays locked until the staged copy ran.
+    std::lock_guard<std::mutex> L(Lock);
+    for (void *P : LockedHere) {
+      if (St && Last)
+        Locked.emplace_back(Last, P);
+      else
+        Rt.fn().hsa_amd_memory_unlock(P);
+    }
+    return St;
   }
   std::lock_guard<std::mutex> L(Lock);
   ferry::Status Result = ferry::Status::ok();
@@ -1239,6 +1384,13 @@ ferry::Status HsaQueue::enqueueCopy(const ferry::CopyRect &R) {
       size_t SrcOff = Z * R.SrcSlicePitch + Y * R.SrcPitch;
       auto *Dst = static_cast<uint8_t *>(DstAgent) + DstOff;
       auto *Src = static_cast<const uint8_t *>(SrcAgent) + SrcOff;
+      // A copy the DMA engine could not do (sim/: its memory went before it
+      // ran) completes its signal negative: the program sees an error.
+      (*S)->onFailure([Dev = &D, Dst, Src, Bytes = R.WidthBytes] {
+        Dev->setFault(CUDA_ERROR_ILLEGAL_ADDRESS,
+                      "the DMA engine failed an async copy of " + std::to_string(Bytes) +
+                          " bytes from " + hexAddress(Src) + " to " + hexAddress(Dst));
+      });
       hsa_signal_t Dep = Last ? Last->handle() : hsa_signal_t{0};
       // Under UVA the GPU agent can drive copies in every direction.
       if (hsa_status_t E = Rt.fn().hsa_amd_memory_async_copy(Dst, D.A.Agent, Src, D.A.Agent,
@@ -1265,24 +1417,79 @@ ferry::Status HsaQueue::enqueueCopy(const ferry::CopyRect &R) {
   return Result;
 }
 
+/// Fills F on the GPU's side: each row's 4-byte-aligned middle with
+/// hsa_amd_memory_fill (the pattern of 1-, 2- and 4-byte values repeats
+/// within a dword, and a row starts element-aligned, so the middle starts
+/// at the pattern's first byte), and the up to 3 bytes before and after it
+/// by the host where it may touch device memory (large BAR), else by DMA
+/// from a pinned buffer holding the pattern. hsa_amd_memory_fill is
+/// synchronous: this runs on the host function path, in stream order.
+static ferry::Status fillRows(HsaDevice &D, const ferry::FillRect &F) {
+  uint32_t Mask = F.ElemBytes == 4 ? ~0u : (1u << (8 * F.ElemBytes)) - 1;
+  uint32_t V = F.Value & Mask;
+  uint32_t Pattern = F.ElemBytes == 1 ? V * 0x01010101u : F.ElemBytes == 2 ? V * 0x00010001u : V;
+  size_t RowBytes = F.Width * F.ElemBytes;
+  // Contiguous rows are one row.
+  size_t Rows = F.Height, Pitch = F.Pitch;
+  if (Rows > 1 && Pitch == RowBytes) {
+    RowBytes *= Rows;
+    Rows = 1;
+  }
+  struct Edge {
+    uint8_t *At;
+    size_t Bytes;
+  };
+  std::vector<Edge> Edges;
+  for (size_t Y = 0; Y < Rows; ++Y) {
+    auto *Row = static_cast<uint8_t *>(F.Dst) + Y * Pitch;
+    size_t Head = std::min(RowBytes, size_t((4 - reinterpret_cast<uintptr_t>(Row) % 4) % 4));
+    size_t Middle = (RowBytes - Head) & ~size_t(3);
+    size_t Tail = RowBytes - Head - Middle;
+    if (Middle)
+      if (hsa_status_t E = D.Rt.fn().hsa_amd_memory_fill(Row + Head, Pattern, Middle / 4))
+        return ferry::makeError(CUDA_ERROR_INVALID_VALUE,
+                                "hsa_amd_memory_fill(" + hexAddress(Row + Head) + ", " +
+                                    std::to_string(Middle / 4) + " dwords): " + D.Rt.statusText(E));
+    if (Head)
+      Edges.push_back({Row, Head});
+    if (Tail)
+      Edges.push_back({Row + Head + Middle, Tail});
+  }
+  if (Edges.empty())
+    return ferry::Status::ok();
+  // Byte I of the fill (from an element-aligned start) is byte I % ElemBytes
+  // of the value; an edge starts element-aligned too (a row's start, or the
+  // 4-aligned end of its middle).
+  auto ByteAt = [&](size_t I) { return uint8_t(V >> (8 * (I % F.ElemBytes))); };
+  if (D.A.HostAccess) {
+    for (const Edge &E : Edges)
+      for (size_t I = 0; I < E.Bytes; ++I)
+        E.At[I] = ByteAt(I);
+    return ferry::Status::ok();
+  }
+  PinnedBuffer Bytes(D, 4);
+  if (!Bytes.Data)
+    return ferry::makeError(CUDA_ERROR_OUT_OF_MEMORY, "memset's pattern buffer: " + Bytes.Why);
+  for (size_t I = 0; I < 4; ++I)
+    Bytes.Data[I] = ByteAt(I);
+  std::vector<DmaPiece> Pieces;
+  Pieces.reserve(Edges.size());
+  for (const Edge &E : Edges)
+    Pieces.push_back({E.At, Bytes.Data, E.Bytes});
+  return dmaAndWait(D, Pieces);
+}
+
 ferry::Status HsaQueue::enqueueFill(const ferry::FillRect &R) {
-  // hsa_amd_memory_fill is synchronous and 4-byte based: run it on the host
-  // function path so it stays in stream order.
-  ferry::FillRect Copy = R;
-  const HsaRuntime &Runtime = Rt;
-  return enqueueHostFunction([Copy, &Runtime](CUresult) {
-    for (size_t Y = 0; Y < Copy.Height; ++Y) {
-      auto *Row = static_cast<uint8_t *>(Copy.Dst) + Y * Copy.Pitch;
-      size_t Bytes = Copy.Width * Copy.ElemBytes;
-      if (Copy.ElemBytes == 4 && reinterpret_cast<uintptr_t>(Row) % 4 == 0) {
-        Runtime.fn().hsa_amd_memory_fill(Row, Copy.Value, Copy.Width);
-        continue;
-      }
-      // Device memory is host-accessible under the large-BAR/SVM setups
-      // ferry targets; write element by element otherwise.
-      for (size_t I = 0; I < Bytes; ++I)
-        Row[I] = uint8_t(Copy.Value >> (8 * (I % Copy.ElemBytes)));
-    }
+  ferry::FillRect Fill = R;
+  HsaDevice *Dev = &D;
+  return enqueueHostFunction([Fill, Dev](CUresult Before) {
+    if (Before != CUDA_SUCCESS)
+      return; // The device faulted: the fill was abandoned with it.
+    if (ferry::Status St = fillRows(*Dev, Fill); !St)
+      Dev->setFault(St.code(), "memset of " + std::to_string(Fill.Height) + " x " +
+                                   std::to_string(Fill.Width) + " " +
+                                   std::to_string(8 * Fill.ElemBytes) + "-bit values at " +
+                                   hexAddress(Fill.Dst) + ": " + St.message());
   });
 }
 

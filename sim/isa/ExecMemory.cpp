@@ -237,11 +237,10 @@ static uint8_t *resolve(WaveState &W, ExecCtx &C, unsigned L, uint64_t Addr, uns
     }
     return W.Priv.data() + size_t(L) * C.PrivSize + Off;
   }
-  if (!C.Mem->valid(Addr, Size, Write)) {
+  uint8_t *P = C.Mem->host(Addr, Size, Write);
+  if (!P)
     C.memFault(What, Addr, Size);
-    return nullptr;
-  }
-  return reinterpret_cast<uint8_t *>(Addr);
+  return P;
 }
 
 bool execFlat(WaveState &W, const Inst &I, ExecCtx &C) {
@@ -282,16 +281,20 @@ bool execFlat(WaveState &W, const Inst &I, ExecCtx &C) {
     Lo = std::min(Lo, Addr);
     Hi = std::max(Hi, Addr + Size);
   }
-  bool AllGlobal = !Scratch && Lo < Hi && Hi - Lo <= (1ull << 32) &&
-                   !(Hi > C.SharedBase && Lo < C.SharedBase + (1ull << 32)) &&
-                   !(Hi > C.PrivateBase && Lo < C.PrivateBase + (1ull << 32)) &&
-                   C.Mem->valid(Lo, Hi - Lo, !Load);
+  // One range: every lane's address moves by the same amount to where the
+  // simulator reaches it.
+  uint8_t *LoHost = !Scratch && Lo < Hi && Hi - Lo <= (1ull << 32) &&
+                            !(Hi > C.SharedBase && Lo < C.SharedBase + (1ull << 32)) &&
+                            !(Hi > C.PrivateBase && Lo < C.PrivateBase + (1ull << 32))
+                        ? C.Mem->host(Lo, Hi - Lo, !Load)
+                        : nullptr;
+  bool AllGlobal = LoHost != nullptr;
   for (unsigned L = 0; L < W.Lanes; ++L) {
     if (!((Exec >> L) & 1))
       continue;
     uint64_t Addr = Addrs[L];
     const char *What = Load ? "global load" : Store ? "global store" : "global atomic";
-    uint8_t *P = AllGlobal ? reinterpret_cast<uint8_t *>(Addr)
+    uint8_t *P = AllGlobal ? LoHost + (Addr - Lo)
                            : resolve(W, C, L, Addr, Size, !Load, Scratch, What);
     if (!P)
       return false;

@@ -8,6 +8,7 @@
 #include "sim/isa/Exec.h"
 
 #include <bit>
+#include <cstring>
 #include <chrono>
 
 namespace ferry::sim {
@@ -416,11 +417,14 @@ bool execSmem(WaveState &W, const Inst &I, ExecCtx &C) {
   if (I.Opcode == Op::s_load) {
     // SMEM ignores the two low address bits (dword granularity).
     uint64_t Addr = (readS64(W, Base) + Off) & ~3ull;
-    if (!C.Mem->valid(Addr, 4ull * N, false))
+    const uint8_t *P = C.Mem->host(Addr, 4ull * N, false);
+    if (!P)
       return C.memFault("scalar load", Addr, 4ull * N);
-    const uint32_t *P = reinterpret_cast<const uint32_t *>(Addr);
-    for (unsigned K = 0; K < N; ++K)
-      writeS32(W, Dst, P[K], K);
+    for (unsigned K = 0; K < N; ++K) {
+      uint32_t V;
+      memcpy(&V, P + 4 * K, 4);
+      writeS32(W, Dst, V, K);
+    }
     return true;
   }
   // s_buffer_load: V# in four SGPRs; dwords past num_records read 0.
@@ -431,9 +435,10 @@ bool execSmem(WaveState &W, const Inst &I, ExecCtx &C) {
     uint32_t V = 0;
     if (O + 4 <= Records) {
       uint64_t Addr = BaseAddr + O;
-      if (!C.Mem->valid(Addr, 4, false))
+      const uint8_t *P = C.Mem->host(Addr, 4, false);
+      if (!P)
         return C.memFault("scalar buffer load", Addr, 4);
-      V = *reinterpret_cast<const uint32_t *>(Addr);
+      memcpy(&V, P, 4);
     }
     writeS32(W, Dst, V, K);
   }

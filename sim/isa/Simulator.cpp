@@ -229,9 +229,9 @@ DispatchResult SimulatorImpl::run(const Dispatch &D) {
   };
   if (!Dec.setupError().empty())
     return Fail(DispatchResult::Unsupported, Dec.setupError());
-  if (!Mem.valid(D.KernelObject, 64, false))
+  const uint8_t *KD = Mem.host(D.KernelObject, 64, false);
+  if (!KD)
     return Fail(DispatchResult::MemoryFault, "kernel descriptor outside the memory map");
-  const uint8_t *KD = reinterpret_cast<const uint8_t *>(D.KernelObject);
   KernelDescriptor K;
   memcpy(&K.GroupFixed, KD + 0, 4);
   memcpy(&K.PrivateFixed, KD + 4, 4);
@@ -411,12 +411,13 @@ DispatchResult SimulatorImpl::run(const Dispatch &D) {
       unsigned PreLen = K.KernargPreload & 0x7f, PreOff = K.KernargPreload >> 7;
       if (PreLen && Gfx9) {
         uint64_t A = D.KernargAddr + uint64_t(PreOff) * 4;
-        if (!Mem.valid(A, PreLen * 4ull, false)) {
+        const uint8_t *Pre = Mem.host(A, PreLen * 4ull, false);
+        if (!Pre) {
           Err = "preloaded kernel arguments outside memory";
           return nullptr;
         }
         for (unsigned P = 0; P < PreLen && S < 32; ++P)
-          W.S[S++] = reinterpret_cast<const uint32_t *>(A)[P];
+          memcpy(&W.S[S++], Pre + 4 * P, 4);
       }
       S = std::max(S, UserCount);
       for (int Dim = 0; Dim < 3; ++Dim)

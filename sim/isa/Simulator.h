@@ -43,6 +43,12 @@ public:
   /// Whether [Addr, Addr+Size) lies inside one live allocation (Write: and
   /// that allocation is writable).
   virtual bool valid(uint64_t Addr, uint64_t Size, bool Write) const = 0;
+  /// Where the simulator reads and writes [Addr, Addr+Size) (the checks of
+  /// valid()), or null: the address itself unless the runtime keeps the
+  /// memory elsewhere (device memory the host may not touch, sim/README.md).
+  virtual uint8_t *host(uint64_t Addr, uint64_t Size, bool Write) const {
+    return valid(Addr, Size, Write) ? reinterpret_cast<uint8_t *>(Addr) : nullptr;
+  }
 };
 
 /// One kernel dispatch: the fields of the AQL kernel dispatch packet, plus

@@ -122,27 +122,37 @@ struct LookupCache {
   uint64_t Generation = 0, AgentBit = 0;
   uint64_t Base = 0, End = 0;
   bool Writable = false;
+  int64_t Delta = 0;
 };
 thread_local LookupCache Cached;
 } // namespace
 
-bool MemoryRegistry::valid(uint64_t Addr, uint64_t Size, bool Write, uint64_t AgentBit) const {
+uint8_t *MemoryRegistry::host(uint64_t Addr, uint64_t Size, bool Write, uint64_t AgentBit) const {
   if (Addr + Size < Addr)
-    return false;
+    return nullptr;
   LookupCache &C = Cached;
   uint64_t Gen = generation();
   if (C.Registry == this && C.Generation == Gen && C.AgentBit == AgentBit && Addr >= C.Base &&
       Addr + Size <= C.End)
-    return !Write || C.Writable;
+    return !Write || C.Writable ? reinterpret_cast<uint8_t *>(Addr + C.Delta) : nullptr;
   Range R;
   if (!find(Addr, R))
-    return false;
+    return nullptr;
   if (Addr + Size > R.Base + R.Size)
-    return false;
+    return nullptr;
   if (AgentBit && !(R.Access & AgentBit))
-    return false;
-  C = {this, Gen, AgentBit, R.Base, R.Base + R.Size, R.Writable};
-  return !Write || R.Writable;
+    return nullptr;
+  C = {this, Gen, AgentBit, R.Base, R.Base + R.Size, R.Writable, R.Delta};
+  return !Write || R.Writable ? reinterpret_cast<uint8_t *>(Addr + R.Delta) : nullptr;
+}
+
+bool MemoryRegistry::valid(uint64_t Addr, uint64_t Size, bool Write, uint64_t AgentBit) const {
+  return host(Addr, Size, Write, AgentBit) != nullptr;
+}
+
+uint8_t *MemoryRegistry::hostOf(uint64_t Addr) const {
+  Range R;
+  return reinterpret_cast<uint8_t *>(find(Addr, R) ? Addr + R.Delta : Addr);
 }
 
 bool MemoryRegistry::allowAccess(uint64_t Addr, uint64_t Bits) {
@@ -198,9 +208,11 @@ void CopyEngine::run() {
       return;
     auto Ready = Jobs.end();
     for (auto It = Jobs.begin(); It != Jobs.end(); ++It) {
+      // Ready once every dependency is 0; one that failed (negative)
+      // fails the copy at once.
       bool Ok = true;
       for (auto &D : It->Deps)
-        Ok = Ok && D->load() == 0;
+        Ok = Ok && D->load() <= 0;
       if (Ok) {
         Ready = It;
         break;
@@ -218,22 +230,40 @@ void CopyEngine::run() {
       D->removeWaiter(&Wake);
     uint64_t Start = nowNs();
     // The memory may have gone since the copy was queued: a DMA engine
-    // would fault; here the copy is dropped and said so.
+    // would fault. The copy is dropped, said so, and its completion signal
+    // goes negative (CopyFailedValue), which the copies and barrier packets
+    // that depend on it treat as an error too.
     uint64_t Dst = reinterpret_cast<uint64_t>(J.Dst), Src = reinterpret_cast<uint64_t>(J.Src);
-    if (!Memory.valid(Dst, J.Size, true, 0) || !Memory.valid(Src, J.Size, false, 0))
+    uint8_t *To = Memory.host(Dst, J.Size, true, 0);
+    const uint8_t *From = Memory.host(Src, J.Size, false, 0);
+    bool Failed = true;
+    if (std::any_of(J.Deps.begin(), J.Deps.end(), [](auto &D) { return D->load() < 0; }))
+      report("async copy of %zu bytes from %#lx to %#lx: a signal it depends on failed; "
+             "nothing copied",
+             J.Size, (unsigned long)Src, (unsigned long)Dst);
+    else if (!To || !From)
       report("async copy of %zu bytes from %#lx to %#lx: memory freed before the copy ran; "
              "nothing copied",
              J.Size, (unsigned long)Src, (unsigned long)Dst);
-    else
-      std::memmove(J.Dst, J.Src, J.Size);
+    else if (J.Inject)
+      report("async copy of %zu bytes from %#lx to %#lx: fault injected "
+             "(FERRY_SIM_FAIL_COPY_BYTES); nothing copied",
+             J.Size, (unsigned long)Src, (unsigned long)Dst);
+    else {
+      std::memmove(To, From, J.Size);
+      Failed = false;
+    }
     if (tracing())
-      report("copy of %zu bytes from %#lx to %#lx done", J.Size, (unsigned long)Src,
-             (unsigned long)Dst);
+      report("copy of %zu bytes from %#lx to %#lx %s", J.Size, (unsigned long)Src,
+             (unsigned long)Dst, Failed ? "failed" : "done");
     if (Profiling.load()) {
       J.Completion->StartTs = Start;
       J.Completion->EndTs = nowNs();
     }
-    J.Completion->update([](std::atomic<int64_t> &V) { return V.fetch_sub(1); });
+    if (Failed)
+      J.Completion->store(CopyFailedValue);
+    else
+      J.Completion->update([](std::atomic<int64_t> &V) { return V.fetch_sub(1); });
     L.lock();
   }
 }
@@ -281,8 +311,25 @@ FERRY_SIM_EXPORT hsa_status_t hsa_amd_memory_pool_allocate(hsa_amd_memory_pool_t
     P->Used.fetch_sub(MapSize);
     return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
   }
+  // Device memory the CPU may not touch (FERRY_SIM_HOST_ACCESS=trap): its
+  // address is a reservation nothing can read or write, so a host access
+  // faults; its bytes are a separate mapping only the simulator and the
+  // copy engine reach (Range::Delta).
+  void *Reserved = nullptr;
+  if (R->TrapHostAccess && P->Owner->isGpu()) {
+    Reserved = reserveInaccessible(MapSize);
+    if (!Reserved) {
+      unmapMemory(Mem, MapSize);
+      P->Used.fetch_sub(MapSize);
+      return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+    }
+  }
   Range Rg;
-  Rg.Base = reinterpret_cast<uint64_t>(Mem);
+  Rg.Base = reinterpret_cast<uint64_t>(Reserved ? Reserved : Mem);
+  if (Reserved) {
+    Rg.Delta = int64_t(reinterpret_cast<uint64_t>(Mem) - Rg.Base);
+    Rg.Reservation = Reserved;
+  }
   // Exact, except kernarg memory: LLVM merges a kernel's scalar argument
   // loads into wider ones that may read past kernarg_segment_size (e.g. an
   // s_load_dwordx4 for three dwords), which real hardware serves from the
@@ -295,10 +342,11 @@ FERRY_SIM_EXPORT hsa_status_t hsa_amd_memory_pool_allocate(hsa_amd_memory_pool_t
   Rg.MappingSize = MapSize;
   if (!R->Memory.add(Rg)) { // Cannot happen: mmap gave fresh addresses.
     unmapMemory(Mem, MapSize);
+    unmapMemory(Reserved, MapSize);
     P->Used.fetch_sub(MapSize);
     return HSA_STATUS_ERROR;
   }
-  *Ptr = Mem;
+  *Ptr = reinterpret_cast<void *>(Rg.Base);
   return HSA_STATUS_SUCCESS;
 }
 
@@ -317,6 +365,7 @@ FERRY_SIM_EXPORT hsa_status_t hsa_amd_memory_pool_free(void *Ptr) {
   R->Memory.remove(Base);
   Rg.From->Used.fetch_sub(Rg.MappingSize);
   unmapMemory(Rg.Mapping, Rg.MappingSize);
+  unmapMemory(Rg.Reservation, Rg.MappingSize);
   return HSA_STATUS_SUCCESS;
 }
 
@@ -449,11 +498,12 @@ FERRY_SIM_EXPORT hsa_status_t hsa_amd_memory_fill(void *Ptr, uint32_t Value, siz
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   if (Count == 0)
     return HSA_STATUS_SUCCESS;
-  if (Count > (UINT64_MAX / 4) || !R->Memory.valid(Addr, Count * 4, true, 0)) {
+  uint8_t *At = Count > (UINT64_MAX / 4) ? nullptr : R->Memory.host(Addr, Count * 4, true, 0);
+  if (!At) {
     report("hsa_amd_memory_fill(%p, %zu dwords): not inside one allocation", Ptr, Count);
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   }
-  auto *Out = static_cast<uint32_t *>(Ptr);
+  auto *Out = reinterpret_cast<uint32_t *>(At);
   for (size_t I = 0; I < Count; ++I)
     Out[I] = Value;
   return HSA_STATUS_SUCCESS;
@@ -476,6 +526,7 @@ FERRY_SIM_EXPORT hsa_status_t hsa_amd_memory_async_copy(void *Dst, hsa_agent_t D
     J.Dst = Dst;
     J.Src = Src;
     J.Size = Size;
+    J.Inject = R->FailCopyBytes && Size == R->FailCopyBytes;
     J.Completion = R->signal(Completion);
     if (!J.Completion)
       return HSA_STATUS_ERROR_INVALID_SIGNAL;
@@ -557,7 +608,11 @@ FERRY_SIM_EXPORT hsa_status_t hsa_memory_copy(void *Dst, const void *Src, size_t
     return HSA_STATUS_ERROR_NOT_INITIALIZED;
   if (!Dst || !Src)
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  std::memmove(Dst, Src, Size); // Every agent's memory is host memory here.
+  // Every agent's memory is host memory here (device memory under
+  // FERRY_SIM_HOST_ACCESS=trap at its Range::Delta).
+  Runtime *R = runtime();
+  std::memmove(R->Memory.hostOf(reinterpret_cast<uint64_t>(Dst)),
+               R->Memory.hostOf(reinterpret_cast<uint64_t>(Src)), Size);
   return HSA_STATUS_SUCCESS;
 }
 

@@ -160,7 +160,8 @@ bool Queue::waitForPacket(uint64_t Index, uint16_t &Header) {
   }
 }
 
-bool Queue::waitDeps(const std::vector<std::shared_ptr<Signal>> &Deps, bool And) {
+bool Queue::waitDeps(const std::vector<std::shared_ptr<Signal>> &Deps, bool And, bool &Failed) {
+  Failed = false;
   if (Deps.empty())
     return true;
   for (auto &D : Deps)
@@ -171,11 +172,15 @@ bool Queue::waitDeps(const std::vector<std::shared_ptr<Signal>> &Deps, bool And)
     while (!Stopping) {
       bool All = true, Any = false;
       for (auto &D : Deps) {
-        bool Zero = D->load() == 0;
+        int64_t V = D->load();
+        bool Zero = V == 0;
         All = All && Zero;
         Any = Any || Zero;
+        Failed = Failed || V < 0;
       }
-      if (And ? All : Any) {
+      // A negative dependency is a failed command (a copy the copy engine
+      // could not do, Memory.cpp): an AND barrier fails at once.
+      if ((And && Failed) || (And ? All : Any)) {
         Done = true;
         break;
       }
@@ -364,8 +369,14 @@ hsa_status_t Queue::process(uint64_t Index, uint16_t Header, std::string &Why) {
       }
       Deps.push_back(std::move(D));
     }
-    if (!waitDeps(Deps, Type == HSA_PACKET_TYPE_BARRIER_AND))
+    bool DepFailed = false;
+    if (!waitDeps(Deps, Type == HSA_PACKET_TYPE_BARRIER_AND, DepFailed))
       return HSA_STATUS_SUCCESS; // Stopping: the run loop sees it.
+    if (DepFailed && Type == HSA_PACKET_TYPE_BARRIER_AND) {
+      Why = "barrier-AND packet " + std::to_string(Index) +
+            ": a signal it depends on failed (negative: an async copy that faulted)";
+      return HSA_STATUS_ERROR;
+    }
     if (tracing())
       report("queue %lu: barrier-%s %lu on %zu signals done", (unsigned long)Id,
              Type == HSA_PACKET_TYPE_BARRIER_AND ? "AND" : "OR", (unsigned long)Index,

@@ -13,6 +13,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <mutex>
+#include <signal.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -55,6 +57,82 @@ void unmapMemory(void *P, size_t Size) {
 }
 
 //===----------------------------------------------------------------------===//
+// FERRY_SIM_HOST_ACCESS=trap: device addresses the host cannot touch.
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The span of every inaccessible reservation so far (the fault handler's
+/// cheap, lock-free test).
+std::atomic<uintptr_t> TrapLo{UINTPTR_MAX}, TrapHi{0};
+struct sigaction PreviousSegv;
+
+void writeAll(const char *S, size_t N) {
+  while (N) {
+    ssize_t W = write(2, S, N);
+    if (W <= 0)
+      return;
+    S += W;
+    N -= size_t(W);
+  }
+}
+
+/// SIGSEGV: a fault inside the device span is named (async-signal-safe:
+/// write(2) only), then the previous disposition takes over, so the
+/// process still dies of it (or the program's own handler runs).
+void onSegv(int Sig, siginfo_t *Info, void *Uc) {
+  uintptr_t A = reinterpret_cast<uintptr_t>(Info->si_addr);
+  if (A >= TrapLo.load() && A < TrapHi.load()) {
+    char Msg[200] = "ferry-sim: the host touched device memory at 0x";
+    size_t N = strlen(Msg);
+    for (int Shift = 60; Shift >= 0; Shift -= 4)
+      Msg[N++] = "0123456789abcdef"[(A >> Shift) & 15];
+    const char *Tail = " (FERRY_SIM_HOST_ACCESS=trap: this GPU's memory is out of the CPU's "
+                       "reach, as on a discrete GPU without a large BAR)\n";
+    writeAll(Msg, N);
+    writeAll(Tail, strlen(Tail));
+  }
+  if ((PreviousSegv.sa_flags & SA_SIGINFO) && PreviousSegv.sa_sigaction) {
+    PreviousSegv.sa_sigaction(Sig, Info, Uc);
+    return;
+  }
+  if (!(PreviousSegv.sa_flags & SA_SIGINFO) && PreviousSegv.sa_handler != SIG_DFL &&
+      PreviousSegv.sa_handler != SIG_IGN) {
+    PreviousSegv.sa_handler(Sig);
+    return;
+  }
+  // Returning re-runs the access, which faults again with the default
+  // action: the process dies of SIGSEGV.
+  struct sigaction Dfl {};
+  Dfl.sa_handler = SIG_DFL;
+  sigemptyset(&Dfl.sa_mask);
+  sigaction(Sig, &Dfl, nullptr);
+}
+
+void installSegvHandler() {
+  static std::once_flag Once;
+  std::call_once(Once, [] {
+    struct sigaction Act {};
+    Act.sa_sigaction = &onSegv;
+    Act.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&Act.sa_mask);
+    sigaction(SIGSEGV, &Act, &PreviousSegv);
+  });
+}
+} // namespace
+
+void *reserveInaccessible(size_t Size) {
+  void *P = mmap(nullptr, Size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (P == MAP_FAILED)
+    return nullptr;
+  uintptr_t Lo = reinterpret_cast<uintptr_t>(P), Hi = Lo + Size;
+  for (uintptr_t Seen = TrapLo.load(); Lo < Seen && !TrapLo.compare_exchange_weak(Seen, Lo);)
+    ;
+  for (uintptr_t Seen = TrapHi.load(); Hi > Seen && !TrapHi.compare_exchange_weak(Seen, Hi);)
+    ;
+  return P;
+}
+
+//===----------------------------------------------------------------------===//
 // The GPU models. Numbers are the products' public specifications (AMD data
 // sheets; what rocminfo prints on them); they only need to be plausible, and
 // each is the one ferry or a CUDA program could ask for.
@@ -90,6 +168,9 @@ public:
   View(const MemoryRegistry &M, uint64_t Bit) : M(M), Bit(Bit) {}
   bool valid(uint64_t Addr, uint64_t Size, bool Write) const override {
     return M.valid(Addr, Size, Write, Bit);
+  }
+  uint8_t *host(uint64_t Addr, uint64_t Size, bool Write) const override {
+    return M.host(Addr, Size, Write, Bit);
   }
 
 private:
@@ -198,13 +279,28 @@ hsa_status_t Runtime::create(std::unique_ptr<Runtime> &Out) {
   if (R->Agents.size() == 1)
     return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
   if (const char *Access = std::getenv("FERRY_SIM_HOST_ACCESS"); Access && *Access) {
-    if (std::strcmp(Access, "0") && std::strcmp(Access, "1")) {
-      report("FERRY_SIM_HOST_ACCESS is '%s'; it takes 0 (the CPU cannot reach device memory) "
-             "or 1 (it can: large BAR, the default)",
+    if (std::strcmp(Access, "0") && std::strcmp(Access, "1") && std::strcmp(Access, "trap")) {
+      report("FERRY_SIM_HOST_ACCESS is '%s'; it takes 0 (the CPU cannot reach device memory), "
+             "trap (nor can it touch it: such accesses fault) or 1 (it can: large BAR, the "
+             "default)",
              Access);
       return HSA_STATUS_ERROR_INVALID_ARGUMENT;
     }
     R->HostAccess = *Access == '1';
+    R->TrapHostAccess = std::strcmp(Access, "trap") == 0;
+    if (R->TrapHostAccess)
+      installSegvHandler();
+  }
+  if (const char *Fail = std::getenv("FERRY_SIM_FAIL_COPY_BYTES"); Fail && *Fail) {
+    char *End = nullptr;
+    unsigned long long N = std::strtoull(Fail, &End, 10);
+    if (*End || N == 0) {
+      report("FERRY_SIM_FAIL_COPY_BYTES is '%s'; it takes a byte count (async copies of exactly "
+             "that many bytes fault)",
+             Fail);
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    }
+    R->FailCopyBytes = size_t(N);
   }
   R->Copies = std::make_unique<CopyEngine>(R->Memory);
   Out = std::move(R);
@@ -222,8 +318,10 @@ Runtime::~Runtime() {
   std::vector<Range> Left;
   Memory.forEach([&](const Range &R) { Left.push_back(R); });
   for (const Range &R : Left)
-    if (R.What == Range::PoolMemory)
+    if (R.What == Range::PoolMemory) {
       unmapMemory(R.Mapping, R.MappingSize);
+      unmapMemory(R.Reservation, R.MappingSize);
+    }
 }
 
 Agent *Runtime::agent(hsa_agent_t H) const {

@@ -148,6 +148,12 @@ struct Range {
   void *Mapping = nullptr;  ///< What to munmap when it goes (PoolMemory).
   size_t MappingSize = 0;
   unsigned LockCount = 0;   ///< Locked: hsa_amd_memory_lock calls not undone.
+  /// Where the bytes are, relative to Base: 0, except device memory under
+  /// FERRY_SIM_HOST_ACCESS=trap, whose address (Base, what every agent and
+  /// ferry are given) is an inaccessible reservation and whose bytes live
+  /// at Base + Delta, where only the simulator and the copy engine go.
+  int64_t Delta = 0;
+  void *Reservation = nullptr; ///< The inaccessible reservation (munmap with MappingSize).
 };
 
 /// Every live range, by base address. Ranges never overlap.
@@ -162,6 +168,12 @@ public:
   /// Whether [Addr, Addr+Size) lies inside one range that AgentBit may
   /// access (and write, for Write). AgentBit 0: any agent (the copy engine).
   bool valid(uint64_t Addr, uint64_t Size, bool Write, uint64_t AgentBit) const;
+  /// valid(), then where the bytes of Addr are (Range::Delta applied);
+  /// null when not valid.
+  uint8_t *host(uint64_t Addr, uint64_t Size, bool Write, uint64_t AgentBit) const;
+  /// Where the bytes of Addr are if it lies in a range (else Addr itself):
+  /// the runtime's own accesses, already checked.
+  uint8_t *hostOf(uint64_t Addr) const;
   /// Adds agent bits to the range containing Addr; false if none.
   bool allowAccess(uint64_t Addr, uint64_t Bits);
   /// hsa_amd_memory_lock's bookkeeping, under one hold of the lock: the
@@ -276,7 +288,8 @@ private:
   /// Waits until the packet at Index may be taken; false when stopping.
   bool waitForPacket(uint64_t Index, uint16_t &Header);
   /// Waits until all (And) or one (!And) of Deps reached 0; false if stopping.
-  bool waitDeps(const std::vector<std::shared_ptr<Signal>> &Deps, bool And);
+  /// Failed: a dependency went negative (an AND barrier then fails).
+  bool waitDeps(const std::vector<std::shared_ptr<Signal>> &Deps, bool And, bool &Failed);
   /// Runs one packet; HSA_STATUS_SUCCESS, or the error that stops the queue.
   hsa_status_t process(uint64_t Index, uint16_t Header, std::string &Why);
   hsa_status_t dispatch(uint64_t Index, const hsa_kernel_dispatch_packet_t &P,
@@ -353,12 +366,19 @@ struct CopyJob {
   void *Dst;
   const void *Src;
   size_t Size;
+  /// The copy engine faults on this job (FERRY_SIM_FAIL_COPY_BYTES).
+  bool Inject = false;
   std::vector<std::shared_ptr<Signal>> Deps;
   std::shared_ptr<Signal> Completion;
 };
 
 /// hsa_amd_memory_async_copy's DMA engine: a thread that runs each copy once
-/// its dependencies reached 0, in any order among ready ones.
+/// its dependencies reached 0, in any order among ready ones. A copy that
+/// cannot run (its memory was freed meanwhile, an injected fault, or a
+/// dependency that failed: negative) sets its completion signal to
+/// CopyFailedValue instead of decrementing it, so waiters end and see it.
+constexpr int64_t CopyFailedValue = -1;
+
 class CopyEngine {
 public:
   explicit CopyEngine(MemoryRegistry &M);
@@ -393,6 +413,12 @@ public:
   /// device pools, as with a large BAR or an APU; 0 models a discrete GPU
   /// whose VRAM the CPU cannot reach (sim/README.md).
   bool HostAccess = true;
+  /// FERRY_SIM_HOST_ACCESS=trap: as 0, and the host's loads and stores of
+  /// device memory fault (Range::Delta; sim/README.md).
+  bool TrapHostAccess = false;
+  /// FERRY_SIM_FAIL_COPY_BYTES: async copies of exactly this many bytes
+  /// fault in the copy engine (0: none); how tests provoke a failed copy.
+  size_t FailCopyBytes = 0;
 
   Agent *agent(hsa_agent_t H) const;
   Pool *pool(uint64_t Handle) const;
@@ -427,6 +453,9 @@ Runtime *runtime();
 /// Allocates Size bytes of zeroed, page-aligned host memory for a range.
 void *mapMemory(size_t Size);
 void unmapMemory(void *P, size_t Size);
+/// Reserves Size bytes of address space that faults on every access
+/// (FERRY_SIM_HOST_ACCESS=trap's device addresses); null on failure.
+void *reserveInaccessible(size_t Size);
 
 } // namespace ferry::sim::rt
 
