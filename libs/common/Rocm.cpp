@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <dlfcn.h>
+#include <mutex>
 #include <vector>
 
 namespace ferry::libs {
@@ -26,6 +27,30 @@ void *openRocmLibrary(const char *const *Names, std::string &Why) {
     Why += (&Dir == &Dirs.front() ? " " : ", ") + (Dir.empty() ? std::string("the loader's path") : Dir);
   Why += ")";
   return nullptr;
+}
+
+const char *const RocblasSonames[] = {"librocblas.so.5", "librocblas.so.4", "librocblas.so.0", "librocblas.so",
+                                      nullptr};
+
+const HipRuntime *hipRuntime(std::string &WhyNot) {
+  static HipRuntime Api;
+  static bool Ok = false;
+  static std::string Why;
+  static std::once_flag Once;
+  std::call_once(Once, [] {
+    static const char *const Names[] = {"libamdhip64.so.7", "libamdhip64.so.6", "libamdhip64.so.5", "libamdhip64.so",
+                                        nullptr};
+    std::string W;
+    void *Lib = openRocmLibrary(Names, W);
+    Ok = Lib && findRocmSymbol(Lib, "hipStreamCreate", Api.StreamCreate, W) &&
+         findRocmSymbol(Lib, "hipStreamSynchronize", Api.StreamSynchronize, W) &&
+         findRocmSymbol(Lib, "hipStreamDestroy", Api.StreamDestroy, W) &&
+         findRocmSymbol(Lib, "hipMemsetAsync", Api.MemsetAsync, W);
+    if (!Ok)
+      Why = "the HIP runtime: " + W;
+  });
+  WhyNot = Why;
+  return Ok ? &Api : nullptr;
 }
 
 } // namespace ferry::libs

@@ -7,6 +7,8 @@
 /// documentation.
 #pragma once
 
+#include <cstddef>
+#include <dlfcn.h>
 #include <string>
 
 namespace ferry::libs {
@@ -16,5 +18,33 @@ namespace ferry::libs {
 /// then where the dynamic loader looks, then /opt/rocm/lib. Null when none
 /// loads; Why then lists what was tried.
 void *openRocmLibrary(const char *const *Names, std::string &Why);
+
+/// Resolves Name in Lib into Out; false, with Why naming it, when missing.
+template <typename T> bool findRocmSymbol(void *Lib, const char *Name, T &Out, std::string &Why) {
+  Out = reinterpret_cast<T>(::dlsym(Lib, Name));
+  if (!Out)
+    Why = std::string("it lacks ") + Name;
+  return Out != nullptr;
+}
+
+/// The HIP runtime calls a forwarder makes around a ROCm library: a stream
+/// of its own per handle (ROCm's libraries run on a hipStream_t, which a
+/// ferry stream is not), waiting for it inside the host task that ordered
+/// the work on the ferry stream, and a memset for results the ROCm call has
+/// no argument for (cuSOLVER's devInfo where rocSOLVER takes no info).
+/// hipError_t is an int (0: hipSuccess); hipStream_t an opaque pointer.
+struct HipRuntime {
+  int (*StreamCreate)(void **) = nullptr;
+  int (*StreamSynchronize)(void *) = nullptr;
+  int (*StreamDestroy)(void *) = nullptr;
+  int (*MemsetAsync)(void *Dst, int Value, size_t Bytes, void *Stream) = nullptr;
+};
+
+/// libamdhip64, loaded once (ROCm 7, 6, 5 sonames, then the development
+/// link); null, with WhyNot, when it or one of the calls is missing.
+const HipRuntime *hipRuntime(std::string &WhyNot);
+
+/// rocBLAS's sonames, newest first (rocSOLVER takes a rocblas_handle).
+extern const char *const RocblasSonames[];
 
 } // namespace ferry::libs

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
+#include <memory>
 #include <utility>
 
 namespace ferry::cusolver {
@@ -27,6 +28,8 @@ void logMessage(const char *Fmt, ...) __attribute__((format(printf, 1, 2)));
 /// Logs "NAME: WHAT" once per distinct NAME (a refusal, not implemented).
 void logOnce(const char *Name, const char *What);
 
+struct RocSolverState; // RocSolver.cpp
+
 struct DnHandle {
   static constexpr uint64_t Live = 0x6665727279534f4cull; // "ferrySOL"
   uint64_t Magic = Live;
@@ -34,6 +37,9 @@ struct DnHandle {
   cusolverDeterministicMode_t Deterministic = CUSOLVER_DETERMINISTIC_RESULTS;
   cusolverMathMode_t Math = CUSOLVER_DEFAULT_MATH;
   libs::TaskKeeper Kept;
+  /// rocSOLVER's rocBLAS handle and HIP stream once a call was forwarded
+  /// (RocSolver.h).
+  std::shared_ptr<RocSolverState> Roc;
 };
 
 /// The live handle behind H, or null.

@@ -15,6 +15,7 @@
 /// caller allocates are not needed: LAPACK's scratch is host memory of
 /// ours, so the buffer sizes reported are small.
 #include "libs/cusolver/Common.h"
+#include "libs/cusolver/RocSolver.h"
 
 #include <algorithm>
 #include <climits>
@@ -67,10 +68,11 @@ template <typename F> cusolverStatus_t enqueueInfo(DnHandle *H, int *Info, F Wor
 /// INVALID_VALUE; the first bad argument i (Bad, from firstBad)
 /// INVALID_VALUE with devInfo -i in stream order; a size beyond LAPACK's
 /// 32-bit integers NOT_SUPPORTED, logged under Name; then Work as
-/// enqueueInfo runs it.
+/// enqueueInfo runs it, or rocSOLVER runs Roc (when given) where the host
+/// cannot reach the device's memory (RocSolver.h).
 template <typename F>
 cusolverStatus_t lapackCall(const char *Name, cusolverDnHandle_t Handle, int *Info, bool Given, int Bad,
-                            std::initializer_list<int64_t> Sizes, F Work) {
+                            std::initializer_list<int64_t> Sizes, F Work, const RocDense *Roc = nullptr) {
   DnHandle *H = lookup(Handle);
   if (!H)
     return CUSOLVER_STATUS_NOT_INITIALIZED;
@@ -81,8 +83,13 @@ cusolverStatus_t lapackCall(const char *Name, cusolverDnHandle_t Handle, int *In
   for (int64_t Size : Sizes)
     if (!fits(Size))
       return tooLarge(Name);
+  if (Roc && !H->Kept.hostReachesDeviceMemory())
+    return forwardDense(H, *Roc);
   return enqueueInfo(H, Info, Work);
 }
+
+/// Roc for lapackCall where rocSOLVER forwarding covers T, else null.
+template <typename T> const RocDense *rocIf(const RocDense &D) { return RocForwards<T> ? &D : nullptr; }
 
 // ---------------------------------------------------------------- LU
 
@@ -105,6 +112,11 @@ cusolverStatus_t getrf(const char *Name, bool X, cusolverDnHandle_t Handle, int6
     return tooLarge(Name);
   int Mi = M, Ni = N, L = Lda;
   bool Pivot = Ipiv || Ipiv64;
+  if (RocForwards<T> && !X && !H->Kept.hostReachesDeviceMemory()) {
+    RocDense D = rocDense<T>(RocDense::Getrf);
+    D.M = Mi, D.N = Ni, D.Lda = L, D.A = A, D.Ipiv = Ipiv, D.Info = Info;
+    return forwardDense(H, D);
+  }
   return enqueueInfo(H, Info, [=](int *Status) {
     if (!Mi || !Ni)
       return;
@@ -149,6 +161,12 @@ cusolverStatus_t getrs(const char *Name, bool X, cusolverDnHandle_t Handle, cubl
     return tooLarge(Name);
   int Ni = N, R = Nrhs, La = Lda, Lb = Ldb;
   char Tc = transChar<T>(Trans);
+  if (RocForwards<T> && Ipiv && !H->Kept.hostReachesDeviceMemory()) {
+    RocDense D = rocDense<T>(RocDense::Getrs);
+    D.Trans = Trans, D.N = Ni, D.Nrhs = R, D.A = const_cast<T *>(A), D.Lda = La, D.Ipiv = const_cast<int *>(Ipiv);
+    D.B = B, D.Ldb = Lb, D.Info = Info;
+    return forwardDense(H, D);
+  }
   return enqueueInfo(H, Info, [=](int *Status) {
     if (!Ni || !R)
       return;
@@ -168,10 +186,15 @@ cusolverStatus_t potrf(const char *Name, cusolverDnHandle_t Handle, cublasFillMo
   int Bad = firstBad({{!validFill(Uplo), 1}, {N < 0, 2}, {Lda < std::max<int64_t>(1, N), 4}});
   int Ni = N, L = Lda;
   char U = fillChar(Uplo);
-  return lapackCall(Name, Handle, Info, true, Bad, {N, Lda}, [=](int *Status) {
-    if (Ni)
-      lapack::potrf(U, Ni, A, L, Status);
-  });
+  RocDense D = rocDense<T>(RocDense::Potrf);
+  D.Uplo = Uplo, D.N = Ni, D.A = A, D.Lda = L, D.Info = Info;
+  return lapackCall(
+      Name, Handle, Info, true, Bad, {N, Lda},
+      [=](int *Status) {
+        if (Ni)
+          lapack::potrf(U, Ni, A, L, Status);
+      },
+      rocIf<T>(D));
 }
 
 template <typename T>
@@ -184,10 +207,15 @@ cusolverStatus_t potrs(const char *Name, cusolverDnHandle_t Handle, cublasFillMo
                       {Ldb < std::max<int64_t>(1, N), 7}});
   int Ni = N, R = Nrhs, La = Lda, Lb = Ldb;
   char U = fillChar(Uplo);
-  return lapackCall(Name, Handle, Info, true, Bad, {N, Nrhs, Lda, Ldb}, [=](int *Status) {
-    if (Ni && R)
-      lapack::potrs(U, Ni, R, A, La, B, Lb, Status);
-  });
+  RocDense D = rocDense<T>(RocDense::Potrs);
+  D.Uplo = Uplo, D.N = Ni, D.Nrhs = R, D.A = const_cast<T *>(A), D.Lda = La, D.B = B, D.Ldb = Lb, D.Info = Info;
+  return lapackCall(
+      Name, Handle, Info, true, Bad, {N, Nrhs, Lda, Ldb},
+      [=](int *Status) {
+        if (Ni && R)
+          lapack::potrs(U, Ni, R, A, La, B, Lb, Status);
+      },
+      rocIf<T>(D));
 }
 
 template <typename T>
@@ -257,10 +285,15 @@ cusolverStatus_t geqrf(const char *Name, cusolverDnHandle_t Handle, int64_t M, i
                        int *Info) {
   int Bad = firstBad({{M < 0, 1}, {N < 0, 2}, {Lda < std::max<int64_t>(1, M), 4}});
   int Mi = M, Ni = N, L = Lda;
-  return lapackCall(Name, Handle, Info, true, Bad, {M, N, Lda}, [=](int *Status) {
-    if (Mi && Ni)
-      lapack::geqrf(Mi, Ni, A, L, Tau, Status);
-  });
+  RocDense D = rocDense<T>(RocDense::Geqrf);
+  D.M = Mi, D.N = Ni, D.A = A, D.Lda = L, D.Tau = Tau, D.Info = Info;
+  return lapackCall(
+      Name, Handle, Info, true, Bad, {M, N, Lda},
+      [=](int *Status) {
+        if (Mi && Ni)
+          lapack::geqrf(Mi, Ni, A, L, Tau, Status);
+      },
+      rocIf<T>(D));
 }
 
 /// ormqr/unmqr's first bad argument (side 1, trans 2, m 3, n 4, k 5,
@@ -288,19 +321,30 @@ cusolverStatus_t ormqr(cusolverDnHandle_t Handle, cublasSideMode_t Side, cublasO
                        const T *A, int Lda, const T *Tau, T *C, int Ldc, int *Info) {
   int Bad = ormqrBad<T>(Side, Trans, M, N, K, Lda, Ldc);
   char S = Side == CUBLAS_SIDE_LEFT ? 'L' : 'R', Tc = transChar<T>(Trans);
-  return lapackCall(nullptr, Handle, Info, true, Bad, {}, [=](int *Status) {
-    if (M && N && K)
-      lapack::ormqr(S, Tc, M, N, K, A, Lda, Tau, C, Ldc, Status);
-  });
+  RocDense D = rocDense<T>(RocDense::Ormqr);
+  D.Side = Side, D.Trans = Trans, D.M = M, D.N = N, D.K = K, D.A = const_cast<T *>(A), D.Lda = Lda;
+  D.Tau = const_cast<T *>(Tau), D.B = C, D.Ldb = Ldc, D.Info = Info;
+  return lapackCall(
+      nullptr, Handle, Info, true, Bad, {},
+      [=](int *Status) {
+        if (M && N && K)
+          lapack::ormqr(S, Tc, M, N, K, A, Lda, Tau, C, Ldc, Status);
+      },
+      rocIf<T>(D));
 }
 
 template <typename T>
 cusolverStatus_t orgqr(cusolverDnHandle_t Handle, int M, int N, int K, T *A, int Lda, const T *Tau, int *Info) {
   int Bad = firstBad({{M < 0, 1}, {N < 0 || N > M, 2}, {K < 0 || K > N, 3}, {Lda < std::max(1, M), 5}});
-  return lapackCall(nullptr, Handle, Info, true, Bad, {}, [=](int *Status) {
-    if (N)
-      lapack::orgqr(M, N, K, A, Lda, Tau, Status);
-  });
+  RocDense D = rocDense<T>(RocDense::Orgqr);
+  D.M = M, D.N = N, D.K = K, D.A = A, D.Lda = Lda, D.Tau = const_cast<T *>(Tau), D.Info = Info;
+  return lapackCall(
+      nullptr, Handle, Info, true, Bad, {},
+      [=](int *Status) {
+        if (N)
+          lapack::orgqr(M, N, K, A, Lda, Tau, Status);
+      },
+      rocIf<T>(D));
 }
 
 // ---------------------------------------------------------------- SVD, eigen

@@ -15,6 +15,11 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <memory>
+
+namespace ferry::cusparse {
+struct RocSparseState; // RocSparse.cpp
+} // namespace ferry::cusparse
 
 /// The handle behind cusparseHandle_t.
 struct cusparseContext {
@@ -23,6 +28,9 @@ struct cusparseContext {
   cudaStream_t Stream = nullptr;
   cusparsePointerMode_t Mode = CUSPARSE_POINTER_MODE_HOST;
   ferry::libs::TaskKeeper Kept;
+  /// rocSPARSE's handle and HIP stream once an operation was forwarded
+  /// (RocSparse.h).
+  std::shared_ptr<ferry::cusparse::RocSparseState> Roc;
 };
 
 /// The legacy matrix descriptor (cusparseMatDescr_t).

@@ -6,6 +6,7 @@
 /// with a log line. Every operation is one host task on the handle's
 /// stream; SpGEMM's compute and nnz steps wait for it, since the caller
 /// reads C's size right after them.
+#include "libs/cusparse/RocSparse.h"
 #include "libs/cusparse/Sparse.h"
 
 #include <memory>
@@ -410,7 +411,9 @@ cusparseStatus_t cusparseSpMV_bufferSize(cusparseHandle_t handle, cusparseOperat
     return S;
   if (!bufferSize)
     return CUSPARSE_STATUS_INVALID_VALUE;
-  *bufferSize = ScratchBytes;
+  *bufferSize = mustForward(handle) ? rocSpmvBufferSize(handle, opA, alpha, *matA, *vecX, beta, *vecY, computeType,
+                                                        ScratchBytes)
+                                    : ScratchBytes;
   return CUSPARSE_STATUS_SUCCESS;
 }
 
@@ -436,6 +439,8 @@ cusparseStatus_t cusparseSpMV(cusparseHandle_t handle, cusparseOperation_t opA, 
                                      {{vecX->Values, vecX->Size}, {vecY->Values, vecY->Size}}))
     return S;
   Scalar Al = takeScalar(handle, alpha, computeType), Be = takeScalar(handle, beta, computeType);
+  if (mustForward(handle))
+    return rocSpmv(handle, opA, Al, *matA, *vecX, Be, *vecY, computeType, externalBuffer);
   return enqueue(handle, [A = *matA, opA, Al, Be, X = vecX->Values, Y = vecY->Values, computeType] {
     dispatchType(computeType, [&](auto Zero) {
       using T = decltype(Zero);
@@ -491,7 +496,9 @@ cusparseStatus_t cusparseSpMM_bufferSize(cusparseHandle_t handle, cusparseOperat
     return S;
   if (!bufferSize)
     return CUSPARSE_STATUS_INVALID_VALUE;
-  *bufferSize = ScratchBytes;
+  *bufferSize = mustForward(handle) ? rocSpmmBufferSize(handle, opA, opB, alpha, *matA, *matB, beta, *matC,
+                                                        computeType, ScratchBytes)
+                                    : ScratchBytes;
   return CUSPARSE_STATUS_SUCCESS;
 }
 
@@ -522,6 +529,8 @@ cusparseStatus_t cusparseSpMM(cusparseHandle_t handle, cusparseOperation_t opA,
           {{matB->Values, matB->Rows * matB->Cols}, {matC->Values, matC->Rows * matC->Cols}}))
     return S;
   Scalar Al = takeScalar(handle, alpha, computeType), Be = takeScalar(handle, beta, computeType);
+  if (mustForward(handle))
+    return rocSpmm(handle, opA, opB, Al, *matA, *matB, Be, *matC, computeType, externalBuffer);
   return enqueue(handle, [A = *matA, B = *matB, C = *matC, opA, opB, Al, Be, computeType] {
     dispatchType(computeType, [&](auto Zero) {
       using T = decltype(Zero);

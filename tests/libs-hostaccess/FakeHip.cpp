@@ -1,8 +1,10 @@
 // A test double for the HIP runtime (libamdhip64.so.6): the stream calls
-// ferry's libcublas makes for rocBLAS (libs/cublas/RocBlas.cpp). Streams
-// are counted so rocBLAS's double can tell a real one from garbage.
+// ferry's libcublas makes for rocBLAS (libs/cublas/RocBlas.cpp), and the
+// memset libcusolver makes for devInfo (libs/cusolver/RocSolver.cpp).
+// Streams are counted so rocBLAS's double can tell a real one from garbage.
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 
 namespace {
 struct FakeStream {
@@ -32,6 +34,15 @@ int hipStreamDestroy(void *S) {
                (unsigned long long)static_cast<FakeStream *>(S)->Syncs);
   static_cast<FakeStream *>(S)->Magic = 0;
   delete static_cast<FakeStream *>(S);
+  return 0;
+}
+// Device memory is host memory on the simulator: set it directly.
+int hipMemsetAsync(void *Dst, int Value, size_t Bytes, void *S) {
+  if (!fakeHipStreamValid(S))
+    return 400;
+  if (!Dst && Bytes)
+    return 1;
+  std::memset(Dst, Value, Bytes);
   return 0;
 }
 }

@@ -69,6 +69,14 @@ int rocblas_set_stream(void *H, void *Stream) {
   handle(H)->Stream = Stream;
   return Success;
 }
+int rocblas_get_stream(void *H, void **Stream) { // rocSOLVER's double checks its handle with it
+  if (!handle(H))
+    return InvalidHandle;
+  if (!Stream)
+    return InvalidPointer;
+  *Stream = handle(H)->Stream;
+  return Success;
+}
 int rocblas_set_pointer_mode(void *H, int Mode) {
   if (!handle(H))
     return InvalidHandle;
