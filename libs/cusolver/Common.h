@@ -18,6 +18,13 @@
 #include <memory>
 #include <utility>
 
+/// cuSOLVER's options of the 64-bit API (cusolverDnCreateParams).
+struct cusolverDnParams {
+  static constexpr uint64_t Live = 0x6665727279505253ull; // "ferryPRS"
+  uint64_t Magic = Live;
+  cusolverAlgMode_t Algo[3] = {CUSOLVER_ALG_0, CUSOLVER_ALG_0, CUSOLVER_ALG_0};
+};
+
 namespace ferry::cusolver {
 
 using C32 = std::complex<float>;

@@ -543,12 +543,6 @@ FERRY_DN_QR(Z, unmqr, ungqr, heevd, cuDoubleComplex, C64, double)
 
 // ---------------------------------------------------------------- the 64-bit generic API
 
-struct cusolverDnParams {
-  static constexpr uint64_t Live = 0x6665727279505253ull; // "ferryPRS"
-  uint64_t Magic = Live;
-  cusolverAlgMode_t Algo[3] = {CUSOLVER_ALG_0, CUSOLVER_ALG_0, CUSOLVER_ALG_0};
-};
-
 namespace {
 
 /// Params may be null (cuSOLVER's default options).

@@ -1,0 +1,201 @@
+/// \file
+/// cusolverDnXgeev: eigenvalues and, optionally, right (and left)
+/// eigenvectors of a general n x n matrix, over LAPACK's ?geev (OpenBLAS),
+/// in stream order on the host like the rest of libs/cusolver (Dense.cpp).
+///
+/// Type layouts, from cuSOLVER's documentation: A, VL, VR and the compute
+/// type share one type (R_32F, R_64F, C_32F, C_64F). For a complex A, W is
+/// of A's type. For a real A, W is either real (2n entries: the n real
+/// parts, then the n imaginary parts, LAPACK's WR and WI one after the
+/// other) or complex of A's precision; VL/VR are real and hold a complex
+/// pair's vectors as LAPACK does (real part in column j, imaginary part in
+/// column j+1). Which arguments NVIDIA's checks, and in what order, was
+/// measured on the H100 (tests/cusolver/CusolverGeev.cu,
+/// goldens/CusolverGeev.out).
+#include "libs/cusolver/Common.h"
+
+#include <algorithm>
+#include <climits>
+#include <vector>
+
+using ferry::cusolver::C32;
+using ferry::cusolver::C64;
+
+extern "C" {
+void sgeev_(const char *, const char *, const int *, float *, const int *, float *, float *, float *, const int *,
+            float *, const int *, float *, const int *, int *, size_t, size_t);
+void dgeev_(const char *, const char *, const int *, double *, const int *, double *, double *, double *,
+            const int *, double *, const int *, double *, const int *, int *, size_t, size_t);
+void cgeev_(const char *, const char *, const int *, C32 *, const int *, C32 *, C32 *, const int *, C32 *,
+            const int *, C32 *, const int *, float *, int *, size_t, size_t);
+void zgeev_(const char *, const char *, const int *, C64 *, const int *, C64 *, C64 *, const int *, C64 *,
+            const int *, C64 *, const int *, double *, int *, size_t, size_t);
+}
+
+namespace ferry::cusolver {
+namespace {
+
+constexpr cusolverStatus_t Ok = CUSOLVER_STATUS_SUCCESS;
+constexpr cusolverStatus_t Invalid = CUSOLVER_STATUS_INVALID_VALUE;
+
+/// ?geev for one element type, querying its workspace first. A real
+/// type's WR and WI are W and W + N.
+template <typename T> void geev(char Jl, char Jr, int N, T *A, int Lda, T *W, T *Vl, int Ldvl, T *Vr, int Ldvr,
+                                int *Info) {
+  T Query{};
+  int L = -1;
+  std::vector<Real<T>> RWork(IsComplex<T> ? 2 * std::max(1, N) : 0);
+  auto Call = [&](T *Work) {
+    if constexpr (std::is_same_v<T, float>)
+      sgeev_(&Jl, &Jr, &N, A, &Lda, W, W + N, Vl, &Ldvl, Vr, &Ldvr, Work, &L, Info, 1, 1);
+    else if constexpr (std::is_same_v<T, double>)
+      dgeev_(&Jl, &Jr, &N, A, &Lda, W, W + N, Vl, &Ldvl, Vr, &Ldvr, Work, &L, Info, 1, 1);
+    else if constexpr (std::is_same_v<T, C32>)
+      cgeev_(&Jl, &Jr, &N, A, &Lda, W, Vl, &Ldvl, Vr, &Ldvr, Work, &L, RWork.data(), Info, 1, 1);
+    else
+      zgeev_(&Jl, &Jr, &N, A, &Lda, W, Vl, &Ldvl, Vr, &Ldvr, Work, &L, RWork.data(), Info, 1, 1);
+  };
+  Call(&Query);
+  L = std::max(1, (int)std::real(Query));
+  std::vector<T> Work(L);
+  Call(Work.data());
+}
+
+enum class Type { Bad, S, D, C, Z };
+
+Type typeOf(cudaDataType T) {
+  switch (T) {
+  case CUDA_R_32F:
+    return Type::S;
+  case CUDA_R_64F:
+    return Type::D;
+  case CUDA_C_32F:
+    return Type::C;
+  case CUDA_C_64F:
+    return Type::Z;
+  default:
+    return Type::Bad;
+  }
+}
+
+bool isComplex(Type T) { return T == Type::C || T == Type::Z; }
+
+/// The complex type of a real one's precision.
+Type complexOf(Type T) { return T == Type::S ? Type::C : T == Type::D ? Type::Z : T; }
+
+bool validMode(cusolverEigMode_t J) { return J == CUSOLVER_EIG_MODE_NOVECTOR || J == CUSOLVER_EIG_MODE_VECTOR; }
+
+/// What both calls check; the status, or Ok with the element type in *K
+/// and whether W is complex for a real A in *ComplexW.
+cusolverStatus_t check(const char *Name, cusolverDnHandle_t Handle, cusolverDnParams_t Params,
+                       cusolverEigMode_t Jobvl, cusolverEigMode_t Jobvr, int64_t N, cudaDataType TA, int64_t Lda,
+                       cudaDataType TW, cudaDataType TVL, int64_t Ldvl, cudaDataType TVR, int64_t Ldvr,
+                       cudaDataType Compute, Type *K, bool *ComplexW) {
+  if (!lookup(Handle))
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (Params && Params->Magic != cusolverDnParams::Live)
+    return Invalid;
+  if (!validMode(Jobvl) || !validMode(Jobvr) || N < 0 || Lda < std::max<int64_t>(1, N))
+    return Invalid;
+  if ((Jobvl == CUSOLVER_EIG_MODE_VECTOR && Ldvl < std::max<int64_t>(1, N)) || Ldvl < 1)
+    return Invalid;
+  if ((Jobvr == CUSOLVER_EIG_MODE_VECTOR && Ldvr < std::max<int64_t>(1, N)) || Ldvr < 1)
+    return Invalid;
+  Type A = typeOf(TA), W = typeOf(TW);
+  if (A == Type::Bad || typeOf(Compute) != A || typeOf(TVL) != A || typeOf(TVR) != A ||
+      (W != A && W != complexOf(A))) {
+    logOnce(Name, "this combination of data types is not supported (CUSOLVER_STATUS_INVALID_VALUE)");
+    return Invalid;
+  }
+  if (N > INT_MAX || Lda > INT_MAX || Ldvl > INT_MAX || Ldvr > INT_MAX) {
+    logOnce(Name, "a size beyond 2^31-1 is not supported (CUSOLVER_STATUS_NOT_SUPPORTED)");
+    return CUSOLVER_STATUS_NOT_SUPPORTED;
+  }
+  *K = A;
+  *ComplexW = !isComplex(A) && W != A;
+  return Ok;
+}
+
+/// Runs ?geev for element type T in stream order: a copy of W's real
+/// layout is made complex where the caller asked for a complex W.
+template <typename T>
+cusolverStatus_t run(DnHandle *H, char Jl, char Jr, int N, void *A, int Lda, void *W, bool ComplexW, void *Vl,
+                     int Ldvl, void *Vr, int Ldvr, int *Info) {
+  return enqueue(H, [=] {
+    int Status = 0;
+    if (N > 0) {
+      T DummyL{}, DummyR{};
+      T *L = Jl == 'V' ? static_cast<T *>(Vl) : &DummyL;
+      T *R = Jr == 'V' ? static_cast<T *>(Vr) : &DummyR;
+      if constexpr (IsComplex<T>) {
+        geev<T>(Jl, Jr, N, static_cast<T *>(A), Lda, static_cast<T *>(W), L, Ldvl, R, Ldvr, &Status);
+      } else if (ComplexW) {
+        std::vector<T> Parts(2 * N);
+        geev<T>(Jl, Jr, N, static_cast<T *>(A), Lda, Parts.data(), L, Ldvl, R, Ldvr, &Status);
+        auto *Out = static_cast<std::complex<T> *>(W);
+        for (int I = 0; I < N; ++I)
+          Out[I] = {Parts[I], Parts[N + I]};
+      } else {
+        geev<T>(Jl, Jr, N, static_cast<T *>(A), Lda, static_cast<T *>(W), L, Ldvl, R, Ldvr, &Status);
+      }
+    }
+    *Info = Status;
+  });
+}
+
+} // namespace
+} // namespace ferry::cusolver
+
+using namespace ferry::cusolver;
+
+cusolverStatus_t cusolverDnXgeev_bufferSize(cusolverDnHandle_t handle, cusolverDnParams_t params,
+                                            cusolverEigMode_t jobvl, cusolverEigMode_t jobvr, int64_t n,
+                                            cudaDataType dataTypeA, const void *, int64_t lda,
+                                            cudaDataType dataTypeW, const void *, cudaDataType dataTypeVL,
+                                            const void *, int64_t ldvl, cudaDataType dataTypeVR, const void *,
+                                            int64_t ldvr, cudaDataType computeType,
+                                            size_t *workspaceInBytesOnDevice, size_t *workspaceInBytesOnHost) {
+  Type K;
+  bool ComplexW;
+  cusolverStatus_t St = check("cusolverDnXgeev_bufferSize", handle, params, jobvl, jobvr, n, dataTypeA, lda,
+                              dataTypeW, dataTypeVL, ldvl, dataTypeVR, ldvr, computeType, &K, &ComplexW);
+  if (St != Ok)
+    return St;
+  if (!workspaceInBytesOnDevice || !workspaceInBytesOnHost)
+    return Invalid;
+  // LAPACK's scratch is ferry's own host memory: a small device buffer
+  // (so the caller's allocation is a real one) and no host buffer.
+  *workspaceInBytesOnDevice = 16 * std::max<int64_t>(1, n);
+  *workspaceInBytesOnHost = 0;
+  return Ok;
+}
+
+cusolverStatus_t cusolverDnXgeev(cusolverDnHandle_t handle, cusolverDnParams_t params, cusolverEigMode_t jobvl,
+                                 cusolverEigMode_t jobvr, int64_t n, cudaDataType dataTypeA, void *A, int64_t lda,
+                                 cudaDataType dataTypeW, void *W, cudaDataType dataTypeVL, void *VL, int64_t ldvl,
+                                 cudaDataType dataTypeVR, void *VR, int64_t ldvr, cudaDataType computeType, void *,
+                                 size_t, void *, size_t, int *info) {
+  Type K;
+  bool ComplexW;
+  cusolverStatus_t St = check("cusolverDnXgeev", handle, params, jobvl, jobvr, n, dataTypeA, lda, dataTypeW,
+                              dataTypeVL, ldvl, dataTypeVR, ldvr, computeType, &K, &ComplexW);
+  if (St != Ok)
+    return St;
+  if (!info)
+    return Invalid;
+  DnHandle *H = lookup(handle);
+  char Jl = jobvl == CUSOLVER_EIG_MODE_VECTOR ? 'V' : 'N', Jr = jobvr == CUSOLVER_EIG_MODE_VECTOR ? 'V' : 'N';
+  int N = n, La = lda, Ll = ldvl, Lr = ldvr;
+  switch (K) {
+  case Type::S:
+    return run<float>(H, Jl, Jr, N, A, La, W, ComplexW, VL, Ll, VR, Lr, info);
+  case Type::D:
+    return run<double>(H, Jl, Jr, N, A, La, W, ComplexW, VL, Ll, VR, Lr, info);
+  case Type::C:
+    return run<C32>(H, Jl, Jr, N, A, La, W, false, VL, Ll, VR, Lr, info);
+  case Type::Z:
+    return run<C64>(H, Jl, Jr, N, A, La, W, false, VL, Ll, VR, Lr, info);
+  default:
+    return Invalid;
+  }
+}
