@@ -538,4 +538,121 @@ TEST(SimCopies, RunAfterDependenciesThenSignal) {
   hsa_amd_memory_pool_free(Host);
 }
 
+// FERRY_SIM_HOST_ACCESS=trap: device memory is out of the host's reach (a
+// load or store dies, naming the address) but the fill, the copy engine and
+// the pointer queries work on it as before.
+TEST(SimMemory, TrapKeepsDeviceMemoryFromTheHost) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  setenv("FERRY_SIM_HOST_ACCESS", "trap", 1);
+  {
+    Sim S("gfx942");
+    ASSERT_EQ(S.Status, HSA_STATUS_SUCCESS);
+    hsa_amd_memory_pool_t Device = findPool(S.Gpus[0], HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED);
+    hsa_amd_memory_pool_t Fine = findPool(S.Cpus[0], HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED);
+    hsa_amd_memory_pool_access_t Access;
+    hsa_amd_agent_memory_pool_get_info(S.Cpus[0], Device, HSA_AMD_AGENT_MEMORY_POOL_INFO_ACCESS, &Access);
+    EXPECT_EQ(Access, HSA_AMD_MEMORY_POOL_ACCESS_NEVER_ALLOWED);
+    void *Dev = nullptr, *Host = nullptr;
+    ASSERT_EQ(hsa_amd_memory_pool_allocate(Device, 8192, 0, &Dev), HSA_STATUS_SUCCESS);
+    ASSERT_EQ(hsa_amd_memory_pool_allocate(Fine, 8192, 0, &Host), HSA_STATUS_SUCCESS);
+    EXPECT_DEATH(static_cast<volatile uint8_t *>(Dev)[5] = 1,
+                 "ferry-sim: the host touched device memory at 0x");
+    EXPECT_DEATH((void)static_cast<volatile uint8_t *>(Dev)[8191],
+                 "the host touched device memory");
+    ASSERT_EQ(hsa_amd_memory_fill(static_cast<uint8_t *>(Dev) + 4, 0x04030201, 2047), HSA_STATUS_SUCCESS);
+    hsa_signal_t Done;
+    hsa_signal_create(1, 0, nullptr, &Done);
+    ASSERT_EQ(hsa_amd_memory_async_copy(Host, S.Cpus[0], Dev, S.Gpus[0], 8192, 0, nullptr, Done),
+              HSA_STATUS_SUCCESS);
+    EXPECT_EQ(hsa_signal_wait_scacquire(Done, HSA_SIGNAL_CONDITION_LT, 1, UINT64_MAX, HSA_WAIT_STATE_BLOCKED), 0);
+    auto *H = static_cast<uint8_t *>(Host);
+    EXPECT_EQ(H[0], 0); // Fresh memory is zero.
+    EXPECT_EQ(H[4], 1);
+    EXPECT_EQ(H[8191], 4);
+    // Host to device and back through another offset.
+    for (int I = 0; I < 100; ++I)
+      H[I] = uint8_t(I * 7);
+    hsa_signal_store_relaxed(Done, 1);
+    hsa_amd_memory_async_copy(static_cast<uint8_t *>(Dev) + 1001, S.Gpus[0], Host, S.Cpus[0], 100, 0, nullptr, Done);
+    hsa_signal_wait_scacquire(Done, HSA_SIGNAL_CONDITION_LT, 1, UINT64_MAX, HSA_WAIT_STATE_BLOCKED);
+    hsa_signal_store_relaxed(Done, 1);
+    hsa_amd_memory_async_copy(H + 4096, S.Cpus[0], static_cast<uint8_t *>(Dev) + 1001, S.Gpus[0], 100, 0, nullptr, Done);
+    EXPECT_EQ(hsa_signal_wait_scacquire(Done, HSA_SIGNAL_CONDITION_LT, 1, UINT64_MAX, HSA_WAIT_STATE_BLOCKED), 0);
+    EXPECT_EQ(std::memcmp(H, H + 4096, 100), 0);
+    hsa_amd_pointer_info_t Info{};
+    Info.size = sizeof Info;
+    ASSERT_EQ(hsa_amd_pointer_info(static_cast<uint8_t *>(Dev) + 10, &Info, nullptr, nullptr, nullptr),
+              HSA_STATUS_SUCCESS);
+    EXPECT_EQ(Info.type, HSA_EXT_POINTER_TYPE_HSA);
+    EXPECT_EQ(Info.agentBaseAddress, Dev);
+    hsa_signal_destroy(Done);
+    EXPECT_EQ(hsa_amd_memory_pool_free(Dev), HSA_STATUS_SUCCESS);
+    EXPECT_EQ(hsa_amd_memory_pool_free(Host), HSA_STATUS_SUCCESS);
+  }
+  unsetenv("FERRY_SIM_HOST_ACCESS");
+}
+
+// A copy the engine cannot do (its memory freed before it ran) completes
+// its signal at -1, fails the copies that depend on it, and fails a
+// barrier-AND packet waiting for it (the queue's error callback); a copy
+// of the injected size fails the same way.
+TEST(SimCopies, AFailedCopyGoesNegativeAndFailsWhatDependsOnIt) {
+  Sim S("gfx942");
+  ASSERT_EQ(S.Status, HSA_STATUS_SUCCESS);
+  hsa_amd_memory_pool_t Device = findPool(S.Gpus[0], HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED);
+  void *A = nullptr, *B = nullptr;
+  ASSERT_EQ(hsa_amd_memory_pool_allocate(Device, 4096, 0, &A), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_amd_memory_pool_allocate(Device, 4096, 0, &B), HSA_STATUS_SUCCESS);
+  hsa_signal_t Dep, First, Second;
+  hsa_signal_create(1, 0, nullptr, &Dep);
+  hsa_signal_create(1, 0, nullptr, &First);
+  hsa_signal_create(1, 0, nullptr, &Second);
+  ASSERT_EQ(hsa_amd_memory_async_copy(B, S.Gpus[0], A, S.Gpus[0], 4096, 1, &Dep, First), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_amd_memory_async_copy(A, S.Gpus[0], B, S.Gpus[0], 16, 1, &First, Second), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_amd_memory_pool_free(A), HSA_STATUS_SUCCESS);
+  hsa_signal_store_screlease(Dep, 0);
+  EXPECT_EQ(hsa_signal_wait_scacquire(First, HSA_SIGNAL_CONDITION_LT, 1, UINT64_MAX, HSA_WAIT_STATE_BLOCKED), -1);
+  EXPECT_EQ(hsa_signal_wait_scacquire(Second, HSA_SIGNAL_CONDITION_LT, 1, UINT64_MAX, HSA_WAIT_STATE_BLOCKED), -1);
+
+  ErrorLog Log;
+  hsa_queue_t *Q = nullptr;
+  ASSERT_EQ(hsa_queue_create(S.Gpus[0], 64, HSA_QUEUE_TYPE_MULTI, ErrorLog::callback, &Log, UINT32_MAX,
+                             UINT32_MAX, &Q),
+            HSA_STATUS_SUCCESS);
+  hsa_barrier_and_packet_t P{};
+  P.dep_signal[0] = First;
+  submit(Q, P, header(HSA_PACKET_TYPE_BARRIER_AND));
+  EXPECT_EQ(Log.first(), HSA_STATUS_ERROR);
+  hsa_queue_destroy(Q);
+  for (hsa_signal_t X : {Dep, First, Second})
+    hsa_signal_destroy(X);
+  hsa_amd_memory_pool_free(B);
+}
+
+TEST(SimCopies, InjectedFailuresHitOneSize) {
+  setenv("FERRY_SIM_FAIL_COPY_BYTES", "12", 1);
+  {
+    Sim S("gfx942");
+    ASSERT_EQ(S.Status, HSA_STATUS_SUCCESS);
+    hsa_amd_memory_pool_t Device = findPool(S.Gpus[0], HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED);
+    void *A = nullptr;
+    ASSERT_EQ(hsa_amd_memory_pool_allocate(Device, 4096, 0, &A), HSA_STATUS_SUCCESS);
+    hsa_signal_t Done;
+    hsa_signal_create(1, 0, nullptr, &Done);
+    hsa_amd_memory_async_copy(A, S.Gpus[0], static_cast<char *>(A) + 100, S.Gpus[0], 11, 0, nullptr, Done);
+    EXPECT_EQ(hsa_signal_wait_scacquire(Done, HSA_SIGNAL_CONDITION_LT, 1, UINT64_MAX, HSA_WAIT_STATE_BLOCKED), 0);
+    hsa_signal_store_relaxed(Done, 1);
+    hsa_amd_memory_async_copy(A, S.Gpus[0], static_cast<char *>(A) + 100, S.Gpus[0], 12, 0, nullptr, Done);
+    EXPECT_EQ(hsa_signal_wait_scacquire(Done, HSA_SIGNAL_CONDITION_LT, 1, UINT64_MAX, HSA_WAIT_STATE_BLOCKED), -1);
+    hsa_signal_destroy(Done);
+    hsa_amd_memory_pool_free(A);
+  }
+  setenv("FERRY_SIM_FAIL_COPY_BYTES", "twelve", 1);
+  {
+    Sim S("gfx942");
+    EXPECT_EQ(S.Status, HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  }
+  unsetenv("FERRY_SIM_FAIL_COPY_BYTES");
+}
+
 } // namespace
