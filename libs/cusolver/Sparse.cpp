@@ -14,9 +14,21 @@
 /// singularity: -1 when A is invertible (SPD for Cholesky), else the
 /// smallest j (0-based) with |R(j,j)|, L(j,j) or |U(j,j)| <= tol, as
 /// cuSOLVER documents it; x is then left as it was.
+///
+/// The host pattern helpers the cuda-samples solvers call before solving:
+/// csrissymHost (is the pattern of A that of A^T), csrperm_bufferSizeHost
+/// and csrpermHost (B = A(p,q), B's columns sorted within a row, `map`
+/// permuted alongside so that valB = valA(map)), and csrsymrcmHost (reverse
+/// Cuthill-McKee of the pattern of A + A^T, diagonal ignored: per connected
+/// component a pseudo-peripheral start found by repeated BFS, neighbours
+/// visited by ascending degree then index). p and q are 0-based whatever
+/// the descriptor's base. The ordering is a valid RCM ordering but need not
+/// be NVIDIA's permutation (the documentation does not fix ties); symamd,
+/// symmdq and metisnd stay NOT_SUPPORTED.
 #include "libs/cusolver/Common.h"
 #include "libs/common/Driver.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <dlfcn.h>
@@ -236,6 +248,116 @@ cusolverStatus_t eigvsi(const char *Name, bool Device, cusolverSpHandle_t Handle
   return CUSOLVER_STATUS_SUCCESS;
 }
 
+/// The pattern checks the host helpers share: handle, sizes, pointers,
+/// descriptor (general, base 0 or 1) and row pointers/columns in range.
+/// RowEnd may be null (row i ends where row i + 1 starts).
+cusolverStatus_t checkPattern(cusolverSpHandle_t Handle, int M, int N, int Nnz, cusparseMatDescr_t Descr,
+                              const int *RowPtr, const int *RowEnd, const int *ColInd, int *Base) {
+  if (!lookupSp(Handle))
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (N < 0 || (M && !RowPtr))
+    return CUSOLVER_STATUS_INVALID_VALUE;
+  // checkCommon's dense-size limit does not apply to a pattern (Elem 0).
+  if (cusolverStatus_t St = checkCommon("", M, Nnz, Descr, ColInd, RowPtr, ColInd, 0, Base))
+    return St;
+  for (int I = 0; I < M; ++I) {
+    int Begin = RowPtr[I] - *Base, End = (RowEnd ? RowEnd[I] : RowPtr[I + 1]) - *Base;
+    if (Begin < 0 || End < Begin || End > Nnz)
+      return CUSOLVER_STATUS_INVALID_VALUE;
+    for (int K = Begin; K < End; ++K)
+      if (ColInd[K] - *Base < 0 || ColInd[K] - *Base >= N)
+        return CUSOLVER_STATUS_INVALID_VALUE;
+  }
+  return CUSOLVER_STATUS_SUCCESS;
+}
+
+/// The adjacency of A + A^T without the diagonal, each list sorted, no
+/// duplicates.
+std::vector<std::vector<int>> symmetricGraph(int N, int Base, const int *RowPtr, const int *ColInd) {
+  std::vector<std::vector<int>> Adj(N);
+  for (int I = 0; I < N; ++I)
+    for (int K = RowPtr[I] - Base; K < RowPtr[I + 1] - Base; ++K) {
+      int J = ColInd[K] - Base;
+      if (J != I) {
+        Adj[I].push_back(J);
+        Adj[J].push_back(I);
+      }
+    }
+  for (auto &L : Adj) {
+    std::sort(L.begin(), L.end());
+    L.erase(std::unique(L.begin(), L.end()), L.end());
+  }
+  return Adj;
+}
+
+/// Breadth-first order from Root over nodes not yet marked with Stamp, each
+/// node's new neighbours by ascending (degree, index); Level gets each
+/// visited node's distance from Root.
+std::vector<int> bfsOrder(const std::vector<std::vector<int>> &Adj, int Root, std::vector<int> &Mark, int Stamp,
+                          std::vector<int> &Level) {
+  std::vector<int> Order{Root};
+  Mark[Root] = Stamp;
+  Level[Root] = 0;
+  auto ByDegree = [&](int A, int B) {
+    return Adj[A].size() != Adj[B].size() ? Adj[A].size() < Adj[B].size() : A < B;
+  };
+  for (size_t Head = 0; Head < Order.size(); ++Head) {
+    int U = Order[Head];
+    size_t First = Order.size();
+    for (int V : Adj[U])
+      if (Mark[V] != Stamp) {
+        Mark[V] = Stamp;
+        Level[V] = Level[U] + 1;
+        Order.push_back(V);
+      }
+    std::sort(Order.begin() + First, Order.end(), ByDegree);
+  }
+  return Order;
+}
+
+/// Reverse Cuthill-McKee over every connected component (components in
+/// order of their lowest-index node). Each component starts from a
+/// pseudo-peripheral node: from its minimum-degree node, move to the
+/// minimum-degree node of the last BFS level while the depth grows.
+std::vector<int> reverseCuthillMcKee(const std::vector<std::vector<int>> &Adj) {
+  int N = static_cast<int>(Adj.size());
+  std::vector<int> Mark(N, 0), Level(N, 0), Perm;
+  std::vector<char> Done(N, 0);
+  int Stamp = 0;
+  auto ByDegree = [&](int A, int B) {
+    return Adj[A].size() != Adj[B].size() ? Adj[A].size() < Adj[B].size() : A < B;
+  };
+  for (int Seed = 0; Seed < N; ++Seed) {
+    if (Done[Seed])
+      continue;
+    std::vector<int> Comp = bfsOrder(Adj, Seed, Mark, ++Stamp, Level);
+    int Root = *std::min_element(Comp.begin(), Comp.end(), ByDegree);
+    Comp = bfsOrder(Adj, Root, Mark, ++Stamp, Level);
+    int Depth = Level[Comp.back()];
+    for (;;) {
+      int Best = -1;
+      for (int V : Comp)
+        if (Level[V] == Depth && (Best < 0 || ByDegree(V, Best)))
+          Best = V;
+      std::vector<int> Cand = bfsOrder(Adj, Best, Mark, ++Stamp, Level);
+      int CandDepth = Level[Cand.back()];
+      if (CandDepth <= Depth) {
+        Comp = bfsOrder(Adj, Root, Mark, ++Stamp, Level);
+        break;
+      }
+      Root = Best;
+      Depth = CandDepth;
+      Comp = std::move(Cand);
+    }
+    for (int V : Comp) {
+      Done[V] = 1;
+      Perm.push_back(V);
+    }
+  }
+  std::reverse(Perm.begin(), Perm.end());
+  return Perm;
+}
+
 } // namespace
 } // namespace ferry::cusolver
 
@@ -311,3 +433,92 @@ FERRY_SP_TYPED(S, float, float, float)
 FERRY_SP_TYPED(D, double, double, double)
 FERRY_SP_TYPED(C, cuComplex, C32, float)
 FERRY_SP_TYPED(Z, cuDoubleComplex, C64, double)
+
+cusolverStatus_t cusolverSpXcsrissymHost(cusolverSpHandle_t Handle, int M, int NnzA, const cusparseMatDescr_t Descr,
+                                         const int *RowPtr, const int *RowEnd, const int *ColInd, int *IsSym) {
+  int Base = 0;
+  if (!IsSym || (M && !RowEnd))
+    return lookupSp(Handle) ? CUSOLVER_STATUS_INVALID_VALUE : CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (cusolverStatus_t St = checkPattern(Handle, M, M, NnzA, Descr, RowPtr, RowEnd, ColInd, &Base))
+    return St;
+  std::vector<std::pair<int, int>> Entries, Transposed;
+  for (int I = 0; I < M; ++I)
+    for (int K = RowPtr[I] - Base; K < RowEnd[I] - Base; ++K) {
+      Entries.emplace_back(I, ColInd[K] - Base);
+      Transposed.emplace_back(ColInd[K] - Base, I);
+    }
+  for (auto *E : {&Entries, &Transposed}) {
+    std::sort(E->begin(), E->end());
+    E->erase(std::unique(E->begin(), E->end()), E->end());
+  }
+  *IsSym = Entries == Transposed;
+  return CUSOLVER_STATUS_SUCCESS;
+}
+
+cusolverStatus_t cusolverSpXcsrperm_bufferSizeHost(cusolverSpHandle_t Handle, int M, int N, int NnzA,
+                                                   const cusparseMatDescr_t Descr, const int *RowPtr,
+                                                   const int *ColInd, const int *P, const int *Q,
+                                                   size_t *BufferSize) {
+  int Base = 0;
+  if (!BufferSize || (M && !P) || (N && !Q))
+    return lookupSp(Handle) ? CUSOLVER_STATUS_INVALID_VALUE : CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (cusolverStatus_t St = checkPattern(Handle, M, N, NnzA, Descr, RowPtr, nullptr, ColInd, &Base))
+    return St;
+  // csrpermHost works in its own memory; the buffer only has to exist.
+  *BufferSize = sizeof(int) * (static_cast<size_t>(M) + N + NnzA + 1);
+  return CUSOLVER_STATUS_SUCCESS;
+}
+
+cusolverStatus_t cusolverSpXcsrpermHost(cusolverSpHandle_t Handle, int M, int N, int NnzA,
+                                        const cusparseMatDescr_t Descr, int *RowPtr, int *ColInd, const int *P,
+                                        const int *Q, int *Map, void *Buffer) {
+  int Base = 0;
+  if ((M && !P) || (N && !Q) || (NnzA && !Map) || !Buffer)
+    return lookupSp(Handle) ? CUSOLVER_STATUS_INVALID_VALUE : CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (cusolverStatus_t St = checkPattern(Handle, M, N, NnzA, Descr, RowPtr, nullptr, ColInd, &Base))
+    return St;
+  std::vector<int> QInv(N, -1), Seen(M, 0);
+  for (int J = 0; J < N; ++J) {
+    if (Q[J] < 0 || Q[J] >= N || QInv[Q[J]] >= 0)
+      return CUSOLVER_STATUS_INVALID_VALUE; // q is not a permutation
+    QInv[Q[J]] = J;
+  }
+  for (int I = 0; I < M; ++I) {
+    if (P[I] < 0 || P[I] >= M || Seen[P[I]])
+      return CUSOLVER_STATUS_INVALID_VALUE;
+    Seen[P[I]] = 1;
+  }
+  // B(i, j) = A(p[i], q[j]): row i of B is row p[i] of A, column c becomes qinv[c].
+  std::vector<int> NewRowPtr(M + 1, Base), NewCol, NewMap;
+  NewCol.reserve(NnzA);
+  NewMap.reserve(NnzA);
+  std::vector<std::pair<int, int>> Row;
+  for (int I = 0; I < M; ++I) {
+    Row.clear();
+    for (int K = RowPtr[P[I]] - Base; K < RowPtr[P[I] + 1] - Base; ++K)
+      Row.emplace_back(QInv[ColInd[K] - Base], Map[K]);
+    std::stable_sort(Row.begin(), Row.end(),
+                     [](const std::pair<int, int> &A, const std::pair<int, int> &B) { return A.first < B.first; });
+    for (auto &[C, From] : Row) {
+      NewCol.push_back(C + Base);
+      NewMap.push_back(From);
+    }
+    NewRowPtr[I + 1] = static_cast<int>(NewCol.size()) + Base;
+  }
+  std::copy(NewRowPtr.begin(), NewRowPtr.end(), RowPtr);
+  std::copy(NewCol.begin(), NewCol.end(), ColInd);
+  std::copy(NewMap.begin(), NewMap.end(), Map);
+  return CUSOLVER_STATUS_SUCCESS;
+}
+
+cusolverStatus_t cusolverSpXcsrsymrcmHost(cusolverSpHandle_t Handle, int N, int NnzA, const cusparseMatDescr_t Descr,
+                                          const int *RowPtr, const int *ColInd, int *P) {
+  int Base = 0;
+  if (N && !P)
+    return lookupSp(Handle) ? CUSOLVER_STATUS_INVALID_VALUE : CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (cusolverStatus_t St = checkPattern(Handle, N, N, NnzA, Descr, RowPtr, nullptr, ColInd, &Base))
+    return St;
+  std::vector<int> Perm = reverseCuthillMcKee(symmetricGraph(N, Base, RowPtr, ColInd));
+  std::copy(Perm.begin(), Perm.end(), P);
+  return CUSOLVER_STATUS_SUCCESS;
+}

@@ -5,12 +5,19 @@
 /// Xtrtri (T * inv(T) = I, upper and unit-lower), XsyevBatched (eigenpair
 /// residuals), ormqr from the right (C Q Q^T = C), gesvd with jobu = 'O'
 /// (U overwrites A), Zgetrs with op C, and cusolverRf's split factors
-/// (L U = P A Q). Prints `CusolverMore: PASS` or the failing checks.
+/// (L U = P A Q), and cusolverSp's host pattern helpers the cuda-samples
+/// solvers call (csrissymHost on symmetric and one-sided patterns, csrpermHost
+/// B = A(p,q) against the host's own gather with valB = valA(map), and
+/// csrsymrcmHost: a permutation that brings a shuffled grid's bandwidth back
+/// down). Prints `CusolverMore: PASS` or the failing checks.
 #define DISABLE_CUSOLVER_DEPRECATED
 #include <cuComplex.h>
 #include <cuda_runtime.h>
 #include <cusolverDn.h>
 #include <cusolverRf.h>
+#include <cusolverSp.h>
+#include <cusparse.h>
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstdio>
@@ -49,6 +56,7 @@ static double rnd() {
   Seed = Seed * 1103515245u + 12345u;
   return ((Seed >> 8) & 0xffff) / 32768.0 - 1.0;
 }
+static int pick(int N) { return (int)((rnd() + 1.0) * 32768.0) % N; } // 0 .. N-1
 
 int main() {
   cusolverDnHandle_t H;
@@ -338,6 +346,107 @@ int main() {
     std::free(Uc);
     std::free(Uv);
     CK(cusolverRfDestroy(Rf));
+  }
+
+  {
+    // cusolverSp host pattern helpers, 1-based descriptor.
+    cusolverSpHandle_t Sp;
+    cusparseMatDescr_t D;
+    CK(cusolverSpCreate(&Sp));
+    CK(cusparseCreateMatDescr(&D));
+    CK(cusparseSetMatIndexBase(D, CUSPARSE_INDEX_BASE_ONE));
+    // A 5 x 5 pattern, symmetric (values are not), then one entry mirrored away.
+    std::vector<int> Row = {1, 3, 6, 9, 11, 13}, Col = {1, 3, 2, 4, 5, 1, 3, 5, 2, 4, 2, 3}, ColOne(Col);
+    ColOne.back() = 5; // (5, 3) -> (5, 5): (3, 5) loses its mirror
+    int Sym = -1, One = -1;
+    CK(cusolverSpXcsrissymHost(Sp, 5, 12, D, Row.data(), Row.data() + 1, Col.data(), &Sym));
+    CK(cusolverSpXcsrissymHost(Sp, 5, 12, D, Row.data(), Row.data() + 1, ColOne.data(), &One));
+    check("sp_csrissym", Sym == 1 && One == 0, Sym * 10 + One);
+
+    // csrperm: a 6 x 7 matrix with random entries, random p and q.
+    const int M = 6, N = 7;
+    std::vector<double> Dense(M * N, 0);
+    std::vector<int> PR{1}, PC, P(M), Q(N);
+    std::vector<double> PV;
+    for (int I = 0; I < M; ++I) {
+      for (int J = 0; J < N; ++J)
+        if (rnd() > 0.2) {
+          Dense[I * N + J] = rnd() + 3;
+          PC.push_back(J + 1);
+          PV.push_back(Dense[I * N + J]);
+        }
+      PR.push_back((int)PC.size() + 1);
+    }
+    for (int I = 0; I < M; ++I)
+      P[I] = I;
+    for (int J = 0; J < N; ++J)
+      Q[J] = J;
+    for (int K = M - 1; K > 0; --K)
+      std::swap(P[K], P[pick(K + 1)]);
+    for (int K = N - 1; K > 0; --K)
+      std::swap(Q[K], Q[pick(K + 1)]);
+    int Nnz = (int)PC.size();
+    std::vector<int> Map(Nnz);
+    for (int K = 0; K < Nnz; ++K)
+      Map[K] = K;
+    size_t Bytes = 0;
+    CK(cusolverSpXcsrperm_bufferSizeHost(Sp, M, N, Nnz, D, PR.data(), PC.data(), P.data(), Q.data(), &Bytes));
+    std::vector<char> Buf(Bytes + 1);
+    CK(cusolverSpXcsrpermHost(Sp, M, N, Nnz, D, PR.data(), PC.data(), P.data(), Q.data(), Map.data(), Buf.data()));
+    double Worst = 0;
+    bool Shape = PR[0] == 1 && PR[M] == Nnz + 1;
+    int Found = 0;
+    for (int I = 0; Shape && I < M; ++I)
+      for (int K = PR[I] - 1; K < PR[I + 1] - 1; ++K) {
+        int J = PC[K] - 1;
+        Shape &= K == PR[I] - 1 || PC[K - 1] < PC[K]; // sorted within the row
+        Worst = std::fmax(Worst, std::fabs(PV[Map[K]] - Dense[P[I] * N + Q[J]]));
+        Found += Dense[P[I] * N + Q[J]] != 0;
+      }
+    check("sp_csrperm", Shape && Found == Nnz && Worst == 0, Worst);
+
+    // symrcm: a 9 x 9 grid Laplacian under a random relabeling.
+    const int G = 9, Gn = G * G;
+    std::vector<int> Label(Gn);
+    for (int K = 0; K < Gn; ++K)
+      Label[K] = K;
+    for (int K = Gn - 1; K > 0; --K)
+      std::swap(Label[K], Label[pick(K + 1)]);
+    std::vector<std::vector<int>> Adj(Gn);
+    for (int I = 0; I < G; ++I)
+      for (int J = 0; J < G; ++J) {
+        int U = Label[I * G + J];
+        Adj[U].push_back(U);
+        if (I > 0) Adj[U].push_back(Label[(I - 1) * G + J]);
+        if (I < G - 1) Adj[U].push_back(Label[(I + 1) * G + J]);
+        if (J > 0) Adj[U].push_back(Label[I * G + J - 1]);
+        if (J < G - 1) Adj[U].push_back(Label[I * G + J + 1]);
+      }
+    std::vector<int> GR{1}, GC;
+    for (auto &L : Adj) {
+      std::sort(L.begin(), L.end());
+      for (int V : L)
+        GC.push_back(V + 1);
+      GR.push_back((int)GC.size() + 1);
+    }
+    std::vector<int> Rcm(Gn, -1), Pos(Gn, -1);
+    CK(cusolverSpXcsrsymrcmHost(Sp, Gn, (int)GC.size(), D, GR.data(), GC.data(), Rcm.data()));
+    bool Perm = true;
+    for (int K = 0; K < Gn; ++K) {
+      Perm &= Rcm[K] >= 0 && Rcm[K] < Gn && Pos[Rcm[K]] < 0;
+      if (Perm)
+        Pos[Rcm[K]] = K;
+    }
+    int Before = 0, After = 0;
+    for (int U = 0; Perm && U < Gn; ++U)
+      for (int V : Adj[U]) {
+        Before = std::max(Before, std::abs(U - V));
+        After = std::max(After, std::abs(Pos[U] - Pos[V]));
+      }
+    // A breadth-first ordering of a 9 x 9 grid has bandwidth at most 2 G.
+    check("sp_csrsymrcm", Perm && After <= 2 * G && After < Before, After);
+    CK(cusparseDestroyMatDescr(D));
+    CK(cusolverSpDestroy(Sp));
   }
 
   CK(cusolverDnDestroy(H));
