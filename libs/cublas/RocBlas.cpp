@@ -1,15 +1,15 @@
 /// \file
 /// Forwarding cuBLAS GEMMs to rocBLAS (see RocBlas.h). The declarations
-/// below are the few rocBLAS and HIP entry points and enum values used,
-/// written from AMD's public documentation (rocBLAS "rocBLAS Types" and
-/// "gemm_strided_batched_ex", HIP's stream API); rocblas_int is 32 bits
-/// (the LP64 build every ROCm release ships), rocblas_stride 64.
+/// below are the few rocBLAS entry points and enum values used, written
+/// from AMD's public documentation (rocBLAS "rocBLAS Types" and
+/// "gemm_strided_batched_ex"; HIP's stream calls are libs/common/Rocm.h's);
+/// rocblas_int is 32 bits (the LP64 build every ROCm release ships),
+/// rocblas_stride 64.
 #include "libs/cublas/RocBlas.h"
 #include "libs/cublas/Driver.h"
 #include "libs/common/Rocm.h"
 
 #include <cstring>
-#include <dlfcn.h>
 #include <mutex>
 #include <string>
 
@@ -20,7 +20,6 @@ namespace {
 using RocHandle = void *;   // rocblas_handle
 using HipStream = void *;   // hipStream_t
 using RocStatus = int;      // rocblas_status: 0 is success
-using HipError = int;       // hipError_t: 0 is hipSuccess
 constexpr int RocOpNone = 111, RocOpTranspose = 112, RocOpConjugateTranspose = 113;
 constexpr int RocPointerHost = 0, RocPointerDevice = 1;
 constexpr int RocGemmAlgoStandard = 0;
@@ -36,17 +35,8 @@ struct RocApi {
                                     int Ldb, int64_t StrideB, const void *Beta, const void *C, int CType, int Ldc,
                                     int64_t StrideC, void *D, int DType, int Ldd, int64_t StrideD, int BatchCount,
                                     int ComputeType, int Algo, int32_t SolutionIndex, uint32_t Flags) = nullptr;
-  HipError (*StreamCreate)(HipStream *) = nullptr;
-  HipError (*StreamSynchronize)(HipStream) = nullptr;
-  HipError (*StreamDestroy)(HipStream) = nullptr;
+  const libs::HipRuntime *Hip = nullptr;
 };
-
-template <typename T> bool find(void *Lib, const char *Name, T &Out, std::string &Why) {
-  Out = reinterpret_cast<T>(::dlsym(Lib, Name));
-  if (!Out)
-    Why = std::string("it lacks ") + Name;
-  return Out != nullptr;
-}
 
 /// rocBLAS and HIP, loaded once; null with Why when either is missing.
 const RocApi *rocApi(std::string &WhyNot) {
@@ -55,32 +45,24 @@ const RocApi *rocApi(std::string &WhyNot) {
   static std::string Why;
   static std::once_flag Once;
   std::call_once(Once, [] {
-    // Newest first: ROCm 7, 6, 5 sonames, then the development link.
-    static const char *const Hip[] = {"libamdhip64.so.7", "libamdhip64.so.6", "libamdhip64.so.5", "libamdhip64.so",
-                                      nullptr};
-    static const char *const Blas[] = {"librocblas.so.5", "librocblas.so.4", "librocblas.so.0", "librocblas.so",
-                                       nullptr};
     std::string W;
-    void *HipLib = libs::openRocmLibrary(Hip, W);
-    if (!HipLib) {
-      Why = "the HIP runtime: " + W;
+    Api.Hip = libs::hipRuntime(W);
+    if (!Api.Hip) {
+      Why = W;
       return;
     }
-    void *BlasLib = libs::openRocmLibrary(Blas, W);
+    void *BlasLib = libs::openRocmLibrary(libs::RocblasSonames, W);
     if (!BlasLib) {
       Why = "rocBLAS: " + W;
       return;
     }
-    Ok = find(BlasLib, "rocblas_create_handle", Api.CreateHandle, W) &&
-         find(BlasLib, "rocblas_destroy_handle", Api.DestroyHandle, W) &&
-         find(BlasLib, "rocblas_set_stream", Api.SetStream, W) &&
-         find(BlasLib, "rocblas_set_pointer_mode", Api.SetPointerMode, W) &&
-         find(BlasLib, "rocblas_gemm_strided_batched_ex", Api.GemmStridedBatchedEx, W) &&
-         find(HipLib, "hipStreamCreate", Api.StreamCreate, W) &&
-         find(HipLib, "hipStreamSynchronize", Api.StreamSynchronize, W) &&
-         find(HipLib, "hipStreamDestroy", Api.StreamDestroy, W);
+    Ok = libs::findRocmSymbol(BlasLib, "rocblas_create_handle", Api.CreateHandle, W) &&
+         libs::findRocmSymbol(BlasLib, "rocblas_destroy_handle", Api.DestroyHandle, W) &&
+         libs::findRocmSymbol(BlasLib, "rocblas_set_stream", Api.SetStream, W) &&
+         libs::findRocmSymbol(BlasLib, "rocblas_set_pointer_mode", Api.SetPointerMode, W) &&
+         libs::findRocmSymbol(BlasLib, "rocblas_gemm_strided_batched_ex", Api.GemmStridedBatchedEx, W);
     if (!Ok)
-      Why = "rocBLAS/HIP: " + W;
+      Why = "rocBLAS: " + W;
   });
   WhyNot = Why;
   return Ok ? &Api : nullptr;
@@ -126,7 +108,7 @@ struct RocState {
     if (Blas)
       Api->DestroyHandle(Blas);
     if (Stream)
-      Api->StreamDestroy(Stream);
+      Api->Hip->StreamDestroy(Stream);
   }
 };
 
@@ -149,7 +131,7 @@ cublasStatus_t forwardGemm(Handle &H, const RocGemm &G) {
     if (!H.Roc) {
       auto New = std::make_shared<RocState>();
       New->Api = Api;
-      if (Api->StreamCreate(&New->Stream) != 0 || Api->CreateHandle(&New->Blas) != 0 ||
+      if (Api->Hip->StreamCreate(&New->Stream) != 0 || Api->CreateHandle(&New->Blas) != 0 ||
           Api->SetStream(New->Blas, New->Stream) != 0) {
         logMessage("rocBLAS handle or HIP stream creation failed");
         return CUBLAS_STATUS_NOT_INITIALIZED;
@@ -167,7 +149,7 @@ cublasStatus_t forwardGemm(Handle &H, const RocGemm &G) {
         S->Blas, rocOp(G.OpA), rocOp(G.OpB), int(G.M), int(G.N), int(G.K), OnDevice ? G.AlphaPtr : G.Alpha, G.A, At,
         int(G.Lda), G.StrideA, G.B, Bt, int(G.Ldb), G.StrideB, OnDevice ? G.BetaPtr : G.Beta, G.C, Ct, int(G.Ldc),
         G.StrideC, G.C, Ct, int(G.Ldc), G.StrideC, int(G.Batch), Compute, RocGemmAlgoStandard, 0, 0);
-    HipError Sync = A.StreamSynchronize(S->Stream);
+    int Sync = A.Hip->StreamSynchronize(S->Stream);
     if (St != 0 || Sync != 0)
       logMessage("rocblas_gemm_strided_batched_ex failed (rocBLAS status %d, HIP error %d); C is not written", St,
                  Sync);
