@@ -7,7 +7,7 @@
 /// uniforms are printed as FNV-1a hashes and hex, normals rounded. Checks:
 /// host and device generators agree bit for bit (normals: within 1e-5),
 /// moments are plausible, and an offset is refused (TYPE_ERROR). Used by
-/// apps/curand_mtgp32 and tests/curand/Mt19937.cu.
+/// apps/curand_mtgp32 and apps/curand_mt19937.
 #pragma once
 #ifndef CURAND_SEQ_TYPE
 #error "define CURAND_SEQ_TYPE (a curandRngType_t) before including curand_seq_app.h"

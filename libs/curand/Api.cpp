@@ -9,9 +9,9 @@
 /// ordering, 32-bit, uniform, normal and log-normal results (see Generate.h
 /// for the layout, Distributions.h for what is exact), and Sobol32/Sobol64
 /// in all 20000 dimensions with their JOEKUO6 direction vectors (Sobol.h),
-/// MTGP32 with its DEFAULT, BEST and LEGACY orderings (Mtgp32.h).
-/// Not implemented, with a log line and FerryNotSupported: MT19937 (its
-/// layout is known, the jump between its subsequences is not) and scrambled
+/// MTGP32 with its DEFAULT, BEST and LEGACY orderings (Mtgp32.h), MT19937
+/// (Mt19937.h).
+/// Not implemented, with a log line and FerryNotSupported: scrambled
 /// Sobol (scrambling matrices and scramble constants are data ferry does
 /// not have), Poisson above lambda 1500 (NVIDIA switches method there; for
 /// MTGP32 above 30). Poisson results and the Poisson
@@ -20,6 +20,7 @@
 #include "libs/common/Driver.h"
 #include "libs/common/HostTask.h"
 #include "libs/curand/Generate.h"
+#include "libs/curand/Mt19937.h"
 #include "libs/curand/Mtgp32.h"
 #include "libs/curand/Poisson.h"
 #include "libs/curand/Sobol.h"
@@ -81,6 +82,8 @@ struct Generator {
   /// the blocks' states.
   std::vector<Mtgp32Epoch> Epochs;
   std::shared_ptr<Mtgp32Cache> MtgpCache;
+  /// MT19937: its generators' states (Mt19937.h; Epochs as for MTGP32).
+  std::shared_ptr<Mt19937Cache> MtCache;
   cudaStream_t Stream = nullptr;
   /// Serialises the generator's work: a host task reads and advances the
   /// state, and a later call may be enqueued before it ran.
@@ -154,8 +157,6 @@ const char *typeName(curandRngType_t T) {
   switch (T) {
   case CURAND_RNG_PSEUDO_MTGP32:
     return "CURAND_RNG_PSEUDO_MTGP32";
-  case CURAND_RNG_PSEUDO_MT19937:
-    return "CURAND_RNG_PSEUDO_MT19937 (the jump between NVIDIA's 8192 subsequences is not known)";
   case CURAND_RNG_QUASI_SCRAMBLED_SOBOL32:
     return "CURAND_RNG_QUASI_SCRAMBLED_SOBOL32 (scramble constants)";
   case CURAND_RNG_QUASI_SCRAMBLED_SOBOL64:
@@ -260,6 +261,24 @@ curandStatus_t runMtgp32(Generator &G, Output What, void *Out, size_t N, double 
   });
 }
 
+/// MT19937 (Mt19937.h): Position counts results; every ordering it takes
+/// (DEFAULT, BEST, LEGACY) lays them out alike (measured).
+curandStatus_t runMt19937(Generator &G, Output What, void *Out, size_t N, double Mean, double Stddev) {
+  uint64_t Start;
+  std::vector<Mt19937Epoch> Epochs;
+  {
+    std::lock_guard<std::mutex> Guard(G.Lock);
+    Start = G.Position;
+    G.Position += N;
+    Epochs = G.Epochs.empty() ? std::vector<Mt19937Epoch>{{0, G.Seed}} : G.Epochs;
+  }
+  Generator *P = &G;
+  return runWork(G, [P, Epochs = std::move(Epochs), What, Start, Out, N, Mean, Stddev] {
+    std::lock_guard<std::mutex> Guard(P->Lock);
+    generateMt19937(Epochs, P->MtCache, What, Start, N, Out, Mean, Stddev);
+  });
+}
+
 /// Checks and runs one generate call: N results of kind What into Out.
 curandStatus_t run(curandGenerator_t H, Output What, void *Out, size_t N, double Mean = 0, double Stddev = 1,
                    bool Is64 = false) {
@@ -309,6 +328,8 @@ curandStatus_t run(curandGenerator_t H, Output What, void *Out, size_t N, double
   }
   if (G->Type == CURAND_RNG_PSEUDO_MTGP32)
     return runMtgp32(*G, What, Out, N, Mean, Stddev);
+  if (G->Type == CURAND_RNG_PSEUDO_MT19937)
+    return runMt19937(*G, What, Out, N, Mean, Stddev);
   Layout L{};
   if (!layoutOf(*G, L))
     return notSupported(typeName(G->Type));
@@ -359,6 +380,9 @@ curandStatus_t run(curandGenerator_t H, Output What, void *Out, size_t N, double
 /// miss by one count now and then: libs/README.md).
 constexpr double PoissonMeasuredLambda = 1500;
 constexpr double MtgpPoissonMeasuredLambda = 30;
+/// MT19937's results are the table lookup of its 32-bit results too,
+/// measured at lambda 4 and 1000 (unlike MTGP32's at 63 and above).
+constexpr double MtPoissonMeasuredLambda = 1000;
 
 /// curandGeneratePoisson: the 32-bit results curandGenerate would give,
 /// then each looked up in lambda's square-histogram table (Poisson.h), in
@@ -381,6 +405,9 @@ curandStatus_t poisson(curandGenerator_t H, unsigned *Out, size_t N, double Lamb
   if (G->Type == CURAND_RNG_PSEUDO_MTGP32 && Lambda > MtgpPoissonMeasuredLambda)
     return notSupported("curandGeneratePoisson from MTGP32 with lambda above 30 (NVIDIA's method changes between "
                         "30 and 63; the other one is not reproduced)");
+  if (G->Type == CURAND_RNG_PSEUDO_MT19937 && Lambda > MtPoissonMeasuredLambda)
+    return notSupported("curandGeneratePoisson from MT19937 with lambda above 1000 (not measured between 1000 "
+                        "and 1500; above 1500 NVIDIA's method changes)");
   std::shared_ptr<const PoissonTable> T = poissonTable(Lambda);
   if (!T)
     return CURAND_STATUS_ALLOCATION_FAILED;
@@ -517,10 +544,11 @@ extern "C" curandStatus_t curandSetPseudoRandomGeneratorSeed(curandGenerator_t g
   // The states are made afresh for the new seed at that position, so the
   // draws earlier units took beyond one each are forgotten.
   std::lock_guard<std::mutex> Guard(G->Lock);
-  if (G->Type == CURAND_RNG_PSEUDO_MTGP32) {
+  if (G->Type == CURAND_RNG_PSEUDO_MTGP32 || G->Type == CURAND_RNG_PSEUDO_MT19937) {
     // MTGP32 made whole rounds: the rest of the round reached stays the old
     // seed's, the new seed's fresh states start with the next (Mtgp32.h).
-    uint64_t Round = mtgp32Round(mtgpBlocks(G->Order));
+    // MT19937 likewise, with rounds of 65536 (Mt19937.h).
+    uint64_t Round = G->Type == CURAND_RNG_PSEUDO_MT19937 ? Mt19937Round : mtgp32Round(mtgpBlocks(G->Order));
     uint64_t First = (G->Position + Round - 1) / Round;
     if (G->Epochs.empty())
       G->Epochs.push_back({0, G->Seed});

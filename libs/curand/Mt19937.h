@@ -16,7 +16,8 @@
 ///   510, 567 of the twist, r = 1 + 7 q + i word o_q + 7 j + i with
 ///   o = 1, 57, 114, 171, 227, 284, 341, 398, 454, 511, 568 (the order
 ///   eight GPU threads sharing one generator compute the words in).
-/// - The 64-bit seed enters as (uint32_t)(seed ^ (seed >> 32)).
+/// - The 64-bit seed enters as its low 32 bits (measured with seed
+///   0x0123456789abcdef; MTGP32 folds seed ^ seed >> 32 instead).
 /// - Each result is made from its one 32-bit output x: doubles are
 ///   (x + 1/2) 2^-32, floats that double rounded to float (not MTGP32's
 ///   float formula); normals and log-normals as MTGP32's (convertFrom32).

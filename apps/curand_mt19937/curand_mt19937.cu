@@ -10,10 +10,5 @@
 /// device generators agree bit for bit (normals: within 1e-5, NVIDIA's host
 /// generator computes them on the CPU), moments are plausible, and MT19937
 /// refuses an offset (CURAND_STATUS_TYPE_ERROR).
-///
-/// Kept out of the compatibility matrix while ferry refuses MT19937 (the
-/// jump between its 8192 subsequences is not known: libs/README.md);
-/// goldens/Mt19937.out is its output on the H100 (nvcc -lcurand), for the
-/// day it is implemented.
 #define CURAND_SEQ_TYPE CURAND_RNG_PSEUDO_MT19937
-#include "../../apps/common/curand_seq_app.h"
+#include "../common/curand_seq_app.h"
