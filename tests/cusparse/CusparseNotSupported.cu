@@ -14,10 +14,10 @@ int main() {
     std::printf("FAIL: no handle\n");
     return 1;
   }
-  size_t Size = 0;
-  int Bad = 0;
+  int Bad = 0, Colors = 0;
   for (int I = 0; I < 3; ++I) {
-    cusparseStatus_t S = cusparseSgtsv2_bufferSizeExt(H, 4, 1, nullptr, nullptr, nullptr, nullptr, 4, &Size);
+    cusparseStatus_t S = cusparseScsrcolor(H, 4, 0, nullptr, nullptr, nullptr, nullptr, nullptr, &Colors, nullptr,
+                                           nullptr, nullptr);
     Bad += S != CUSPARSE_STATUS_NOT_SUPPORTED;
   }
   cusparseDestroy(H);
