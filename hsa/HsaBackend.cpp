@@ -663,19 +663,27 @@ struct AssertRegistry {
   std::set<uint64_t> Records;
 };
 
+/// How the host reads and writes device memory: directly where the CPU may
+/// touch it (large BAR), else through the DMA engine (HsaDevice's).
+struct DeviceMemoryIo {
+  /// Reads up to Bytes (fewer where the allocation ends first); how many
+  /// were read, 0 on failure.
+  std::function<size_t(uint64_t Addr, void *Out, size_t Bytes)> Read;
+  std::function<bool(uint64_t Addr, const void *In, size_t Bytes)> Write;
+};
+
 /// CUDA's device-side assert message from the record at Addr, and clears
-/// it; nullopt when no assert completed there. The record and the strings
-/// it points to are read by the host: device memory is host-accessible under
-/// the large-BAR/SVM set-ups ferry targets (and on the simulated GPU).
-std::optional<std::string> takeAssert(uint64_t Addr) {
-  auto *W = reinterpret_cast<uint64_t *>(Addr);
-  if (__atomic_load_n(&W[0], __ATOMIC_ACQUIRE) != 2)
+/// it; nullopt when no assert completed there (or the record cannot be
+/// read). The record is read after the kernel stopped (the queue error of
+/// its trap); its strings lie in the code object's read-only data.
+std::optional<std::string> takeAssert(uint64_t Addr, const DeviceMemoryIo &Io) {
+  uint64_t W[AssertRecordWords];
+  if (Io.Read(Addr, W, sizeof W) != sizeof W || W[0] != 2)
     return std::nullopt;
-  auto Str = [](uint64_t P) -> std::string {
-    if (!P)
-      return "?";
-    const char *C = reinterpret_cast<const char *>(P);
-    return std::string(C, strnlen(C, 4096));
+  auto Str = [&](uint64_t P) -> std::string {
+    char Buf[4096];
+    size_t N = P ? Io.Read(P, Buf, sizeof Buf) : 0;
+    return N ? std::string(Buf, strnlen(Buf, N)) : "?";
   };
   char Where[160];
   snprintf(Where, sizeof Where, ":%u: ", unsigned(W[4]));
@@ -685,9 +693,8 @@ std::optional<std::string> takeAssert(uint64_t Addr) {
            unsigned(W[7] >> 32));
   std::string Text = Str(W[2]) + Where + Str(W[3]) + ": " + Ids + " Assertion `" + Str(W[1]) +
                      "` failed.";
-  for (unsigned I = 1; I < AssertRecordWords; ++I)
-    W[I] = 0;
-  __atomic_store_n(&W[0], 0, __ATOMIC_RELEASE);
+  uint64_t Zero[AssertRecordWords] = {};
+  Io.Write(Addr, Zero, sizeof Zero);
   return Text;
 }
 
@@ -808,13 +815,9 @@ public:
   std::atomic<uint64_t> Allocated{0};
   std::shared_ptr<AssertRegistry> Asserts = std::make_shared<AssertRegistry>();
   /// The message of a device-side assert some loaded code recorded, if any.
-  std::optional<std::string> takeAssert() {
-    std::lock_guard<std::mutex> L(Asserts->Lock);
-    for (uint64_t Addr : Asserts->Records)
-      if (auto Text = hsa::takeAssert(Addr))
-        return Text;
-    return std::nullopt;
-  }
+  std::optional<std::string> takeAssert();
+  /// Reads or writes device memory for the host (DeviceMemoryIo).
+  DeviceMemoryIo io();
   mutable std::mutex FaultLock;
   std::optional<ferry::Error> Fault;
   /// Faults ever set: GridWorkspacePool renews its workspace after one, and
@@ -1477,6 +1480,50 @@ static ferry::Status fillRows(HsaDevice &D, const ferry::FillRect &F) {
   for (const Edge &E : Edges)
     Pieces.push_back({E.At, Bytes.Data, E.Bytes});
   return dmaAndWait(D, Pieces);
+}
+
+DeviceMemoryIo HsaDevice::io() {
+  if (A.HostAccess)
+    return {[](uint64_t Addr, void *Out, size_t N) {
+              // Strings: up to N bytes, stopping at the terminator.
+              auto *From = reinterpret_cast<const char *>(Addr);
+              std::memcpy(Out, From, N == 4096 ? strnlen(From, N - 1) + 1 : N);
+              return N;
+            },
+            [](uint64_t Addr, const void *In, size_t N) {
+              std::memcpy(reinterpret_cast<void *>(Addr), In, N);
+              return true;
+            }};
+  return {[this](uint64_t Addr, void *Out, size_t N) -> size_t {
+            // Not past the end of the allocation holding Addr (a DMA copy
+            // must lie inside one), where ROCr knows it.
+            hsa_amd_pointer_info_t Info = pointerInfo(Rt, reinterpret_cast<const void *>(Addr));
+            auto Base = reinterpret_cast<uint64_t>(Info.agentBaseAddress);
+            if (Info.type != HSA_EXT_POINTER_TYPE_UNKNOWN && Base && Addr >= Base &&
+                Addr - Base < Info.sizeInBytes)
+              N = std::min<size_t>(N, Info.sizeInBytes - (Addr - Base));
+            PinnedBuffer B(*this, N);
+            if (!B.Data || !dmaAndWait(*this, {{B.Data, reinterpret_cast<const void *>(Addr), N}}))
+              return 0;
+            std::memcpy(Out, B.Data, N);
+            return N;
+          },
+          [this](uint64_t Addr, const void *In, size_t N) {
+            PinnedBuffer B(*this, N);
+            if (!B.Data)
+              return false;
+            std::memcpy(B.Data, In, N);
+            return bool(dmaAndWait(*this, {{reinterpret_cast<void *>(Addr), B.Data, N}}));
+          }};
+}
+
+std::optional<std::string> HsaDevice::takeAssert() {
+  DeviceMemoryIo Io = io();
+  std::lock_guard<std::mutex> L(Asserts->Lock);
+  for (uint64_t Addr : Asserts->Records)
+    if (auto Text = hsa::takeAssert(Addr, Io))
+      return Text;
+  return std::nullopt;
 }
 
 ferry::Status HsaQueue::enqueueFill(const ferry::FillRect &R) {

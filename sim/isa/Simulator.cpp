@@ -134,8 +134,9 @@ const Inst *SimulatorImpl::fetch(uint64_t Pc, ExecCtx &C) {
   // Up to 16 bytes (the longest encodings are 12); fewer at the end of an
   // allocation.
   size_t Avail = 0;
+  const uint8_t *Bytes = nullptr;
   for (size_t N : {16, 12, 8, 4})
-    if (Mem.valid(Pc, N, false)) {
+    if ((Bytes = Mem.host(Pc, N, false))) {
       Avail = N;
       break;
     }
@@ -144,7 +145,7 @@ const Inst *SimulatorImpl::fetch(uint64_t Pc, ExecCtx &C) {
     return nullptr;
   }
   std::string Err;
-  I = Dec.decode(reinterpret_cast<const uint8_t *>(Pc), Avail, Pc, Err);
+  I = Dec.decode(Bytes, Avail, Pc, Err);
   if (!I) {
     char Buf[200];
     snprintf(Buf, sizeof Buf, " at PC 0x%llx (%s, kernel %s)", (unsigned long long)Pc,

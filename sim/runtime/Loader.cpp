@@ -335,13 +335,25 @@ hsa_status_t loadCodeObject(Executable &E, Agent &A, const std::vector<uint8_t> 
   if (!LCO->Mapping)
     return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
   auto *Image = static_cast<uint8_t *>(LCO->Mapping);
-  LCO->LoadBase = reinterpret_cast<uint64_t>(Image) - Low;
+  // Under FERRY_SIM_HOST_ACCESS=trap the code and its variables are device
+  // memory the host cannot touch: their addresses are an inaccessible
+  // reservation; the loader writes the bytes through Image.
+  if (E.Rt.TrapHostAccess && A.isGpu()) {
+    LCO->Reservation = reserveInaccessible(LCO->MappingSize);
+    if (!LCO->Reservation) {
+      unmapMemory(LCO->Mapping, LCO->MappingSize);
+      return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+    }
+  }
+  uint64_t DeviceImage = reinterpret_cast<uint64_t>(LCO->Reservation ? LCO->Reservation : Image);
+  LCO->LoadBase = DeviceImage - Low;
   // From here on, LCO unmaps and unregisters itself on any failure when it
   // is moved into E; until then, clean up by hand.
   auto Discard = [&] {
     for (uint64_t Base : LCO->RangeBases)
       E.Rt.Memory.remove(Base);
     unmapMemory(LCO->Mapping, LCO->MappingSize);
+    unmapMemory(LCO->Reservation, LCO->MappingSize);
   };
   for (const Phdr *P : Loads)
     std::memcpy(Image + (P->p_vaddr - Low), Bytes.data() + P->p_offset, P->p_filesz);
@@ -557,6 +569,7 @@ hsa_status_t loadCodeObject(Executable &E, Agent &A, const std::vector<uint8_t> 
     R.Size = P->p_memsz;
     R.Writable = P->p_flags & llvm::ELF::PF_W;
     R.Access = A.bit() | E.Rt.Agents[0]->bit();
+    R.Delta = int64_t(reinterpret_cast<uint64_t>(Image) - DeviceImage);
     if (!E.Rt.Memory.add(R)) {
       Discard();
       return Invalid("segments overlap once loaded");
@@ -585,11 +598,13 @@ Executable::~Executable() {
     if (O->Owner->isGpu())
       if (Simulator *Sim = O->Owner->simulator(Why)) {
         std::lock_guard<std::mutex> L(O->Owner->dispatchLock());
-        Sim->forgetCode(reinterpret_cast<uint64_t>(O->Mapping), O->MappingSize);
+        Sim->forgetCode(reinterpret_cast<uint64_t>(O->Reservation ? O->Reservation : O->Mapping),
+                        O->MappingSize);
       }
     for (uint64_t Base : O->RangeBases)
       Rt.Memory.remove(Base);
     unmapMemory(O->Mapping, O->MappingSize);
+    unmapMemory(O->Reservation, O->MappingSize);
   }
 }
 

@@ -338,6 +338,10 @@ struct LoadedCodeObject {
   Agent *Owner = nullptr;
   void *Mapping = nullptr;
   size_t MappingSize = 0;
+  /// FERRY_SIM_HOST_ACCESS=trap: the inaccessible address range the loaded
+  /// code lives at (as ROCr puts a discrete GPU's code objects in device
+  /// memory); its bytes are Mapping (Range::Delta). Null otherwise.
+  void *Reservation = nullptr;
   uint64_t LoadBase = 0; ///< Address of ELF virtual address 0.
   std::vector<uint64_t> RangeBases; ///< Registered segment ranges.
 };
