@@ -45,7 +45,7 @@ const HipRuntime *hipRuntime(std::string &WhyNot) {
     Ok = Lib && findRocmSymbol(Lib, "hipStreamCreate", Api.StreamCreate, W) &&
          findRocmSymbol(Lib, "hipStreamSynchronize", Api.StreamSynchronize, W) &&
          findRocmSymbol(Lib, "hipStreamDestroy", Api.StreamDestroy, W) &&
-         findRocmSymbol(Lib, "hipMemsetAsync", Api.MemsetAsync, W);
+         findRocmSymbol(Lib, "hipMemsetD32Async", Api.MemsetD32Async, W);
     if (!Ok)
       Why = "the HIP runtime: " + W;
   });

@@ -30,14 +30,15 @@ template <typename T> bool findRocmSymbol(void *Lib, const char *Name, T &Out, s
 /// The HIP runtime calls a forwarder makes around a ROCm library: a stream
 /// of its own per handle (ROCm's libraries run on a hipStream_t, which a
 /// ferry stream is not), waiting for it inside the host task that ordered
-/// the work on the ferry stream, and a memset for results the ROCm call has
-/// no argument for (cuSOLVER's devInfo where rocSOLVER takes no info).
-/// hipError_t is an int (0: hipSuccess); hipStream_t an opaque pointer.
+/// the work on the ferry stream, and a 32-bit memset for results the ROCm
+/// call has no argument for (cuSOLVER's devInfo where rocSOLVER takes no
+/// info, or a rejected argument's -i). hipError_t is an int (0:
+/// hipSuccess); hipStream_t and hipDeviceptr_t opaque pointers.
 struct HipRuntime {
   int (*StreamCreate)(void **) = nullptr;
   int (*StreamSynchronize)(void *) = nullptr;
   int (*StreamDestroy)(void *) = nullptr;
-  int (*MemsetAsync)(void *Dst, int Value, size_t Bytes, void *Stream) = nullptr;
+  int (*MemsetD32Async)(void *Dst, int Value, size_t Count, void *Stream) = nullptr;
 };
 
 /// libamdhip64, loaded once (ROCm 7, 6, 5 sonames, then the development

@@ -49,6 +49,11 @@ struct DnHandle {
   std::shared_ptr<RocSolverState> Roc;
 };
 
+/// Sets devInfo to Value through HIP in stream order, for a handle whose
+/// device memory the host cannot reach (RocSolver.cpp); false when HIP or
+/// rocSOLVER is missing.
+bool rocSetInfo(DnHandle *H, int *Info, int Value);
+
 /// The live handle behind H, or null.
 DnHandle *lookup(cusolverDnHandle_t H);
 
@@ -74,9 +79,11 @@ inline int firstBad(std::initializer_list<std::pair<bool, int>> Checks) {
 /// A rejected call as NVIDIA's cuSOLVER answers it (measured on the H100,
 /// tests/cusolver/goldens): devInfo (when given) set to Value in stream
 /// order, and the status St.
+/// Where the host cannot reach the device's memory, HIP writes it
+/// (rocSetInfo; without ROCm devInfo stays unwritten and a line says so).
 inline cusolverStatus_t reject(DnHandle *H, int *Info, int Value,
                                cusolverStatus_t St = CUSOLVER_STATUS_INVALID_VALUE) {
-  if (Info)
+  if (Info && (H->Kept.hostReachesDeviceMemory() || !rocSetInfo(H, Info, Value)))
     enqueue(H, [=] { *Info = Value; });
   return St;
 }

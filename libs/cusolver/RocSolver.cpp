@@ -134,44 +134,35 @@ struct RocSolverState {
   }
 };
 
-cusolverStatus_t forwardDense(DnHandle *H, const RocDense &D) {
-  std::string Why;
+namespace {
+
+/// H's rocSOLVER state, made on first use; null with Why (logged when the
+/// making failed).
+std::shared_ptr<RocSolverState> state(DnHandle *H, std::string &Why) {
   const SolverApi *Api = solverApi(Why);
-  if (!Api) {
-    libs::logNoHostAccess("cusolver", "CUSOLVER_STATUS_NOT_SUPPORTED", ("no rocSOLVER forwarding: " + Why).c_str());
-    return CUSOLVER_STATUS_NOT_SUPPORTED;
-  }
-  std::shared_ptr<RocSolverState> S;
-  {
-    static std::mutex Lock; // Handles may be shared between threads.
-    std::lock_guard<std::mutex> L(Lock);
-    if (!H->Roc) {
-      auto New = std::make_shared<RocSolverState>();
-      New->Api = Api;
-      if (Api->Hip->StreamCreate(&New->Stream) != 0 || Api->CreateHandle(&New->Blas) != 0 ||
-          Api->SetStream(New->Blas, New->Stream) != 0) {
-        logMessage("rocBLAS handle or HIP stream creation failed (for rocSOLVER)");
-        return CUSOLVER_STATUS_NOT_INITIALIZED;
-      }
-      H->Roc = New;
+  if (!Api)
+    return nullptr;
+  static std::mutex Lock; // Handles may be shared between threads.
+  std::lock_guard<std::mutex> L(Lock);
+  if (!H->Roc) {
+    auto New = std::make_shared<RocSolverState>();
+    New->Api = Api;
+    if (Api->Hip->StreamCreate(&New->Stream) != 0 || Api->CreateHandle(&New->Blas) != 0 ||
+        Api->SetStream(New->Blas, New->Stream) != 0) {
+      Why = "rocBLAS handle or HIP stream creation failed";
+      logMessage("%s (for rocSOLVER)", Why.c_str());
+      return nullptr;
     }
-    S = H->Roc;
+    H->Roc = New;
   }
-  auto Work = [S, D] {
-    std::lock_guard<std::mutex> L(S->Lock);
-    const SolverApi &A = *S->Api;
-    // devInfo 0 first: rocSOLVER's getrs, potrs and the QR calls take no
-    // info, and cuSOLVER's write 0 there on success.
-    int Set = D.Info ? A.Hip->MemsetAsync(D.Info, 0, sizeof(int), S->Stream) : 0;
-    RocStatus St = Set == 0 ? call(A, S->Blas, D) : -1;
-    int Sync = A.Hip->StreamSynchronize(S->Stream);
-    if (Set != 0 || St != 0 || Sync != 0)
-      logMessage("rocsolver_%c%s failed (rocblas_status %d, HIP errors %d/%d); its results are not written",
-                 D.Double ? 'd' : 's', opName(D.Op), St, Set, Sync);
-  };
+  return H->Roc;
+}
+
+/// Enqueues Work on H's stream as a host task that reads no device memory.
+cusolverStatus_t enqueueRoc(DnHandle *H, std::function<void()> Work) {
   try {
-    switch (libs::enqueueHostTask("cusolver", reinterpret_cast<CUstream>(H->Stream), H->Kept,
-                                  std::function<void()>(std::move(Work)), /*ReadsDeviceMemory=*/false)) {
+    switch (libs::enqueueHostTask("cusolver", reinterpret_cast<CUstream>(H->Stream), H->Kept, std::move(Work),
+                                  /*ReadsDeviceMemory=*/false)) {
     case libs::EnqueueResult::Ok:
       return CUSOLVER_STATUS_SUCCESS;
     case libs::EnqueueResult::NoMemory:
@@ -184,6 +175,43 @@ cusolverStatus_t forwardDense(DnHandle *H, const RocDense &D) {
   } catch (const std::bad_alloc &) {
     return CUSOLVER_STATUS_ALLOC_FAILED;
   }
+}
+
+} // namespace
+
+cusolverStatus_t forwardDense(DnHandle *H, const RocDense &D) {
+  std::string Why;
+  std::shared_ptr<RocSolverState> S = state(H, Why);
+  if (!S) {
+    libs::logNoHostAccess("cusolver", "CUSOLVER_STATUS_NOT_SUPPORTED", ("no rocSOLVER forwarding: " + Why).c_str());
+    return CUSOLVER_STATUS_NOT_SUPPORTED;
+  }
+  return enqueueRoc(H, [S, D] {
+    std::lock_guard<std::mutex> L(S->Lock);
+    const SolverApi &A = *S->Api;
+    // devInfo 0 first: rocSOLVER's getrs, potrs and the QR calls take no
+    // info, and cuSOLVER's write 0 there on success.
+    int Set = D.Info ? A.Hip->MemsetD32Async(D.Info, 0, 1, S->Stream) : 0;
+    RocStatus St = Set == 0 ? call(A, S->Blas, D) : -1;
+    int Sync = A.Hip->StreamSynchronize(S->Stream);
+    if (Set != 0 || St != 0 || Sync != 0)
+      logMessage("rocsolver_%c%s failed (rocblas_status %d, HIP errors %d/%d); its results are not written",
+                 D.Double ? 'd' : 's', opName(D.Op), St, Set, Sync);
+  });
+}
+
+bool rocSetInfo(DnHandle *H, int *Info, int Value) {
+  std::string Why;
+  std::shared_ptr<RocSolverState> S = state(H, Why);
+  if (!S)
+    return false;
+  return enqueueRoc(H, [S, Info, Value] {
+           std::lock_guard<std::mutex> L(S->Lock);
+           const libs::HipRuntime &Hip = *S->Api->Hip;
+           int Set = Hip.MemsetD32Async(Info, Value, 1, S->Stream), Sync = Hip.StreamSynchronize(S->Stream);
+           if (Set != 0 || Sync != 0)
+             logMessage("devInfo (%d) not written: HIP errors %d/%d", Value, Set, Sync);
+         }) == CUSOLVER_STATUS_SUCCESS;
 }
 
 } // namespace ferry::cusolver

@@ -4,7 +4,6 @@
 // Streams are counted so rocBLAS's double can tell a real one from garbage.
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
 
 namespace {
 struct FakeStream {
@@ -37,12 +36,13 @@ int hipStreamDestroy(void *S) {
   return 0;
 }
 // Device memory is host memory on the simulator: set it directly.
-int hipMemsetAsync(void *Dst, int Value, size_t Bytes, void *S) {
+int hipMemsetD32Async(void *Dst, int Value, size_t Count, void *S) {
   if (!fakeHipStreamValid(S))
     return 400;
-  if (!Dst && Bytes)
+  if (!Dst && Count)
     return 1;
-  std::memset(Dst, Value, Bytes);
+  for (size_t I = 0; I < Count; ++I)
+    static_cast<int32_t *>(Dst)[I] = Value;
   return 0;
 }
 }

@@ -6,7 +6,8 @@
 // mode DEVICE); Cholesky (potrf + potrs, lower in D, upper in S); LU
 // without pivoting (getrf with ipiv NULL: rocSOLVER's getrf_npvt); QR
 // (geqrf, ormqr applying Q^T, orgqr forming Q) with devInfo preset to a
-// garbage value, so the 0 cuSOLVER writes there is checked too. Prints
+// garbage value, so the 0 cuSOLVER writes there is checked too, and the
+// devInfo of two rejected calls (-4 for potrf's lda, 0 for getrf's m). Prints
 // PASS or the first failure; exit status 0 only on PASS.
 #include <algorithm>
 #include <cmath>
@@ -239,6 +240,20 @@ static int solver() {
       Err = std::fmax(Err, std::fabs(S - QtB[J]));
     }
     expect("dgeqrf/ormqr/orgqr", I1 == 0 && I2 == 0 && I3 == 0 && Err < 1e-12, Err);
+  }
+  // Rejected arguments: devInfo as NVIDIA's writes it (tests/cusolver's
+  // golden): potrf's lda below n is INVALID_VALUE with devInfo -4; getrf's
+  // bad m is SUCCESS with devInfo 0.
+  {
+    double *DA = nullptr;
+    cudaMalloc(&DA, 16 * sizeof(double));
+    garbage();
+    int St = cusolverDnDpotrf(H, CUBLAS_FILL_MODE_LOWER, 4, DA, 2, nullptr, 0, Info);
+    int I1 = info();
+    garbage();
+    int St2 = cusolverDnDgetrf(H, -1, 4, DA, 4, nullptr, nullptr, Info);
+    int I2 = info();
+    expect("rejected devInfo", St == CUSOLVER_STATUS_INVALID_VALUE && I1 == -4 && St2 == 0 && I2 == 0, I1);
   }
   CHECK(cusolverDnDestroy(H));
   return 0;
