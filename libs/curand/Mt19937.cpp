@@ -60,10 +60,12 @@ void initGenrand(uint32_t Seed, uint32_t *X) {
 /// Jump polynomial p's byte digits (coefficient 8 d + b in bit b of digit d).
 const unsigned char *jumpDigits(unsigned P) { return ferryMt19937Jump + size_t(P) * Words * 4; }
 
-/// Working memory of one jump: the 256 digit states and the window.
+/// Working memory of one thread's jumps: the 256 digit states, the
+/// window, and the states jumped from and to.
 struct JumpScratch {
   std::vector<uint32_t> Table = std::vector<uint32_t>(256 * Words);
   std::vector<uint32_t> Window = std::vector<uint32_t>(Span);
+  std::vector<uint32_t> Cur = std::vector<uint32_t>(Words), Next = std::vector<uint32_t>(Words);
 };
 
 __attribute__((always_inline)) inline void xorWords(uint32_t *__restrict D, const uint32_t *__restrict S) {
@@ -117,13 +119,17 @@ void jump(const unsigned char *R, const uint32_t *In, uint32_t *Out, JumpScratch
   jumpBody(R, In, Out, S);
 }
 
-/// Runs Fn(Begin, End) over [Begin, End) split among threads (at least
-/// MinEach items each); this thread takes part.
-template <typename F> void parallelFor(unsigned Begin, unsigned End, unsigned MinEach, F Fn) {
+/// How many threads share Count items, at least MinEach each.
+unsigned threadsFor(unsigned Count, unsigned MinEach) {
+  return std::max(1u, std::min({std::thread::hardware_concurrency(), 32u, Count / MinEach}));
+}
+
+/// Runs Fn(Begin, End) over [Begin, End) split among Threads threads;
+/// this thread takes part. Fn must not throw (allocate before).
+template <typename F> void parallelFor(unsigned Begin, unsigned End, unsigned Threads, F Fn) {
   unsigned Count = End - Begin;
-  unsigned Threads = std::max(1u, std::min({std::thread::hardware_concurrency(), 32u, Count / MinEach}));
   if (Threads <= 1) {
-    Fn(Begin, End);
+    Fn(0, Begin, End);
     return;
   }
   std::vector<std::thread> Pool;
@@ -131,13 +137,13 @@ template <typename F> void parallelFor(unsigned Begin, unsigned End, unsigned Mi
   auto Cut = [&](unsigned T) { return Begin + unsigned(uint64_t(Count) * T / Threads); };
   try {
     for (; Started < Threads; ++Started)
-      Pool.emplace_back([&Fn, A = Cut(Started), B = Cut(Started + 1)] { Fn(A, B); });
+      Pool.emplace_back([&Fn, Started, A = Cut(Started), B = Cut(Started + 1)] { Fn(Started, A, B); });
   } catch (const std::exception &) {
     // No more threads to be had: this one does the rest.
   }
   for (unsigned T = Started; T < Threads; ++T)
-    Fn(Cut(T), Cut(T + 1));
-  Fn(Cut(0), Cut(1));
+    Fn(T, Cut(T), Cut(T + 1));
+  Fn(0, Cut(0), Cut(1));
   for (std::thread &Th : Pool)
     Th.join();
 }
@@ -161,9 +167,12 @@ public:
     unsigned From = Have;
     // Each thread jumps from generator From - 1 to the start of its share
     // (one jump per set bit of the distance), then one generator at a time.
-    parallelFor(From, Count, 64, [this, From](unsigned Begin, unsigned End) {
-      JumpScratch S;
-      std::vector<uint32_t> Cur(state(From - 1), state(From - 1) + Words), Next(Words);
+    unsigned Threads = threadsFor(Count - From, 64);
+    std::vector<JumpScratch> Scratch(Threads); // bad_alloc here, not in a thread
+    parallelFor(From, Count, Threads, [this, From, &Scratch](unsigned T, unsigned Begin, unsigned End) {
+      JumpScratch &S = Scratch[T];
+      std::vector<uint32_t> &Cur = S.Cur, &Next = S.Next;
+      std::memcpy(Cur.data(), state(From - 1), Words * 4);
       unsigned Distance = Begin - (From - 1);
       for (unsigned P = 0; P < JumpPowers; ++P)
         if (Distance >> P & 1) {
@@ -238,7 +247,7 @@ public:
   std::shared_ptr<Seeded> Init;
   /// Generator g's words, after Twists[g] twists of its initial state.
   std::vector<uint32_t> X;
-  std::vector<uint32_t> Twists;
+  std::vector<uint64_t> Twists;
 };
 
 std::vector<uint32_t> mt19937InitialState(uint32_t Seed, unsigned G) {
@@ -265,7 +274,7 @@ void generateMt19937(const std::vector<Mt19937Epoch> &Epochs, std::shared_ptr<Mt
       Cache->Epoch = Ep;
       Cache->Init = seeded(fold(Ep.Seed));
       Cache->X.resize(size_t(Gens) * Words);
-      Cache->Twists.assign(Gens, ~0u); // not copied from Init yet
+      Cache->Twists.assign(Gens, ~uint64_t(0)); // not copied from Init yet
     }
     Mt19937Cache &C = *Cache;
     // Generators the rounds reach: all, unless one round's start only.
@@ -274,7 +283,7 @@ void generateMt19937(const std::vector<Mt19937Epoch> &Epochs, std::shared_ptr<Mt
                         ? Gens
                         : unsigned((SpanEnd - 1 - R0 * Mt19937Round) / Lanes + 1);
     C.Init->ensure(Used);
-    parallelFor(0, Used, 256, [&](unsigned GBegin, unsigned GEnd) {
+    parallelFor(0, Used, threadsFor(Used, 256), [&](unsigned, unsigned GBegin, unsigned GEnd) {
       uint32_t Raw[Lanes];
       for (unsigned G = GBegin; G < GEnd; ++G) {
         uint32_t *X = C.X.data() + size_t(G) * Words;
@@ -284,7 +293,7 @@ void generateMt19937(const std::vector<Mt19937Epoch> &Epochs, std::shared_ptr<Mt
             continue;
           uint64_t Local = R - Ep.FirstRound;
           uint64_t Want = Local / RoundsPerTwist + 1; // twists the round reads
-          if (C.Twists[G] == ~0u || C.Twists[G] > Want) {
+          if (C.Twists[G] == ~uint64_t(0) || C.Twists[G] > Want) {
             std::memcpy(X, C.Init->state(G), Words * 4);
             C.Twists[G] = 0;
           }
