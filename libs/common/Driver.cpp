@@ -67,6 +67,7 @@ void load() {
             resolve(Get, "cuStreamSynchronize", T.StreamSynchronize) &&
             resolve(Get, "cuMemcpy2D", T.Memcpy2D) && resolve(Get, "cuMemcpy2DAsync", T.Memcpy2DAsync) &&
             resolve(Get, "cuMemAlloc", T.MemAlloc) && resolve(Get, "cuMemFree", T.MemFree) &&
+            resolve(Get, "cuMemAllocHost", T.MemAllocHost) && resolve(Get, "cuMemFreeHost", T.MemFreeHost) &&
             resolve(Get, "cuMemGetInfo", T.MemGetInfo) &&
             resolve(Get, "cuPointerGetAttribute", T.PointerGetAttribute);
   if (!Ok)

@@ -36,6 +36,8 @@ struct DriverTable {
   decltype(&::cuMemcpy2DAsync_v2) Memcpy2DAsync = nullptr;
   decltype(&::cuMemAlloc_v2) MemAlloc = nullptr;
   decltype(&::cuMemFree_v2) MemFree = nullptr;
+  decltype(&::cuMemAllocHost_v2) MemAllocHost = nullptr; // pinned staging (stream-ordered async copies)
+  decltype(&::cuMemFreeHost) MemFreeHost = nullptr;
   decltype(&::cuMemGetInfo_v2) MemGetInfo = nullptr;
   decltype(&::cuPointerGetAttribute) PointerGetAttribute = nullptr;
   /// ferry's private table (null over another driver); slots past

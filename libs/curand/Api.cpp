@@ -4,16 +4,19 @@
 /// (measured on the H100's stack: tests/curand/goldens). A device
 /// generator's work runs in stream order on its stream (libs/common's host
 /// tasks); a host generator's runs on the calling thread, as NVIDIA's does.
+/// Where the host cannot reach device memory (an AMD GPU without a large
+/// BAR), a device generator makes its results on the host all the same,
+/// in pieces of at most 4 MiB staged in pinned memory and copied to the
+/// device on its stream (staged()): the same bits as NVIDIA's.
 ///
 /// Implemented bit for bit: XORWOW, MRG32k3a and Philox4_32_10 with every
 /// ordering, 32-bit, uniform, normal and log-normal results (see Generate.h
 /// for the layout, Distributions.h for what is exact), and Sobol32/Sobol64
-/// in all 20000 dimensions with their JOEKUO6 direction vectors (Sobol.h),
-/// MTGP32 with its DEFAULT, BEST and LEGACY orderings (Mtgp32.h), MT19937
+/// in all 20000 dimensions with their JOEKUO6 direction vectors, scrambled
+/// or not, and the scramble constants (Sobol.h), MTGP32 with its DEFAULT, BEST and LEGACY orderings (Mtgp32.h), MT19937
 /// (Mt19937.h).
-/// Not implemented, with a log line and FerryNotSupported: scrambled
-/// Sobol (scrambling matrices and scramble constants are data ferry does
-/// not have), Poisson above lambda 1500 (NVIDIA switches method there; for
+/// Not implemented, with a log line and FerryNotSupported: Poisson from
+/// scrambled Sobol (not measured), Poisson above lambda 1500 (NVIDIA switches method there; for
 /// MTGP32 above 30). Poisson results and the Poisson
 /// discrete distribution are bit-exact below (Poisson.h).
 #include "ferry/generated/CurandApi.h"
@@ -29,6 +32,7 @@
 #include <cmath>
 #include <cstring>
 #include <cstdarg>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -89,6 +93,14 @@ struct Generator {
   /// state, and a later call may be enqueued before it ran.
   std::mutex Lock;
   libs::TaskKeeper Kept;
+  /// Pinned host memory a device generator stages its results in where the
+  /// host cannot reach device memory (staged()), the stream that used it
+  /// last, and the buffers of captured calls; StageLock guards them.
+  std::mutex StageLock;
+  void *Stage = nullptr;
+  size_t StageBytes = 0;
+  CUstream StageStream = nullptr;
+  std::vector<void *> CapturedStages;
 };
 
 std::mutex RegistryLock;
@@ -157,10 +169,6 @@ const char *typeName(curandRngType_t T) {
   switch (T) {
   case CURAND_RNG_PSEUDO_MTGP32:
     return "CURAND_RNG_PSEUDO_MTGP32";
-  case CURAND_RNG_QUASI_SCRAMBLED_SOBOL32:
-    return "CURAND_RNG_QUASI_SCRAMBLED_SOBOL32 (scramble constants)";
-  case CURAND_RNG_QUASI_SCRAMBLED_SOBOL64:
-    return "CURAND_RNG_QUASI_SCRAMBLED_SOBOL64 (scramble constants)";
   default:
     return "CURAND_RNG_TEST";
   }
@@ -209,9 +217,12 @@ curandStatus_t create(curandGenerator_t *Out, curandRngType_t Type, bool Host) {
   return CURAND_STATUS_SUCCESS;
 }
 
-/// Runs a device generator's work in stream order on its stream.
-template <typename F> curandStatus_t enqueue(Generator &G, F &&Work) {
-  switch (libs::enqueueHostTask("curand", reinterpret_cast<CUstream>(G.Stream), G.Kept, std::forward<F>(Work))) {
+/// Runs a device generator's work in stream order on its stream. Work that
+/// writes only host memory (ReadsDeviceMemory false) is never refused.
+template <typename F>
+curandStatus_t enqueue(Generator &G, F &&Work, bool ReadsDeviceMemory = true) {
+  switch (libs::enqueueHostTask("curand", reinterpret_cast<CUstream>(G.Stream), G.Kept, std::forward<F>(Work),
+                                ReadsDeviceMemory)) {
   case libs::EnqueueResult::Ok:
     return CURAND_STATUS_SUCCESS;
   case libs::EnqueueResult::NoDriver:
@@ -227,21 +238,139 @@ template <typename F> curandStatus_t enqueue(Generator &G, F &&Work) {
   return CURAND_STATUS_INTERNAL_ERROR;
 }
 
-/// Runs work for a host generator now, for a device one in stream order.
-template <typename F> curandStatus_t runWork(Generator &G, F &&Work) {
+/// One generate call's results, to be written whole or in pieces.
+/// Write(Dst, I0, Count) writes points [I0, I0 + Count) of the call to Dst
+/// dimension by dimension (Dims rows of Count results each; a pseudo
+/// generator has one dimension, a point is a result), exactly as the
+/// whole call (Write(Out, 0, Points)) writes them there.
+struct Fill {
+  std::function<void(void *Dst, size_t I0, size_t Count)> Write;
+  size_t Points = 0;
+  unsigned Dims = 1;
+  size_t Elem = 4; ///< Bytes per result.
+  /// A piece may start only at a point I with (Phase + I) % Align == 0:
+  /// where a generator unit (Generate.h) or an MTGP32 run of 256 begins,
+  /// so that each piece computes whole units as the call would.
+  size_t Align = 1;
+  uint64_t Phase = 0;
+};
+
+size_t elemSize(Output What, bool Bits64) {
+  return What == Output::UniformDouble || What == Output::NormalDouble || What == Output::LogNormalDouble ||
+                 (What == Output::Bits && Bits64)
+             ? 8
+             : 4;
+}
+
+/// Pinned host memory for the pieces of a device generator whose memory
+/// the host cannot reach: at most this many bytes per piece.
+constexpr size_t StagingBytes = size_t(4) << 20;
+
+/// The staging buffer for a call of Need bytes per piece on Stream (the
+/// caller holds G.StageLock). Reused across calls: the pieces on one
+/// stream follow each other, and a call on another stream first waits for
+/// the stream that used it last. A captured call gets a buffer of its own,
+/// kept with the generator (its graph may run any number of times).
+void *stagingBuffer(Generator &G, const libs::DriverTable &D, CUstream Stream, size_t Need, bool Captured) {
+  void *P = nullptr;
+  if (Captured) {
+    if (D.MemAllocHost(&P, Need) != CUDA_SUCCESS)
+      return nullptr;
+    G.CapturedStages.push_back(P);
+    return P;
+  }
+  if (G.Stage && G.StageStream != Stream)
+    D.StreamSynchronize(G.StageStream);
+  if (G.StageBytes < Need) {
+    if (G.Stage) {
+      D.StreamSynchronize(G.StageStream); // its last copies may still read it
+      D.MemFreeHost(G.Stage);
+      G.Stage = nullptr;
+      G.StageBytes = 0;
+    }
+    if (D.MemAllocHost(&P, Need) != CUDA_SUCCESS)
+      return nullptr;
+    G.Stage = P;
+    G.StageBytes = Need;
+  }
+  G.StageStream = Stream;
+  return G.Stage;
+}
+
+/// A device generator on a GPU whose memory the host cannot reach
+/// (libs/README.md, "The AMD backend"): each piece of the call is
+/// generated on the host into pinned memory by a host task on the
+/// generator's stream, then copied to Out with cuMemcpy2DAsync on the same
+/// stream (a 2-D copy puts a Sobol piece's rows into their dimensions); the
+/// next piece's task runs after that copy, so one buffer serves them all.
+curandStatus_t staged(Generator &G, const Fill &F, void *Out) {
+  const libs::DriverTable *D = libs::driver();
+  if (!D || !libs::ensureContext())
+    return CURAND_STATUS_INITIALIZATION_FAILED;
+  auto Stream = reinterpret_cast<CUstream>(G.Stream);
+  size_t Row = F.Elem * F.Dims; // bytes per point
+  size_t Cap = StagingBytes / Row > 0 ? StagingBytes / Row : 1;
+  if (Cap > F.Align)
+    Cap -= Cap % F.Align;
+  size_t Need = (F.Points < Cap ? F.Points : Cap) * Row;
+  CUstreamCaptureStatus Capture = CU_STREAM_CAPTURE_STATUS_NONE;
+  if (D->StreamIsCapturing(Stream, &Capture) != CUDA_SUCCESS)
+    Capture = CU_STREAM_CAPTURE_STATUS_NONE;
+  std::lock_guard<std::mutex> Guard(G.StageLock);
+  void *Stage = stagingBuffer(G, *D, Stream, Need, Capture != CU_STREAM_CAPTURE_STATUS_NONE);
+  if (!Stage) {
+    logMessage("no pinned host memory for the staging buffer (%zu bytes)", Need);
+    return CURAND_STATUS_ALLOCATION_FAILED;
+  }
+  auto Shared = std::make_shared<Fill>(F);
+  for (size_t I = 0; I < F.Points;) {
+    size_t Skew = (F.Phase + I) % F.Align;
+    size_t Count = Cap > Skew ? Cap - Skew : Cap;
+    if (Count > F.Points - I)
+      Count = F.Points - I;
+    if (curandStatus_t S = enqueue(G, [Shared, Stage, I, Count] { Shared->Write(Stage, I, Count); },
+                                   /*ReadsDeviceMemory=*/false);
+        S != CURAND_STATUS_SUCCESS)
+      return S;
+    CUDA_MEMCPY2D C{};
+    C.srcMemoryType = CU_MEMORYTYPE_HOST;
+    C.srcHost = Stage;
+    C.srcPitch = Count * F.Elem;
+    C.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+    C.dstDevice = reinterpret_cast<CUdeviceptr>(Out) + I * F.Elem;
+    C.dstPitch = F.Points * F.Elem;
+    C.WidthInBytes = Count * F.Elem;
+    C.Height = F.Dims;
+    if (CUresult R = D->Memcpy2DAsync(&C, Stream); R != CUDA_SUCCESS) {
+      logMessage("copying generated results to the device failed (%d)", static_cast<int>(R));
+      return CURAND_STATUS_LAUNCH_FAILURE;
+    }
+    I += Count;
+  }
+  return CURAND_STATUS_SUCCESS;
+}
+
+/// Runs a call's work: for a host generator now; for a device one in
+/// stream order, on the device memory itself or, where the host cannot
+/// reach it, staged through host memory.
+curandStatus_t submit(Generator &G, const Fill &F, void *Out) {
+  if (!F.Points)
+    return CURAND_STATUS_SUCCESS;
   if (G.Host) {
     try {
-      Work();
+      F.Write(Out, 0, F.Points);
     } catch (const std::bad_alloc &) {
       return CURAND_STATUS_ALLOCATION_FAILED;
     }
     return CURAND_STATUS_SUCCESS;
   }
-  return enqueue(G, std::forward<F>(Work));
+  if (!G.Kept.hostReachesDeviceMemory())
+    return staged(G, F, Out);
+  return enqueue(G, [W = F.Write, Out, Points = F.Points] { W(Out, 0, Points); });
 }
 
-/// MTGP32 (Mtgp32.h): Position counts results of any kind.
-curandStatus_t runMtgp32(Generator &G, Output What, void *Out, size_t N, double Mean, double Stddev) {
+/// MTGP32 (Mtgp32.h): Position counts results.
+curandStatus_t prepareMtgp32(Generator &G, Output What, size_t N, double Mean, double Stddev, Fill &F) {
   if (G.Order == CURAND_ORDERING_PSEUDO_DYNAMIC)
     return notSupported("CURAND_RNG_PSEUDO_MTGP32 with CURAND_ORDERING_PSEUDO_DYNAMIC (laid out otherwise, not "
                         "measured)");
@@ -255,15 +384,20 @@ curandStatus_t runMtgp32(Generator &G, Output What, void *Out, size_t N, double 
     Epochs = G.Epochs.empty() ? std::vector<Mtgp32Epoch>{{0, G.Seed}} : G.Epochs;
   }
   Generator *P = &G;
-  return runWork(G, [P, Epochs = std::move(Epochs), Blocks, What, Start, Out, N, Mean, Stddev] {
+  F.Points = N;
+  F.Elem = elemSize(What, false);
+  F.Align = 256; // a block's run
+  F.Phase = Start;
+  F.Write = [P, Epochs = std::move(Epochs), Blocks, What, Start, Mean, Stddev](void *Dst, size_t I0, size_t Count) {
     std::lock_guard<std::mutex> Guard(P->Lock);
-    generateMtgp32(Epochs, Blocks, P->MtgpCache, What, Start, N, Out, Mean, Stddev);
-  });
+    generateMtgp32(Epochs, Blocks, P->MtgpCache, What, Start + I0, Count, Dst, Mean, Stddev);
+  };
+  return CURAND_STATUS_SUCCESS;
 }
 
 /// MT19937 (Mt19937.h): Position counts results; every ordering it takes
 /// (DEFAULT, BEST, LEGACY) lays them out alike (measured).
-curandStatus_t runMt19937(Generator &G, Output What, void *Out, size_t N, double Mean, double Stddev) {
+curandStatus_t prepareMt19937(Generator &G, Output What, size_t N, double Mean, double Stddev, Fill &F) {
   uint64_t Start;
   std::vector<Mt19937Epoch> Epochs;
   {
@@ -273,18 +407,21 @@ curandStatus_t runMt19937(Generator &G, Output What, void *Out, size_t N, double
     Epochs = G.Epochs.empty() ? std::vector<Mt19937Epoch>{{0, G.Seed}} : G.Epochs;
   }
   Generator *P = &G;
-  return runWork(G, [P, Epochs = std::move(Epochs), What, Start, Out, N, Mean, Stddev] {
+  F.Points = N;
+  F.Elem = elemSize(What, false);
+  F.Align = 8; // a generator's eight lanes
+  F.Phase = Start;
+  F.Write = [P, Epochs = std::move(Epochs), What, Start, Mean, Stddev](void *Dst, size_t I0, size_t Count) {
     std::lock_guard<std::mutex> Guard(P->Lock);
-    generateMt19937(Epochs, P->MtCache, What, Start, N, Out, Mean, Stddev);
-  });
+    generateMt19937(Epochs, P->MtCache, What, Start + I0, Count, Dst, Mean, Stddev);
+  };
+  return CURAND_STATUS_SUCCESS;
 }
 
-/// Checks and runs one generate call: N results of kind What into Out.
-curandStatus_t run(curandGenerator_t H, Output What, void *Out, size_t N, double Mean = 0, double Stddev = 1,
-                   bool Is64 = false) {
-  Generator *G = lookup(H);
-  if (!G)
-    return CURAND_STATUS_NOT_INITIALIZED;
+/// Checks one generate call of N results of kind What into Out and takes
+/// its place in the sequence; F is its work (no points: nothing to do).
+curandStatus_t prepare(Generator *G, Output What, void *Out, size_t N, double Mean, double Stddev, bool Is64,
+                       Fill &F) {
   bool Sobol64 = G->Type == CURAND_RNG_QUASI_SOBOL64 || G->Type == CURAND_RNG_QUASI_SCRAMBLED_SOBOL64;
   if (What == Output::Bits && Is64 != Sobol64)
     return CURAND_STATUS_TYPE_ERROR; // 32 bits from Sobol64, or 64 from another
@@ -306,9 +443,7 @@ curandStatus_t run(curandGenerator_t H, Output What, void *Out, size_t N, double
     logMessage("a generate call got a null output pointer");
     return CURAND_STATUS_LAUNCH_FAILURE;
   }
-  if (!G->Host && !G->Kept.hostReachesDeviceMemory())
-    return enqueue(*G, [] {}); // Refused (NoHostAccess) before the position moves.
-  if (G->Type == CURAND_RNG_QUASI_SOBOL32 || G->Type == CURAND_RNG_QUASI_SOBOL64) {
+  if (isQuasi(G->Type)) {
     // Position counts points: each call takes N / Dimensions of them.
     unsigned Dims = G->Dimensions;
     uint64_t Start;
@@ -317,19 +452,19 @@ curandStatus_t run(curandGenerator_t H, Output What, void *Out, size_t N, double
       Start = G->Position;
       G->Position += N / Dims;
     }
-    auto Work = [Sobol64, Dims, What, Start, N, Out, Mean, Stddev] {
-      generateSobol(Sobol64, Dims, What, Start, N, Out, Mean, Stddev);
+    F.Points = N / Dims;
+    F.Dims = Dims;
+    F.Elem = elemSize(What, Sobol64);
+    bool Scrambled = G->Type == CURAND_RNG_QUASI_SCRAMBLED_SOBOL32 || G->Type == CURAND_RNG_QUASI_SCRAMBLED_SOBOL64;
+    F.Write = [Sobol64, Scrambled, Dims, What, Start, Mean, Stddev](void *Dst, size_t I0, size_t Count) {
+      generateSobol(Sobol64, Scrambled, Dims, What, Start + I0, Count * Dims, Dst, Mean, Stddev);
     };
-    if (G->Host) {
-      Work();
-      return CURAND_STATUS_SUCCESS;
-    }
-    return enqueue(*G, Work);
+    return CURAND_STATUS_SUCCESS;
   }
   if (G->Type == CURAND_RNG_PSEUDO_MTGP32)
-    return runMtgp32(*G, What, Out, N, Mean, Stddev);
+    return prepareMtgp32(*G, What, N, Mean, Stddev, F);
   if (G->Type == CURAND_RNG_PSEUDO_MT19937)
-    return runMt19937(*G, What, Out, N, Mean, Stddev);
+    return prepareMt19937(*G, What, N, Mean, Stddev, F);
   Layout L{};
   if (!layoutOf(*G, L))
     return notSupported(typeName(G->Type));
@@ -359,19 +494,31 @@ curandStatus_t run(curandGenerator_t H, Output What, void *Out, size_t N, double
     G->Position = nextPosition(L.Kind, What, Start, N);
   }
   std::shared_ptr<std::vector<uint64_t>> Extra = G->Extra;
-  auto Work = [G, L, What, Start, Out, N, Mean, Stddev, Extra]() {
+  F.Points = N;
+  F.Elem = elemSize(What, false);
+  // Units hold 1, 2 or 4 results and a call's first result starts one
+  // (Philox counts results, its units are fours of them): a piece starting
+  // at a multiple of 4 starts a unit, and its Position is where the call
+  // would be there (the draws the units before took are in Extra by then).
+  F.Align = 4;
+  F.Write = [G, L, What, Start, Mean, Stddev, Extra](void *Dst, size_t I0, size_t Count) {
     std::lock_guard<std::mutex> Guard(G->Lock);
-    generate(L, G->Cache, What, Start, N, Out, Mean, Stddev, Extra.get());
+    uint64_t At = I0 ? nextPosition(L.Kind, What, Start, I0) : Start;
+    generate(L, G->Cache, What, At, Count, Dst, Mean, Stddev, Extra.get());
   };
-  if (G->Host) {
-    try {
-      Work();
-    } catch (const std::bad_alloc &) {
-      return CURAND_STATUS_ALLOCATION_FAILED;
-    }
-    return CURAND_STATUS_SUCCESS;
-  }
-  return enqueue(*G, Work);
+  return CURAND_STATUS_SUCCESS;
+}
+
+/// Checks and runs one generate call: N results of kind What into Out.
+curandStatus_t run(curandGenerator_t H, Output What, void *Out, size_t N, double Mean = 0, double Stddev = 1,
+                   bool Is64 = false) {
+  Generator *G = lookup(H);
+  if (!G)
+    return CURAND_STATUS_NOT_INITIALIZED;
+  Fill F;
+  if (curandStatus_t S = prepare(G, What, Out, N, Mean, Stddev, Is64, F); S != CURAND_STATUS_SUCCESS)
+    return S;
+  return submit(*G, F, Out);
 }
 
 /// The largest lambda whose Poisson results were measured to come from the
@@ -385,7 +532,7 @@ constexpr double MtgpPoissonMeasuredLambda = 30;
 constexpr double MtPoissonMeasuredLambda = 1000;
 
 /// curandGeneratePoisson: the 32-bit results curandGenerate would give,
-/// then each looked up in lambda's square-histogram table (Poisson.h), in
+/// each looked up in lambda's square-histogram table (Poisson.h), in
 /// stream order. Measured for XORWOW, Philox and MRG32k3a; other
 /// generators are refused.
 curandStatus_t poisson(curandGenerator_t H, unsigned *Out, size_t N, double Lambda) {
@@ -395,7 +542,7 @@ curandStatus_t poisson(curandGenerator_t H, unsigned *Out, size_t N, double Lamb
   if (!(Lambda > 0))
     return CURAND_STATUS_OUT_OF_RANGE;
   if (G->Type == CURAND_RNG_QUASI_SCRAMBLED_SOBOL32 || G->Type == CURAND_RNG_QUASI_SCRAMBLED_SOBOL64)
-    return notSupported("curandGeneratePoisson from scrambled Sobol");
+    return notSupported("curandGeneratePoisson from scrambled Sobol (not measured)");
   if (Lambda > PoissonMeasuredLambda)
     return notSupported("curandGeneratePoisson with lambda above 1500 (NVIDIA's method changes between 1500 and "
                         "2000; the other one is not reproduced)");
@@ -431,34 +578,28 @@ curandStatus_t poisson(curandGenerator_t H, unsigned *Out, size_t N, double Lamb
       Start = G->Position;
       G->Position += N / Dims;
     }
-    auto Work = [Dims, Start, Out, N, Lambda] {
-      std::vector<uint64_t> Points(N);
-      generateSobol(true, Dims, Output::Bits, Start, N, Points.data(), 0, 1);
-      for (size_t I = 0; I < N; ++I)
-        Out[I] = poissonInversion(Points[I], Lambda);
+    Fill F;
+    F.Points = N / Dims;
+    F.Dims = Dims;
+    F.Write = [Dims, Start, Lambda](void *Dst, size_t I0, size_t Count) {
+      std::vector<uint64_t> Points(Count * Dims);
+      generateSobol(true, false, Dims, Output::Bits, Start + I0, Points.size(), Points.data(), 0, 1);
+      auto *O = static_cast<unsigned *>(Dst);
+      for (size_t I = 0; I < Points.size(); ++I)
+        O[I] = poissonInversion(Points[I], Lambda);
     };
-    if (G->Host) {
-      try {
-        Work();
-      } catch (const std::bad_alloc &) {
-        return CURAND_STATUS_ALLOCATION_FAILED;
-      }
-      return CURAND_STATUS_SUCCESS;
-    }
-    return enqueue(*G, Work);
+    return submit(*G, F, Out);
   }
-  curandStatus_t S = run(H, Output::Bits, Out, N);
-  if (S != CURAND_STATUS_SUCCESS || !N)
+  Fill F;
+  if (curandStatus_t S = prepare(G, Output::Bits, Out, N, 0, 1, false, F); S != CURAND_STATUS_SUCCESS || !F.Points)
     return S;
-  auto Work = [T, Out, N] {
-    for (size_t I = 0; I < N; ++I)
-      Out[I] = T->lookup(Out[I]);
+  F.Write = [Bits = std::move(F.Write), T, Dims = F.Dims](void *Dst, size_t I0, size_t Count) {
+    Bits(Dst, I0, Count);
+    auto *O = static_cast<unsigned *>(Dst);
+    for (size_t I = 0; I < Count * Dims; ++I)
+      O[I] = T->lookup(O[I]);
   };
-  if (G->Host) {
-    Work();
-    return CURAND_STATUS_SUCCESS;
-  }
-  return enqueue(*G, Work);
+  return submit(*G, F, Out);
 }
 
 /// A setting changes where the sequence starts: later work starts afresh.
@@ -488,8 +629,16 @@ extern "C" curandStatus_t curandDestroyGenerator(curandGenerator_t generator) {
     return CURAND_STATUS_NOT_INITIALIZED;
   // Queued work refers to the generator: let it finish first.
   if (!G->Host)
-    if (const ferry::libs::DriverTable *D = ferry::libs::driver())
+    if (const ferry::libs::DriverTable *D = ferry::libs::driver()) {
       D->StreamSynchronize(reinterpret_cast<CUstream>(G->Stream));
+      // The staging buffers: the copies that read them are done then.
+      if (G->Stage && G->StageStream != reinterpret_cast<CUstream>(G->Stream))
+        D->StreamSynchronize(G->StageStream);
+      if (G->Stage)
+        D->MemFreeHost(G->Stage);
+      for (void *P : G->CapturedStages)
+        D->MemFreeHost(P);
+    }
   {
     std::lock_guard<std::mutex> Guard(RegistryLock);
     registry().erase(G);
@@ -800,12 +949,12 @@ extern "C" curandStatus_t curandGetDirectionVectors32(curandDirectionVectors32_t
                                                       curandDirectionVectorSet_t set) {
   if (set != CURAND_DIRECTION_VECTORS_32_JOEKUO6 && set != CURAND_SCRAMBLED_DIRECTION_VECTORS_32_JOEKUO6)
     return CURAND_STATUS_OUT_OF_RANGE;
-  if (set == CURAND_SCRAMBLED_DIRECTION_VECTORS_32_JOEKUO6)
-    return notSupported("curandGetDirectionVectors32 (scrambled JOEKUO6: NVIDIA's scrambling matrices)");
   if (!vectors)
     return CURAND_STATUS_OUT_OF_RANGE;
   // The host table of 20000 x 32 vectors, as NVIDIA's returns a host pointer.
-  *vectors = reinterpret_cast<curandDirectionVectors32_t *>(const_cast<uint32_t *>(sobolDirections32()));
+  const uint32_t *T =
+      set == CURAND_SCRAMBLED_DIRECTION_VECTORS_32_JOEKUO6 ? scrambledDirections32() : sobolDirections32();
+  *vectors = reinterpret_cast<curandDirectionVectors32_t *>(const_cast<uint32_t *>(T));
   return CURAND_STATUS_SUCCESS;
 }
 
@@ -813,11 +962,27 @@ extern "C" curandStatus_t curandGetDirectionVectors64(curandDirectionVectors64_t
                                                       curandDirectionVectorSet_t set) {
   if (set != CURAND_DIRECTION_VECTORS_64_JOEKUO6 && set != CURAND_SCRAMBLED_DIRECTION_VECTORS_64_JOEKUO6)
     return CURAND_STATUS_OUT_OF_RANGE;
-  if (set == CURAND_SCRAMBLED_DIRECTION_VECTORS_64_JOEKUO6)
-    return notSupported("curandGetDirectionVectors64 (scrambled JOEKUO6: NVIDIA's scrambling matrices)");
   if (!vectors)
     return CURAND_STATUS_OUT_OF_RANGE;
+  const uint64_t *T =
+      set == CURAND_SCRAMBLED_DIRECTION_VECTORS_64_JOEKUO6 ? scrambledDirections64() : sobolDirections64();
   *vectors = reinterpret_cast<curandDirectionVectors64_t *>(
-      const_cast<unsigned long long *>(reinterpret_cast<const unsigned long long *>(sobolDirections64())));
+      const_cast<unsigned long long *>(reinterpret_cast<const unsigned long long *>(T)));
+  return CURAND_STATUS_SUCCESS;
+}
+
+// The scramble constants, one per dimension (20000), in host memory as
+// NVIDIA's (Sobol.h says how they are made).
+extern "C" curandStatus_t curandGetScrambleConstants32(unsigned int **constants) {
+  if (!constants)
+    return CURAND_STATUS_OUT_OF_RANGE;
+  *constants = const_cast<unsigned int *>(scrambleConstants32());
+  return CURAND_STATUS_SUCCESS;
+}
+
+extern "C" curandStatus_t curandGetScrambleConstants64(unsigned long long **constants) {
+  if (!constants)
+    return CURAND_STATUS_OUT_OF_RANGE;
+  *constants = const_cast<unsigned long long *>(reinterpret_cast<const unsigned long long *>(scrambleConstants64()));
   return CURAND_STATUS_SUCCESS;
 }
