@@ -6,6 +6,7 @@
 #include "libs/curand/Incbin.h"
 
 #include <cmath>
+#include <memory>
 #include <mutex>
 #include <vector>
 
@@ -59,9 +60,59 @@ template <typename T> std::vector<T> buildTable() {
   return V;
 }
 
-std::once_flag Once32, Once64;
+std::once_flag Once32, Once64, OnceScrambled;
 std::vector<uint32_t> *Table32;
 std::vector<uint64_t> *Table64;
+
+struct ScrambledTables {
+  std::vector<uint32_t> V32, C32;
+  std::vector<uint64_t> V64, C64;
+};
+ScrambledTables *ScrambledSet;
+
+/// The scrambled tables from their XORWOW stream (Sobol.h's comment).
+void buildScrambled() {
+  constexpr size_t Dims = SobolMaxDimensions;
+  constexpr size_t MatrixWords = Dims * 64; // 64-bit values u_k
+  // Words w_0 .. w_(2K): u_k takes w_(2k+1) and w_(2k+2).
+  std::vector<uint32_t> W(2 * (MatrixWords + Dims) + 1);
+  std::shared_ptr<StateCache> Cache;
+  Layout L{};
+  L.Kind = Engine::Xorwow;
+  L.Seed = 0;
+  L.Threads = 4096; // the default ordering's
+  generate(L, Cache, Output::Bits, 0, W.size(), W.data(), 0, 1);
+  auto U = [&W](size_t K) { return uint64_t(W[2 * K + 2]) << 32 | W[2 * K + 1]; };
+
+  auto *S = new ScrambledTables;
+  S->V64.resize(Dims * 64);
+  S->V32.resize(Dims * 32);
+  S->C64.resize(Dims);
+  S->C32.resize(Dims);
+  const uint64_t *Plain = sobolDirections64();
+  for (size_t D = 0; D < Dims; ++D) {
+    // L_d's columns: Col[j] has bit 63 - i where row i has column j.
+    uint64_t Col[64];
+    for (unsigned J = 0; J < 64; ++J)
+      Col[J] = uint64_t(1) << (63 - J);
+    for (unsigned I = 1; I < 64; ++I) {
+      uint64_t Row = U(D * 64 + I) & ~uint64_t(0) << (64 - I); // columns 0 .. i-1
+      for (; Row; Row &= Row - 1)
+        Col[63 - __builtin_ctzll(Row)] |= uint64_t(1) << (63 - I);
+    }
+    for (unsigned K = 0; K < 64; ++K) {
+      uint64_t X = 0;
+      for (uint64_t V = Plain[D * 64 + K]; V; V &= V - 1)
+        X ^= Col[63 - __builtin_ctzll(V)];
+      S->V64[D * 64 + K] = X;
+      if (K < 32)
+        S->V32[D * 32 + K] = static_cast<uint32_t>(X >> 32);
+    }
+    S->C64[D] = U(MatrixWords + D);
+    S->C32[D] = static_cast<uint32_t>(S->C64[D] >> 32);
+  }
+  ScrambledSet = S;
+}
 
 /// One point's value converted as the device API converts it.
 template <typename T>
@@ -100,15 +151,15 @@ void store(bool Is64, Output What, T X, size_t I, void *Out, double Mean, double
 }
 
 template <typename T>
-void generateWith(const T *Table, bool Is64, unsigned Dimensions, Output What, uint64_t Position, size_t N, void *Out,
-                  double Mean, double Stddev) {
+void generateWith(const T *Table, const T *Constants, bool Is64, unsigned Dimensions, Output What, uint64_t Position,
+                  size_t N, void *Out, double Mean, double Stddev) {
   constexpr unsigned W = sizeof(T) * 8;
   size_t Points = N / Dimensions;
   for (unsigned D = 0; D < Dimensions; ++D) {
     const T *V = Table + size_t(D) * W;
     // Point Position directly from its Gray code, then one XOR per step.
     uint64_t Gray = Position ^ (Position >> 1);
-    T X = 0;
+    T X = Constants ? Constants[D] : T(0);
     for (unsigned K = 0; K < W && K < 64; ++K)
       if (Gray >> K & 1)
         X ^= V[K];
@@ -133,12 +184,34 @@ const uint64_t *sobolDirections64() {
   return Table64->data();
 }
 
-void generateSobol(bool Is64, unsigned Dimensions, Output What, uint64_t Position, size_t N, void *Out, double Mean,
-                   double Stddev) {
+const uint32_t *scrambledDirections32() {
+  std::call_once(OnceScrambled, buildScrambled);
+  return ScrambledSet->V32.data();
+}
+
+const uint64_t *scrambledDirections64() {
+  std::call_once(OnceScrambled, buildScrambled);
+  return ScrambledSet->V64.data();
+}
+
+const uint32_t *scrambleConstants32() {
+  std::call_once(OnceScrambled, buildScrambled);
+  return ScrambledSet->C32.data();
+}
+
+const uint64_t *scrambleConstants64() {
+  std::call_once(OnceScrambled, buildScrambled);
+  return ScrambledSet->C64.data();
+}
+
+void generateSobol(bool Is64, bool Scrambled, unsigned Dimensions, Output What, uint64_t Position, size_t N,
+                   void *Out, double Mean, double Stddev) {
   if (Is64)
-    generateWith(sobolDirections64(), true, Dimensions, What, Position, N, Out, Mean, Stddev);
+    generateWith(Scrambled ? scrambledDirections64() : sobolDirections64(), Scrambled ? scrambleConstants64() : nullptr,
+                 true, Dimensions, What, Position, N, Out, Mean, Stddev);
   else
-    generateWith(sobolDirections32(), false, Dimensions, What, Position, N, Out, Mean, Stddev);
+    generateWith(Scrambled ? scrambledDirections32() : sobolDirections32(), Scrambled ? scrambleConstants32() : nullptr,
+                 false, Dimensions, What, Position, N, Out, Mean, Stddev);
 }
 
 } // namespace ferry::curand
