@@ -277,13 +277,17 @@ void generateMt19937(const std::vector<Mt19937Epoch> &Epochs, std::shared_ptr<Mt
       Cache->Twists.assign(Gens, ~uint64_t(0)); // not copied from Init yet
     }
     Mt19937Cache &C = *Cache;
-    // Generators the rounds reach: all, unless one round's start only.
-    uint64_t SpanEnd = std::min(End, (R1 + 1) * Mt19937Round);
-    unsigned Used = R1 > R0 || SpanEnd - R0 * Mt19937Round == Mt19937Round
-                        ? Gens
-                        : unsigned((SpanEnd - 1 - R0 * Mt19937Round) / Lanes + 1);
+    // Generators [First, Used) have results in these rounds: all of them
+    // unless the results lie in one round (a call of a few results, a
+    // staged piece).
+    uint64_t Lo = std::max(Position, R0 * Mt19937Round), Hi = std::min(End, (R1 + 1) * Mt19937Round);
+    unsigned First = 0, Used = Gens;
+    if (Lo / Mt19937Round == (Hi - 1) / Mt19937Round) {
+      First = unsigned(Lo % Mt19937Round / Lanes);
+      Used = unsigned((Hi - 1) % Mt19937Round / Lanes + 1);
+    }
     C.Init->ensure(Used);
-    parallelFor(0, Used, threadsFor(Used, 256), [&](unsigned, unsigned GBegin, unsigned GEnd) {
+    parallelFor(First, Used, threadsFor(Used - First, 256), [&](unsigned, unsigned GBegin, unsigned GEnd) {
       uint32_t Raw[Lanes];
       for (unsigned G = GBegin; G < GEnd; ++G) {
         uint32_t *X = C.X.data() + size_t(G) * Words;
