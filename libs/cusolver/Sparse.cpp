@@ -25,6 +25,20 @@
 /// the descriptor's base. The ordering is a valid RCM ordering but need not
 /// be NVIDIA's permutation (the documentation does not fix ties); symamd,
 /// symmdq and metisnd stay NOT_SUPPORTED.
+///
+/// The low-level (preview) API, csrchol (host and device), csrqr (host and
+/// device) and csrlu (host), keeps a dense factor in its info object: the
+/// analysis records the pattern, the factorization expands the values and
+/// factors them with LAPACK (Cholesky of the lower triangle; QR of
+/// A - mu I; LU with threshold partial pivoting: row k is kept while
+/// |a_kk| >= threshold * max |a_ik|, else the largest is swapped in). The
+/// zero-pivot query is the smallest j with |L(j,j)|, |R(j,j)| or |U(j,j)|
+/// <= tol (or where Cholesky broke down), -1 if none. csrluExtractHost
+/// gives P (row i of L U is row P[i] of A), Q the identity (no column
+/// ordering), L strictly lower (unit diagonal implicit) and U upper, with
+/// the structural fill of the elimination kept even where its value
+/// cancels to zero, so cusolverRf can refactor other values on that
+/// pattern. Buffer sizes: internal data is the dense factor's size.
 #include "libs/cusolver/Common.h"
 #include "libs/common/Driver.h"
 
@@ -358,6 +372,361 @@ std::vector<int> reverseCuthillMcKee(const std::vector<std::vector<int>> &Adj) {
   return Perm;
 }
 
+enum class LowKind { Chol, Qr, Lu };
+
+/// What every low-level info object holds (the public structs below derive
+/// from it): the analysed pattern and, once factored, the dense factor.
+struct LowInfo {
+  static constexpr uint64_t Live = 0x6665727279534c4cull; // "ferrySLL"
+  uint64_t Magic = Live;
+  LowKind Kind;
+  bool Analysed = false, Ready = false, Factored = false;
+  int M = 0, N = 0, Nnz = 0, Breakdown = -1;
+  int Type = -1;                  // typeId of the values factored
+  std::vector<unsigned char> A;   // dense m x n factor, column-major
+  std::vector<unsigned char> Tau; // QR's Householder scalars
+  std::vector<int> Perm;          // LU: row i of L U is row Perm[i] of A
+  std::vector<char> Fill;         // LU: structural pattern of L + U
+  explicit LowInfo(LowKind K) : Kind(K) {}
+};
+
+LowInfo *lookupLow(void *P, LowKind K) {
+  auto *I = static_cast<LowInfo *>(P);
+  return I && I->Magic == LowInfo::Live && I->Kind == K ? I : nullptr;
+}
+
+template <typename T> T *dense(LowInfo &I) { return reinterpret_cast<T *>(I.A.data()); }
+template <typename T> int typeId() {
+  return std::is_same<T, float>::value ? 0 : std::is_same<T, double>::value ? 1 : std::is_same<T, C32>::value ? 2 : 3;
+}
+
+cusolverStatus_t lowAnalysis(cusolverSpHandle_t Handle, LowKind K, void *Info, int M, int N, int Nnz,
+                             cusparseMatDescr_t Descr, const int *RowPtr, const int *ColInd) {
+  LowInfo *I = lookupLow(Info, K);
+  if (!lookupSp(Handle))
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (!I || M < 0 || N < 0 || (K != LowKind::Qr && M != N) || (K == LowKind::Qr && M < N))
+    return CUSOLVER_STATUS_INVALID_VALUE;
+  int Base = 0;
+  if (cusolverStatus_t St = checkPattern(Handle, M, N, Nnz, Descr, RowPtr, nullptr, ColInd, &Base))
+    return St;
+  I->M = M;
+  I->N = N;
+  I->Nnz = Nnz;
+  I->Analysed = true;
+  I->Ready = I->Factored = false;
+  return CUSOLVER_STATUS_SUCCESS;
+}
+
+template <typename T>
+cusolverStatus_t lowBufferInfo(cusolverSpHandle_t Handle, LowKind K, void *Info, int M, int N, int Nnz,
+                               cusparseMatDescr_t Descr, const T *Val, const int *RowPtr, const int *ColInd,
+                               size_t *Internal, size_t *Workspace) {
+  LowInfo *I = lookupLow(Info, K);
+  if (!lookupSp(Handle))
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (!I || !Internal || !Workspace || !I->Analysed || M != I->M || N != I->N || Nnz != I->Nnz)
+    return CUSOLVER_STATUS_INVALID_VALUE;
+  int Base = 0;
+  if (cusolverStatus_t St =
+          checkCommon("cusolverSp low-level API", M, Nnz, Descr, Val, RowPtr, ColInd, sizeof(T), &Base))
+    return St;
+  *Internal = sizeof(T) * static_cast<size_t>(M) * N;
+  *Workspace = sizeof(T) * (static_cast<size_t>(M) + N) + 128;
+  return CUSOLVER_STATUS_SUCCESS;
+}
+
+/// A as a dense column-major m x n array (densify is square only).
+template <typename T>
+bool densifyRect(int M, int N, int Nnz, int Base, const T *Val, const int *RowPtr, const int *ColInd,
+                 std::vector<T> &A) {
+  A.assign(static_cast<size_t>(M) * N, T(0));
+  if (RowPtr[0] - Base != 0 || RowPtr[M] - Base != Nnz)
+    return false;
+  for (int I = 0; I < M; ++I)
+    for (int K = RowPtr[I] - Base; K < RowPtr[I + 1] - Base; ++K) {
+      int J = ColInd[K] - Base;
+      if (K < 0 || K >= Nnz || J < 0 || J >= N)
+        return false;
+      A[I + static_cast<size_t>(J) * M] += Val[K];
+    }
+  return true;
+}
+
+/// Reads the matrix into I's dense array (the device forms wait for the
+/// stream first); Mu is subtracted from the diagonal (QR's shift).
+template <typename T>
+cusolverStatus_t lowLoad(cusolverSpHandle_t Handle, LowKind K, void *Info, bool Device, int M, int N, int Nnz,
+                         cusparseMatDescr_t Descr, const T *Val, const int *RowPtr, const int *ColInd, T Mu) {
+  LowInfo *I = lookupLow(Info, K);
+  SpHandle *H = lookupSp(Handle);
+  if (!H)
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (!I || !I->Analysed || M != I->M || N != I->N || Nnz != I->Nnz)
+    return CUSOLVER_STATUS_INVALID_VALUE;
+  int Base = 0;
+  if (cusolverStatus_t St =
+          checkCommon("cusolverSp low-level API", M, Nnz, Descr, Val, RowPtr, ColInd, sizeof(T), &Base))
+    return St;
+  if (Device)
+    if (cusolverStatus_t St = synchronize(H->Stream))
+      return St;
+  std::vector<T> A;
+  if (!densifyRect(M, N, Nnz, Base, Val, RowPtr, ColInd, A))
+    return CUSOLVER_STATUS_INVALID_VALUE;
+  for (int J = 0; J < std::min(M, N); ++J)
+    A[J + static_cast<size_t>(J) * M] -= Mu;
+  I->Type = typeId<T>();
+  I->A.resize(A.size() * sizeof(T));
+  std::memcpy(I->A.data(), A.data(), I->A.size());
+  I->Ready = true;
+  I->Factored = false;
+  return CUSOLVER_STATUS_SUCCESS;
+}
+
+template <typename T> void cholFactor(LowInfo &I) {
+  int Info = 0;
+  if (I.N)
+    lapack::potrf('L', I.N, dense<T>(I), I.N, &Info);
+  I.Breakdown = Info > 0 ? Info - 1 : -1;
+  I.Factored = true;
+}
+
+template <typename T> void qrFactor(LowInfo &I) {
+  int Info = 0;
+  I.Tau.assign(sizeof(T) * std::max(1, I.N), 0);
+  if (I.N)
+    lapack::geqrf(I.M, I.N, dense<T>(I), I.M, reinterpret_cast<T *>(I.Tau.data()), &Info);
+  I.Breakdown = -1;
+  I.Factored = true;
+}
+
+/// Dense LU with threshold partial pivoting, and the structural fill of the
+/// same elimination (Pattern: the matrix's own entries).
+template <typename T> void luFactor(LowInfo &I, double Threshold, std::vector<char> Pattern) {
+  int N = I.N;
+  T *A = dense<T>(I);
+  auto At = [&](int R, int C) -> T & { return A[R + static_cast<size_t>(C) * N]; };
+  auto Pat = [&](int R, int C) -> char & { return Pattern[R + static_cast<size_t>(C) * N]; };
+  I.Perm.resize(N);
+  for (int R = 0; R < N; ++R)
+    I.Perm[R] = R;
+  I.Breakdown = -1;
+  Threshold = std::min(1.0, std::max(0.0, Threshold));
+  for (int K = 0; K < N; ++K) {
+    int Best = K;
+    for (int R = K + 1; R < N; ++R)
+      if (std::abs(At(R, K)) > std::abs(At(Best, K)))
+        Best = R;
+    int Piv = std::abs(At(K, K)) >= Threshold * std::abs(At(Best, K)) && At(K, K) != T(0) ? K : Best;
+    if (Piv != K) {
+      for (int C = 0; C < N; ++C) {
+        std::swap(At(K, C), At(Piv, C));
+        std::swap(Pat(K, C), Pat(Piv, C));
+      }
+      std::swap(I.Perm[K], I.Perm[Piv]);
+    }
+    T P = At(K, K);
+    if (P == T(0)) {
+      if (I.Breakdown < 0)
+        I.Breakdown = K;
+      continue;
+    }
+    for (int R = K + 1; R < N; ++R) {
+      if (!Pat(R, K))
+        continue;
+      T L = At(R, K) / P;
+      At(R, K) = L;
+      for (int C = K + 1; C < N; ++C)
+        if (Pat(K, C)) {
+          At(R, C) -= L * At(K, C);
+          Pat(R, C) = 1;
+        }
+    }
+  }
+  I.Fill = std::move(Pattern);
+  I.Factored = true;
+}
+
+template <typename T>
+cusolverStatus_t lowZeroPivot(cusolverSpHandle_t Handle, LowKind K, void *Info, double Tol, int *Position,
+                              bool Device) {
+  LowInfo *I = lookupLow(Info, K);
+  SpHandle *H = lookupSp(Handle);
+  if (!H)
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (!I || !Position || !I->Factored || I->Type != typeId<T>())
+    return CUSOLVER_STATUS_INVALID_VALUE;
+  if (Device)
+    if (cusolverStatus_t St = synchronize(H->Stream))
+      return St;
+  int Pos = I->Breakdown, Diag = std::min(I->M, I->N);
+  const T *A = dense<T>(*I);
+  for (int J = 0; J < Diag && (Pos < 0 || J < Pos); ++J)
+    if (std::abs(A[J + static_cast<size_t>(J) * I->M]) <= Tol) {
+      Pos = J;
+      break;
+    }
+  *Position = Pos;
+  return CUSOLVER_STATUS_SUCCESS;
+}
+
+template <typename T> LowInfo *factored(cusolverSpHandle_t Handle, LowKind K, void *Info, bool Device,
+                                         cusolverStatus_t *St) {
+  LowInfo *I = lookupLow(Info, K);
+  SpHandle *H = lookupSp(Handle);
+  *St = !H ? CUSOLVER_STATUS_NOT_INITIALIZED
+           : (!I || !I->Factored || I->Type != typeId<T>()) ? CUSOLVER_STATUS_INVALID_VALUE
+                                                              : CUSOLVER_STATUS_SUCCESS;
+  if (!*St && Device)
+    *St = synchronize(H->Stream);
+  return *St ? nullptr : I;
+}
+
+template <typename T>
+cusolverStatus_t cholSolve(cusolverSpHandle_t Handle, void *Info, bool Device, int N, const T *B, T *X,
+                           void *Buffer) {
+  cusolverStatus_t St;
+  LowInfo *I = factored<T>(Handle, LowKind::Chol, Info, Device, &St);
+  if (!I)
+    return St;
+  if (N != I->N || (N && (!B || !X)) || !Buffer)
+    return CUSOLVER_STATUS_INVALID_VALUE;
+  std::vector<T> Y(B, B + N);
+  int Info2 = 0;
+  if (N && I->Breakdown < 0)
+    lapack::potrs('L', N, 1, dense<T>(*I), N, Y.data(), N, &Info2);
+  std::copy(Y.begin(), Y.end(), X);
+  return CUSOLVER_STATUS_SUCCESS;
+}
+
+/// Least squares: x = R^-1 (Q^H b)(0:n).
+template <typename T> void qrSolveWith(LowInfo &I, const T *B, T *X) {
+  std::vector<T> Y(B, B + I.M);
+  int Info = 0;
+  if (I.N) {
+    lapack::ormqr('L', IsComplex<T> ? 'C' : 'T', I.M, 1, I.N, dense<T>(I), I.M,
+                  reinterpret_cast<const T *>(I.Tau.data()), Y.data(), I.M, &Info);
+    lapack::trtrs('U', 'N', I.N, 1, dense<T>(I), I.M, Y.data(), I.M, &Info);
+  }
+  std::copy(Y.begin(), Y.begin() + I.N, X);
+}
+
+template <typename T>
+cusolverStatus_t qrSolve(cusolverSpHandle_t Handle, void *Info, bool Device, int M, int N, const T *B, T *X,
+                         void *Buffer) {
+  cusolverStatus_t St;
+  LowInfo *I = factored<T>(Handle, LowKind::Qr, Info, Device, &St);
+  if (!I)
+    return St;
+  if (M != I->M || N != I->N || (M && (!B || !X)) || !Buffer)
+    return CUSOLVER_STATUS_INVALID_VALUE;
+  qrSolveWith(*I, B, X);
+  return CUSOLVER_STATUS_SUCCESS;
+}
+
+template <typename T>
+cusolverStatus_t qrFactorCall(cusolverSpHandle_t Handle, void *Info, bool Device, int M, int N, int Nnz, const T *B,
+                              T *X, void *Buffer) {
+  LowInfo *I = lookupLow(Info, LowKind::Qr);
+  SpHandle *H = lookupSp(Handle);
+  if (!H)
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (!I || !I->Ready || I->Type != typeId<T>() || M != I->M || N != I->N || Nnz != I->Nnz || !Buffer)
+    return CUSOLVER_STATUS_INVALID_VALUE;
+  if (Device)
+    if (cusolverStatus_t St = synchronize(H->Stream))
+      return St;
+  qrFactor<T>(*I);
+  I->Ready = false; // the next factorization needs a new setup
+  if (B && X)
+    qrSolveWith(*I, B, X);
+  return CUSOLVER_STATUS_SUCCESS;
+}
+
+template <typename T>
+cusolverStatus_t luFactorCall(cusolverSpHandle_t Handle, void *Info, int N, int Nnz, cusparseMatDescr_t Descr,
+                              const T *Val, const int *RowPtr, const int *ColInd, double Threshold, void *Buffer) {
+  if (!Buffer && lookupSp(Handle))
+    return CUSOLVER_STATUS_INVALID_VALUE;
+  if (cusolverStatus_t St = lowLoad<T>(Handle, LowKind::Lu, Info, false, N, N, Nnz, Descr, Val, RowPtr, ColInd, T(0)))
+    return St;
+  LowInfo *I = lookupLow(Info, LowKind::Lu);
+  int Base = cusparse()->GetMatIndexBase(Descr);
+  std::vector<char> Pattern(static_cast<size_t>(N) * N, 0);
+  for (int R = 0; R < N; ++R)
+    for (int K = RowPtr[R] - Base; K < RowPtr[R + 1] - Base; ++K)
+      Pattern[R + static_cast<size_t>(ColInd[K] - Base) * N] = 1;
+  luFactor<T>(*I, Threshold, std::move(Pattern));
+  return CUSOLVER_STATUS_SUCCESS;
+}
+
+template <typename T>
+cusolverStatus_t luSolve(cusolverSpHandle_t Handle, void *Info, int N, const T *B, T *X, void *Buffer) {
+  cusolverStatus_t St;
+  LowInfo *I = factored<T>(Handle, LowKind::Lu, Info, false, &St);
+  if (!I)
+    return St;
+  if (N != I->N || (N && (!B || !X)) || !Buffer)
+    return CUSOLVER_STATUS_INVALID_VALUE;
+  const T *A = dense<T>(*I);
+  std::vector<T> Y(N);
+  for (int R = 0; R < N; ++R)
+    Y[R] = B[I->Perm[R]];
+  for (int R = 0; R < N; ++R)
+    for (int C = 0; C < R; ++C)
+      Y[R] -= A[R + static_cast<size_t>(C) * N] * Y[C];
+  for (int R = N - 1; R >= 0; --R) {
+    for (int C = R + 1; C < N; ++C)
+      Y[R] -= A[R + static_cast<size_t>(C) * N] * Y[C];
+    Y[R] /= A[R + static_cast<size_t>(R) * N];
+  }
+  std::copy(Y.begin(), Y.end(), X);
+  return CUSOLVER_STATUS_SUCCESS;
+}
+
+/// Structural entries of L (strictly lower) and U (upper, diagonal always).
+bool inL(const LowInfo &I, int R, int C) { return C < R && I.Fill[R + static_cast<size_t>(C) * I.N]; }
+bool inU(const LowInfo &I, int R, int C) { return C == R || (C > R && I.Fill[R + static_cast<size_t>(C) * I.N]); }
+
+template <typename T>
+cusolverStatus_t luExtract(cusolverSpHandle_t Handle, void *Info, int *P, int *Q, cusparseMatDescr_t DescrL,
+                           T *ValL, int *RowL, int *ColL, cusparseMatDescr_t DescrU, T *ValU, int *RowU, int *ColU,
+                           void *Buffer) {
+  cusolverStatus_t St;
+  LowInfo *I = factored<T>(Handle, LowKind::Lu, Info, false, &St);
+  if (!I)
+    return St;
+  int N = I->N;
+  const Cusparse *C = cusparse();
+  if (!C)
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (!DescrL || !DescrU || !Buffer || (N && (!P || !Q || !RowL || !RowU || !ColL || !ColU || !ValL || !ValU)))
+    return CUSOLVER_STATUS_INVALID_VALUE;
+  int BaseL = C->GetMatIndexBase(DescrL), BaseU = C->GetMatIndexBase(DescrU);
+  const T *A = dense<T>(*I);
+  int KL = 0, KU = 0;
+  RowL[0] = BaseL;
+  RowU[0] = BaseU;
+  for (int R = 0; R < N; ++R) {
+    P[R] = I->Perm[R];
+    Q[R] = R;
+    for (int Col = 0; Col < N; ++Col) {
+      T V = A[R + static_cast<size_t>(Col) * N];
+      if (inL(*I, R, Col)) {
+        ValL[KL] = V;
+        ColL[KL++] = Col + BaseL;
+      } else if (inU(*I, R, Col)) {
+        ValU[KU] = V;
+        ColU[KU++] = Col + BaseU;
+      }
+    }
+    RowL[R + 1] = KL + BaseL;
+    RowU[R + 1] = KU + BaseU;
+  }
+  return CUSOLVER_STATUS_SUCCESS;
+}
+
 } // namespace
 } // namespace ferry::cusolver
 
@@ -522,3 +891,206 @@ cusolverStatus_t cusolverSpXcsrsymrcmHost(cusolverSpHandle_t Handle, int N, int 
   std::copy(Perm.begin(), Perm.end(), P);
   return CUSOLVER_STATUS_SUCCESS;
 }
+
+// The low-level (preview) API: info objects, analysis, and the typed calls.
+#define FERRY_SP_INFO(NAME, TYPE, KIND)                                                                                \
+  cusolverStatus_t cusolverSpCreate##NAME(TYPE *Info) {                                                                \
+    if (!Info)                                                                                                         \
+      return CUSOLVER_STATUS_INVALID_VALUE;                                                                            \
+    auto *I = new (std::nothrow) LowInfo(LowKind::KIND);                                                               \
+    if (!I)                                                                                                            \
+      return CUSOLVER_STATUS_ALLOC_FAILED;                                                                             \
+    *Info = reinterpret_cast<TYPE>(I);                                                                                 \
+    return CUSOLVER_STATUS_SUCCESS;                                                                                    \
+  }                                                                                                                    \
+  cusolverStatus_t cusolverSpDestroy##NAME(TYPE Info) {                                                                \
+    LowInfo *I = lookupLow(Info, LowKind::KIND);                                                                       \
+    if (!I)                                                                                                            \
+      return CUSOLVER_STATUS_INVALID_VALUE;                                                                            \
+    I->Magic = 0;                                                                                                      \
+    delete I;                                                                                                          \
+    return CUSOLVER_STATUS_SUCCESS;                                                                                    \
+  }
+FERRY_SP_INFO(CsrcholInfoHost, csrcholInfoHost_t, Chol)
+FERRY_SP_INFO(CsrcholInfo, csrcholInfo_t, Chol)
+FERRY_SP_INFO(CsrqrInfoHost, csrqrInfoHost_t, Qr)
+FERRY_SP_INFO(CsrqrInfo, csrqrInfo_t, Qr)
+FERRY_SP_INFO(CsrluInfoHost, csrluInfoHost_t, Lu)
+
+cusolverStatus_t cusolverSpXcsrcholAnalysisHost(cusolverSpHandle_t h, int n, int nnzA, const cusparseMatDescr_t d,
+                                                const int *rowPtr, const int *colInd, csrcholInfoHost_t info) {
+  return lowAnalysis(h, LowKind::Chol, info, n, n, nnzA, d, rowPtr, colInd);
+}
+cusolverStatus_t cusolverSpXcsrcholAnalysis(cusolverSpHandle_t h, int n, int nnzA, const cusparseMatDescr_t d,
+                                            const int *rowPtr, const int *colInd, csrcholInfo_t info) {
+  if (SpHandle *H = lookupSp(h))
+    if (cusolverStatus_t St = synchronize(H->Stream))
+      return St;
+  return lowAnalysis(h, LowKind::Chol, info, n, n, nnzA, d, rowPtr, colInd);
+}
+cusolverStatus_t cusolverSpXcsrqrAnalysisHost(cusolverSpHandle_t h, int m, int n, int nnzA, const cusparseMatDescr_t d,
+                                              const int *rowPtr, const int *colInd, csrqrInfoHost_t info) {
+  return lowAnalysis(h, LowKind::Qr, info, m, n, nnzA, d, rowPtr, colInd);
+}
+cusolverStatus_t cusolverSpXcsrqrAnalysis(cusolverSpHandle_t h, int m, int n, int nnzA, const cusparseMatDescr_t d,
+                                          const int *rowPtr, const int *colInd, csrqrInfo_t info) {
+  if (SpHandle *H = lookupSp(h))
+    if (cusolverStatus_t St = synchronize(H->Stream))
+      return St;
+  return lowAnalysis(h, LowKind::Qr, info, m, n, nnzA, d, rowPtr, colInd);
+}
+cusolverStatus_t cusolverSpXcsrluAnalysisHost(cusolverSpHandle_t h, int n, int nnzA, const cusparseMatDescr_t d,
+                                              const int *rowPtr, const int *colInd, csrluInfoHost_t info) {
+  return lowAnalysis(h, LowKind::Lu, info, n, n, nnzA, d, rowPtr, colInd);
+}
+cusolverStatus_t cusolverSpXcsrluNnzHost(cusolverSpHandle_t h, int *nnzL, int *nnzU, csrluInfoHost_t info) {
+  LowInfo *I = lookupLow(info, LowKind::Lu);
+  if (!lookupSp(h))
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (!I || !I->Factored || !nnzL || !nnzU)
+    return CUSOLVER_STATUS_INVALID_VALUE;
+  int L = 0, U = 0;
+  for (int R = 0; R < I->N; ++R)
+    for (int C = 0; C < I->N; ++C) {
+      L += inL(*I, R, C);
+      U += inU(*I, R, C);
+    }
+  *nnzL = L;
+  *nnzU = U;
+  return CUSOLVER_STATUS_SUCCESS;
+}
+
+#define FERRY_SP_LOW(P, CT, T, R)                                                                                      \
+  cusolverStatus_t cusolverSp##P##csrcholBufferInfoHost(cusolverSpHandle_t h, int n, int nnzA,                         \
+                                                        const cusparseMatDescr_t d, const CT *val, const int *rowPtr,  \
+                                                        const int *colInd, csrcholInfoHost_t info, size_t *internal,   \
+                                                        size_t *work) {                                                \
+    return lowBufferInfo<T>(h, LowKind::Chol, info, n, n, nnzA, d, reinterpret_cast<const T *>(val), rowPtr, colInd,  \
+                            internal, work);                                                                           \
+  }                                                                                                                    \
+  cusolverStatus_t cusolverSp##P##csrcholBufferInfo(cusolverSpHandle_t h, int n, int nnzA, const cusparseMatDescr_t d, \
+                                                    const CT *val, const int *rowPtr, const int *colInd,              \
+                                                    csrcholInfo_t info, size_t *internal, size_t *work) {             \
+    return lowBufferInfo<T>(h, LowKind::Chol, info, n, n, nnzA, d, reinterpret_cast<const T *>(val), rowPtr, colInd,  \
+                            internal, work);                                                                           \
+  }                                                                                                                    \
+  cusolverStatus_t cusolverSp##P##csrcholFactorHost(cusolverSpHandle_t h, int n, int nnzA, const cusparseMatDescr_t d, \
+                                                    const CT *val, const int *rowPtr, const int *colInd,              \
+                                                    csrcholInfoHost_t info, void *buffer) {                           \
+    if (!buffer && lookupSp(h))                                                                                        \
+      return CUSOLVER_STATUS_INVALID_VALUE;                                                                            \
+    if (cusolverStatus_t St = lowLoad<T>(h, LowKind::Chol, info, false, n, n, nnzA, d,                                 \
+                                         reinterpret_cast<const T *>(val), rowPtr, colInd, T(0)))                      \
+      return St;                                                                                                       \
+    cholFactor<T>(*lookupLow(info, LowKind::Chol));                                                                    \
+    return CUSOLVER_STATUS_SUCCESS;                                                                                    \
+  }                                                                                                                    \
+  cusolverStatus_t cusolverSp##P##csrcholFactor(cusolverSpHandle_t h, int n, int nnzA, const cusparseMatDescr_t d,     \
+                                                const CT *val, const int *rowPtr, const int *colInd,                  \
+                                                csrcholInfo_t info, void *buffer) {                                   \
+    if (!buffer && lookupSp(h))                                                                                        \
+      return CUSOLVER_STATUS_INVALID_VALUE;                                                                            \
+    if (cusolverStatus_t St = lowLoad<T>(h, LowKind::Chol, info, true, n, n, nnzA, d,                                  \
+                                         reinterpret_cast<const T *>(val), rowPtr, colInd, T(0)))                      \
+      return St;                                                                                                       \
+    cholFactor<T>(*lookupLow(info, LowKind::Chol));                                                                    \
+    return CUSOLVER_STATUS_SUCCESS;                                                                                    \
+  }                                                                                                                    \
+  cusolverStatus_t cusolverSp##P##csrcholZeroPivotHost(cusolverSpHandle_t h, csrcholInfoHost_t info, R tol,           \
+                                                       int *position) {                                                \
+    return lowZeroPivot<T>(h, LowKind::Chol, info, tol, position, false);                                              \
+  }                                                                                                                    \
+  cusolverStatus_t cusolverSp##P##csrcholZeroPivot(cusolverSpHandle_t h, csrcholInfo_t info, R tol, int *position) {  \
+    return lowZeroPivot<T>(h, LowKind::Chol, info, tol, position, true);                                               \
+  }                                                                                                                    \
+  cusolverStatus_t cusolverSp##P##csrcholSolveHost(cusolverSpHandle_t h, int n, const CT *b, CT *x,                   \
+                                                   csrcholInfoHost_t info, void *buffer) {                            \
+    return cholSolve<T>(h, info, false, n, reinterpret_cast<const T *>(b), reinterpret_cast<T *>(x), buffer);          \
+  }                                                                                                                    \
+  cusolverStatus_t cusolverSp##P##csrcholSolve(cusolverSpHandle_t h, int n, const CT *b, CT *x, csrcholInfo_t info,   \
+                                               void *buffer) {                                                         \
+    return cholSolve<T>(h, info, true, n, reinterpret_cast<const T *>(b), reinterpret_cast<T *>(x), buffer);           \
+  }                                                                                                                    \
+  cusolverStatus_t cusolverSp##P##csrqrBufferInfoHost(cusolverSpHandle_t h, int m, int n, int nnzA,                    \
+                                                      const cusparseMatDescr_t d, const CT *val, const int *rowPtr,    \
+                                                      const int *colInd, csrqrInfoHost_t info, size_t *internal,       \
+                                                      size_t *work) {                                                  \
+    return lowBufferInfo<T>(h, LowKind::Qr, info, m, n, nnzA, d, reinterpret_cast<const T *>(val), rowPtr, colInd,    \
+                            internal, work);                                                                           \
+  }                                                                                                                    \
+  cusolverStatus_t cusolverSp##P##csrqrBufferInfo(cusolverSpHandle_t h, int m, int n, int nnzA,                        \
+                                                  const cusparseMatDescr_t d, const CT *val, const int *rowPtr,        \
+                                                  const int *colInd, csrqrInfo_t info, size_t *internal,               \
+                                                  size_t *work) {                                                      \
+    return lowBufferInfo<T>(h, LowKind::Qr, info, m, n, nnzA, d, reinterpret_cast<const T *>(val), rowPtr, colInd,    \
+                            internal, work);                                                                           \
+  }                                                                                                                    \
+  cusolverStatus_t cusolverSp##P##csrqrSetupHost(cusolverSpHandle_t h, int m, int n, int nnzA,                         \
+                                                 const cusparseMatDescr_t d, const CT *val, const int *rowPtr,         \
+                                                 const int *colInd, CT mu, csrqrInfoHost_t info) {                     \
+    return lowLoad<T>(h, LowKind::Qr, info, false, m, n, nnzA, d, reinterpret_cast<const T *>(val), rowPtr, colInd,   \
+                      fromCuda<T>(mu));                                                                                \
+  }                                                                                                                    \
+  cusolverStatus_t cusolverSp##P##csrqrSetup(cusolverSpHandle_t h, int m, int n, int nnzA, const cusparseMatDescr_t d, \
+                                             const CT *val, const int *rowPtr, const int *colInd, CT mu,              \
+                                             csrqrInfo_t info) {                                                       \
+    return lowLoad<T>(h, LowKind::Qr, info, true, m, n, nnzA, d, reinterpret_cast<const T *>(val), rowPtr, colInd,    \
+                      fromCuda<T>(mu));                                                                                \
+  }                                                                                                                    \
+  cusolverStatus_t cusolverSp##P##csrqrFactorHost(cusolverSpHandle_t h, int m, int n, int nnzA, CT *b, CT *x,          \
+                                                  csrqrInfoHost_t info, void *buffer) {                                \
+    return qrFactorCall<T>(h, info, false, m, n, nnzA, reinterpret_cast<const T *>(b), reinterpret_cast<T *>(x),      \
+                           buffer);                                                                                    \
+  }                                                                                                                    \
+  cusolverStatus_t cusolverSp##P##csrqrFactor(cusolverSpHandle_t h, int m, int n, int nnzA, CT *b, CT *x,              \
+                                              csrqrInfo_t info, void *buffer) {                                        \
+    return qrFactorCall<T>(h, info, true, m, n, nnzA, reinterpret_cast<const T *>(b), reinterpret_cast<T *>(x),       \
+                           buffer);                                                                                    \
+  }                                                                                                                    \
+  cusolverStatus_t cusolverSp##P##csrqrZeroPivotHost(cusolverSpHandle_t h, csrqrInfoHost_t info, R tol,               \
+                                                     int *position) {                                                  \
+    return lowZeroPivot<T>(h, LowKind::Qr, info, tol, position, false);                                                \
+  }                                                                                                                    \
+  cusolverStatus_t cusolverSp##P##csrqrZeroPivot(cusolverSpHandle_t h, csrqrInfo_t info, R tol, int *position) {      \
+    return lowZeroPivot<T>(h, LowKind::Qr, info, tol, position, true);                                                 \
+  }                                                                                                                    \
+  cusolverStatus_t cusolverSp##P##csrqrSolveHost(cusolverSpHandle_t h, int m, int n, CT *b, CT *x,                     \
+                                                 csrqrInfoHost_t info, void *buffer) {                                 \
+    return qrSolve<T>(h, info, false, m, n, reinterpret_cast<const T *>(b), reinterpret_cast<T *>(x), buffer);         \
+  }                                                                                                                    \
+  cusolverStatus_t cusolverSp##P##csrqrSolve(cusolverSpHandle_t h, int m, int n, CT *b, CT *x, csrqrInfo_t info,       \
+                                             void *buffer) {                                                           \
+    return qrSolve<T>(h, info, true, m, n, reinterpret_cast<const T *>(b), reinterpret_cast<T *>(x), buffer);          \
+  }                                                                                                                    \
+  cusolverStatus_t cusolverSp##P##csrluBufferInfoHost(cusolverSpHandle_t h, int n, int nnzA,                           \
+                                                      const cusparseMatDescr_t d, const CT *val, const int *rowPtr,    \
+                                                      const int *colInd, csrluInfoHost_t info, size_t *internal,       \
+                                                      size_t *work) {                                                  \
+    return lowBufferInfo<T>(h, LowKind::Lu, info, n, n, nnzA, d, reinterpret_cast<const T *>(val), rowPtr, colInd,    \
+                            internal, work);                                                                           \
+  }                                                                                                                    \
+  cusolverStatus_t cusolverSp##P##csrluFactorHost(cusolverSpHandle_t h, int n, int nnzA, const cusparseMatDescr_t d,   \
+                                                  const CT *val, const int *rowPtr, const int *colInd,                \
+                                                  csrluInfoHost_t info, R pivot_threshold, void *buffer) {            \
+    return luFactorCall<T>(h, info, n, nnzA, d, reinterpret_cast<const T *>(val), rowPtr, colInd, pivot_threshold,    \
+                           buffer);                                                                                    \
+  }                                                                                                                    \
+  cusolverStatus_t cusolverSp##P##csrluZeroPivotHost(cusolverSpHandle_t h, csrluInfoHost_t info, R tol,               \
+                                                     int *position) {                                                  \
+    return lowZeroPivot<T>(h, LowKind::Lu, info, tol, position, false);                                                \
+  }                                                                                                                    \
+  cusolverStatus_t cusolverSp##P##csrluSolveHost(cusolverSpHandle_t h, int n, const CT *b, CT *x, csrluInfoHost_t info, \
+                                                 void *buffer) {                                                       \
+    return luSolve<T>(h, info, n, reinterpret_cast<const T *>(b), reinterpret_cast<T *>(x), buffer);                   \
+  }                                                                                                                    \
+  cusolverStatus_t cusolverSp##P##csrluExtractHost(cusolverSpHandle_t h, int *P_, int *Q_, const cusparseMatDescr_t dL,\
+                                                   CT *valL, int *rowL, int *colL, const cusparseMatDescr_t dU,        \
+                                                   CT *valU, int *rowU, int *colU, csrluInfoHost_t info,               \
+                                                   void *buffer) {                                                     \
+    return luExtract<T>(h, info, P_, Q_, dL, reinterpret_cast<T *>(valL), rowL, colL, dU, reinterpret_cast<T *>(valU), \
+                        rowU, colU, buffer);                                                                           \
+  }
+FERRY_SP_LOW(S, float, float, float)
+FERRY_SP_LOW(D, double, double, double)
+FERRY_SP_LOW(C, cuComplex, C32, float)
+FERRY_SP_LOW(Z, cuDoubleComplex, C64, double)

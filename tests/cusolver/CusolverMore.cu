@@ -9,13 +9,17 @@
 /// solvers call (csrissymHost on symmetric and one-sided patterns, csrpermHost
 /// B = A(p,q) against the host's own gather with valB = valA(map), and
 /// csrsymrcmHost: a permutation that brings a shuffled grid's bandwidth back
-/// down). Prints `CusolverMore: PASS` or the failing checks.
+/// down), and the low-level csrchol/csrqr (host and device) and csrlu
+/// (host) calls: A x = b residuals, a singular matrix's zero pivot, and
+/// csrluExtractHost's factors multiplied back (L U = A(P, Q)) on a matrix
+/// that needs pivoting. Prints `CusolverMore: PASS` or the failing checks.
 #define DISABLE_CUSOLVER_DEPRECATED
 #include <cuComplex.h>
 #include <cuda_runtime.h>
 #include <cusolverDn.h>
 #include <cusolverRf.h>
 #include <cusolverSp.h>
+#include <cusolverSp_LOWLEVEL_PREVIEW.h>
 #include <cusparse.h>
 #include <algorithm>
 #include <cmath>
@@ -445,6 +449,148 @@ int main() {
       }
     // A breadth-first ordering of a 9 x 9 grid has bandwidth at most 2 G.
     check("sp_csrsymrcm", Perm && After <= 2 * G && After < Before, After);
+    // Low-level API on a 6 x 6 nonsymmetric matrix whose (0,0) is zero (LU must pivot) and on an SPD one.
+    {
+      const int N6 = 6;
+      std::vector<double> Mat(N6 * N6, 0), Spd(N6 * N6, 0); // row-major here
+      for (int I = 0; I < N6; ++I)
+        for (int J = 0; J < N6; ++J) {
+          if (std::abs(I - J) <= 2 && (I + 2 * J) % 3 != 1)
+            Mat[I * N6 + J] = rnd() * 4;
+          if (std::abs(I - J) <= 1)
+            Spd[I * N6 + J] = I == J ? 4 : -1;
+        }
+      for (int I = 1; I < N6; ++I)
+        Mat[I * N6 + I] += 5; // nonsingular, but row 0 keeps a zero diagonal
+      Mat[0 * N6 + 0] = 0;
+      Mat[0 * N6 + 1] = 3;
+      Mat[1 * N6 + 0] = 2;
+      auto toCsr = [&](const std::vector<double> &Dn, std::vector<int> &R, std::vector<int> &C, std::vector<double> &V) {
+        R = {1};
+        C.clear();
+        V.clear();
+        for (int I = 0; I < N6; ++I) {
+          for (int J = 0; J < N6; ++J)
+            if (Dn[I * N6 + J] != 0) {
+              C.push_back(J + 1);
+              V.push_back(Dn[I * N6 + J]);
+            }
+          R.push_back((int)C.size() + 1);
+        }
+      };
+      auto resid = [&](const std::vector<double> &Dn, const std::vector<double> &X, const std::vector<double> &B) {
+        double W = 0;
+        for (int I = 0; I < N6; ++I) {
+          double S = 0;
+          for (int J = 0; J < N6; ++J)
+            S += Dn[I * N6 + J] * X[J];
+          W = std::fmax(W, std::fabs(S - B[I]));
+        }
+        return W;
+      };
+      std::vector<int> R, C;
+      std::vector<double> V, B = {1, 2, 3, 4, 5, 6}, X(N6);
+      size_t In = 0, Ws = 0;
+      // csrlu host: factor, solve, extract and multiply back.
+      toCsr(Mat, R, C, V);
+      csrluInfoHost_t Lu;
+      CK(cusolverSpCreateCsrluInfoHost(&Lu));
+      CK(cusolverSpXcsrluAnalysisHost(Sp, N6, (int)C.size(), D, R.data(), C.data(), Lu));
+      CK(cusolverSpDcsrluBufferInfoHost(Sp, N6, (int)C.size(), D, V.data(), R.data(), C.data(), Lu, &In, &Ws));
+      std::vector<char> LB(Ws + 1);
+      CK(cusolverSpDcsrluFactorHost(Sp, N6, (int)C.size(), D, V.data(), R.data(), C.data(), Lu, 1.0, LB.data()));
+      int Pos = -7;
+      CK(cusolverSpDcsrluZeroPivotHost(Sp, Lu, 1e-12, &Pos));
+      CK(cusolverSpDcsrluSolveHost(Sp, N6, B.data(), X.data(), Lu, LB.data()));
+      double LuRes = resid(Mat, X, B);
+      int NL = -1, NU = -1;
+      CK(cusolverSpXcsrluNnzHost(Sp, &NL, &NU, Lu));
+      std::vector<int> Pl(N6), Ql(N6), RL(N6 + 1), CL(NL + 1), RU(N6 + 1), CU(NU + 1);
+      std::vector<double> VL(NL + 1), VU(NU + 1);
+      CK(cusolverSpDcsrluExtractHost(Sp, Pl.data(), Ql.data(), D, VL.data(), RL.data(), CL.data(), D, VU.data(),
+                                     RU.data(), CU.data(), Lu, LB.data()));
+      std::vector<double> L(N6 * N6, 0), U(N6 * N6, 0);
+      bool Tri = true;
+      for (int I = 0; I < N6; ++I) {
+        L[I * N6 + I] = 1;
+        for (int K = RL[I] - 1; K < RL[I + 1] - 1; ++K) {
+          Tri &= CL[K] - 1 < I;
+          L[I * N6 + CL[K] - 1] = VL[K];
+        }
+        for (int K = RU[I] - 1; K < RU[I + 1] - 1; ++K) {
+          Tri &= CU[K] - 1 >= I;
+          U[I * N6 + CU[K] - 1] = VU[K];
+        }
+      }
+      double Back = 0;
+      for (int I = 0; I < N6; ++I)
+        for (int J = 0; J < N6; ++J) {
+          double S = 0;
+          for (int K = 0; K < N6; ++K)
+            S += L[I * N6 + K] * U[K * N6 + J];
+          Back = std::fmax(Back, std::fabs(S - Mat[Pl[I] * N6 + Ql[J]]));
+        }
+      check("sp_csrlu_host", Pos == -1 && Tri && Pl[0] != 0 && LuRes < 1e-12 && Back < 1e-12,
+            std::fmax(LuRes, Back));
+      CK(cusolverSpDestroyCsrluInfoHost(Lu));
+
+      // csrchol host and device on the SPD matrix; then a singular one (zero pivot at 2).
+      toCsr(Spd, R, C, V);
+      csrcholInfoHost_t Ch;
+      CK(cusolverSpCreateCsrcholInfoHost(&Ch));
+      CK(cusolverSpXcsrcholAnalysisHost(Sp, N6, (int)C.size(), D, R.data(), C.data(), Ch));
+      CK(cusolverSpDcsrcholBufferInfoHost(Sp, N6, (int)C.size(), D, V.data(), R.data(), C.data(), Ch, &In, &Ws));
+      std::vector<char> CB(Ws + 1);
+      CK(cusolverSpDcsrcholFactorHost(Sp, N6, (int)C.size(), D, V.data(), R.data(), C.data(), Ch, CB.data()));
+      Pos = -7;
+      CK(cusolverSpDcsrcholZeroPivotHost(Sp, Ch, 1e-12, &Pos));
+      CK(cusolverSpDcsrcholSolveHost(Sp, N6, B.data(), X.data(), Ch, CB.data()));
+      double HostRes = resid(Spd, X, B);
+      csrcholInfo_t ChD;
+      CK(cusolverSpCreateCsrcholInfo(&ChD));
+      int *DR = up(R), *DC = up(C);
+      double *DV = up(V), *DB = up(B), *DX = up(X);
+      void *DW;
+      cudaMalloc(&DW, 1 << 16);
+      CK(cusolverSpXcsrcholAnalysis(Sp, N6, (int)C.size(), D, DR, DC, ChD));
+      CK(cusolverSpDcsrcholBufferInfo(Sp, N6, (int)C.size(), D, DV, DR, DC, ChD, &In, &Ws));
+      CK(cusolverSpDcsrcholFactor(Sp, N6, (int)C.size(), D, DV, DR, DC, ChD, DW));
+      int PosD = -7;
+      CK(cusolverSpDcsrcholZeroPivot(Sp, ChD, 1e-12, &PosD));
+      CK(cusolverSpDcsrcholSolve(Sp, N6, DB, DX, ChD, DW));
+      double DevRes = resid(Spd, down(DX, N6), B);
+      std::vector<double> Sing(Spd);
+      for (int J = 0; J < N6; ++J)
+        Sing[2 * N6 + J] = Sing[J * N6 + 2] = 0; // row and column 2 empty but the diagonal...
+      Sing[2 * N6 + 2] = 0;
+      Sing[2 * N6 + 3] = Sing[3 * N6 + 2] = 1e-30; // ...keep the pattern nonempty
+      toCsr(Sing, R, C, V);
+      CK(cusolverSpXcsrcholAnalysisHost(Sp, N6, (int)C.size(), D, R.data(), C.data(), Ch));
+      CK(cusolverSpDcsrcholFactorHost(Sp, N6, (int)C.size(), D, V.data(), R.data(), C.data(), Ch, CB.data()));
+      int PosS = -7;
+      CK(cusolverSpDcsrcholZeroPivotHost(Sp, Ch, 1e-12, &PosS));
+      check("sp_csrchol", Pos == -1 && PosD == -1 && PosS == 2 && HostRes < 1e-12 && DevRes < 1e-12,
+            std::fmax(HostRes, DevRes));
+      CK(cusolverSpDestroyCsrcholInfoHost(Ch));
+      CK(cusolverSpDestroyCsrcholInfo(ChD));
+
+      // csrqr host: least squares of the nonsymmetric matrix (square), solved through Factor(b, x) and Solve.
+      toCsr(Mat, R, C, V);
+      csrqrInfoHost_t Qi;
+      CK(cusolverSpCreateCsrqrInfoHost(&Qi));
+      CK(cusolverSpXcsrqrAnalysisHost(Sp, N6, N6, (int)C.size(), D, R.data(), C.data(), Qi));
+      CK(cusolverSpDcsrqrBufferInfoHost(Sp, N6, N6, (int)C.size(), D, V.data(), R.data(), C.data(), Qi, &In, &Ws));
+      std::vector<char> QB(Ws + 1);
+      CK(cusolverSpDcsrqrSetupHost(Sp, N6, N6, (int)C.size(), D, V.data(), R.data(), C.data(), 0.0, Qi));
+      std::vector<double> X2(N6), Bc(B);
+      CK(cusolverSpDcsrqrFactorHost(Sp, N6, N6, (int)C.size(), Bc.data(), X2.data(), Qi, QB.data()));
+      Pos = -7;
+      CK(cusolverSpDcsrqrZeroPivotHost(Sp, Qi, 1e-12, &Pos));
+      CK(cusolverSpDcsrqrSolveHost(Sp, N6, N6, Bc.data(), X.data(), Qi, QB.data()));
+      double QrRes = std::fmax(resid(Mat, X, B), resid(Mat, X2, B));
+      check("sp_csrqr_host", Pos == -1 && QrRes < 1e-12, QrRes);
+      CK(cusolverSpDestroyCsrqrInfoHost(Qi));
+    }
     CK(cusparseDestroyMatDescr(D));
     CK(cusolverSpDestroy(Sp));
   }
