@@ -1421,16 +1421,18 @@ ferry::Status HsaQueue::enqueueCopy(const ferry::CopyRect &R) {
 }
 
 /// Fills F on the GPU's side: each row's 4-byte-aligned middle with
-/// hsa_amd_memory_fill (the pattern of 1-, 2- and 4-byte values repeats
-/// within a dword, and a row starts element-aligned, so the middle starts
-/// at the pattern's first byte), and the up to 3 bytes before and after it
-/// by the host where it may touch device memory (large BAR), else by DMA
-/// from a pinned buffer holding the pattern. hsa_amd_memory_fill is
-/// synchronous: this runs on the host function path, in stream order.
+/// hsa_amd_memory_fill (a 1-, 2- or 4-byte value's bytes repeat within a
+/// dword, so the middle is one dword pattern, rotated to the phase it
+/// starts at), and the up to 3 bytes before and after it by the host where
+/// it may touch device memory (large BAR), else by DMA from a pinned buffer
+/// holding the pattern. hsa_amd_memory_fill is synchronous: this runs on
+/// the host function path, in stream order.
 static ferry::Status fillRows(HsaDevice &D, const ferry::FillRect &F) {
   uint32_t Mask = F.ElemBytes == 4 ? ~0u : (1u << (8 * F.ElemBytes)) - 1;
   uint32_t V = F.Value & Mask;
-  uint32_t Pattern = F.ElemBytes == 1 ? V * 0x01010101u : F.ElemBytes == 2 ? V * 0x00010001u : V;
+  // Byte I of a row (each row starts with a whole element) is byte
+  // I % ElemBytes of the value.
+  auto ByteAt = [&](size_t I) { return uint8_t(V >> (8 * (I % F.ElemBytes))); };
   size_t RowBytes = F.Width * F.ElemBytes;
   // Contiguous rows are one row.
   size_t Rows = F.Height, Pitch = F.Pitch;
@@ -1440,7 +1442,7 @@ static ferry::Status fillRows(HsaDevice &D, const ferry::FillRect &F) {
   }
   struct Edge {
     uint8_t *At;
-    size_t Bytes;
+    size_t Bytes, Phase; ///< Phase: the edge's first byte is ByteAt(Phase).
   };
   std::vector<Edge> Edges;
   for (size_t Y = 0; Y < Rows; ++Y) {
@@ -1448,37 +1450,38 @@ static ferry::Status fillRows(HsaDevice &D, const ferry::FillRect &F) {
     size_t Head = std::min(RowBytes, size_t((4 - reinterpret_cast<uintptr_t>(Row) % 4) % 4));
     size_t Middle = (RowBytes - Head) & ~size_t(3);
     size_t Tail = RowBytes - Head - Middle;
-    if (Middle)
+    if (Middle) {
+      uint32_t Pattern = 0;
+      for (size_t K = 0; K < 4; ++K)
+        Pattern |= uint32_t(ByteAt(Head + K)) << (8 * K);
       if (hsa_status_t E = D.Rt.fn().hsa_amd_memory_fill(Row + Head, Pattern, Middle / 4))
         return ferry::makeError(CUDA_ERROR_INVALID_VALUE,
                                 "hsa_amd_memory_fill(" + hexAddress(Row + Head) + ", " +
                                     std::to_string(Middle / 4) + " dwords): " + D.Rt.statusText(E));
+    }
     if (Head)
-      Edges.push_back({Row, Head});
+      Edges.push_back({Row, Head, 0});
     if (Tail)
-      Edges.push_back({Row + Head + Middle, Tail});
+      Edges.push_back({Row + Head + Middle, Tail, (Head + Middle) % F.ElemBytes});
   }
   if (Edges.empty())
     return ferry::Status::ok();
-  // Byte I of the fill (from an element-aligned start) is byte I % ElemBytes
-  // of the value; an edge starts element-aligned too (a row's start, or the
-  // 4-aligned end of its middle).
-  auto ByteAt = [&](size_t I) { return uint8_t(V >> (8 * (I % F.ElemBytes))); };
   if (D.A.HostAccess) {
     for (const Edge &E : Edges)
       for (size_t I = 0; I < E.Bytes; ++I)
-        E.At[I] = ByteAt(I);
+        E.At[I] = ByteAt(E.Phase + I);
     return ferry::Status::ok();
   }
-  PinnedBuffer Bytes(D, 4);
+  // Edges are at most 3 bytes from a phase below 4.
+  PinnedBuffer Bytes(D, 8);
   if (!Bytes.Data)
     return ferry::makeError(CUDA_ERROR_OUT_OF_MEMORY, "memset's pattern buffer: " + Bytes.Why);
-  for (size_t I = 0; I < 4; ++I)
+  for (size_t I = 0; I < 8; ++I)
     Bytes.Data[I] = ByteAt(I);
   std::vector<DmaPiece> Pieces;
   Pieces.reserve(Edges.size());
   for (const Edge &E : Edges)
-    Pieces.push_back({E.At, Bytes.Data, E.Bytes});
+    Pieces.push_back({E.At, Bytes.Data + E.Phase, E.Bytes});
   return dmaAndWait(D, Pieces);
 }
 
