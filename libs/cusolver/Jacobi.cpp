@@ -1,16 +1,26 @@
 /// \file
 /// The Jacobi-method solvers' API (syevj/heevj, gesvdj and their batched
-/// forms, with syevjInfo_t/gesvdjInfo_t parameters) over LAPACK's divide
-/// and conquer (syevd/heevd) and gesvd: the results are the same
+/// forms, with syevjInfo_t/gesvdjInfo_t parameters). syevj/heevj on one
+/// matrix of order up to JacobiMaxOrder runs a cyclic Jacobi method on the
+/// host (row-cyclic sweeps of rotations, a phase first for complex entries),
+/// stopping when off(A) <= tol * ||A||_F (tol: the info's tolerance, machine
+/// epsilon of the type when 0) or after the maximum sweeps (info = n + 1,
+/// as cuSOLVER documents), so GetSweeps and GetResidual (off(A) at the end,
+/// which equals ||A - V W V^H||_F for the V returned) report the iteration
+/// that produced the result. Larger orders, the batched forms and gesvdj
+/// run LAPACK's divide and conquer (syevd/heevd) and gesvd: the same
 /// decompositions to rounding, eigenvalues ascending and singular values
-/// descending, which also satisfies sort_eig/sort_svd = 0 ("any order").
-/// Tolerance and maximum sweeps are kept but do not apply (LAPACK converges
-/// to working precision), so the Jacobi diagnostics (GetResidual,
-/// GetSweeps) have nothing true to report: NOT_SUPPORTED with a log line.
+/// descending, but no Jacobi iteration, so GetSweeps/GetResidual after them
+/// answer NOT_SUPPORTED with a log line (after a batched call cuSOLVER
+/// does too). The sweep count is ferry's own iteration's, which need not
+/// equal NVIDIA's (its sweep order and stopping test are not documented).
 #include "libs/cusolver/Common.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <new>
+#include <numeric>
 #include <vector>
 
 struct syevjInfo {
@@ -19,6 +29,11 @@ struct syevjInfo {
   double Tolerance = 0;
   int MaxSweeps = 100;
   int Sort = 1;
+  // What the last call with this info ran: 0 none yet, 1 the Jacobi method
+  // (Sweeps, Residual valid), 2 LAPACK (order above the limit, or batched).
+  int Ran = 0;
+  int Sweeps = 0;
+  double Residual = 0;
 };
 
 struct gesvdjInfo {
@@ -39,6 +54,107 @@ template <typename I> bool live(I *P) { return P && P->Magic == I::Live; }
 
 bool validMode(cusolverEigMode_t J) { return J == CUSOLVER_EIG_MODE_NOVECTOR || J == CUSOLVER_EIG_MODE_VECTOR; }
 
+constexpr int JacobiMaxOrder = 256;
+
+/// Cyclic Jacobi on the Hermitian n x n matrix held (Uplo's triangle) in A:
+/// W ascending, A overwritten with the eigenvectors when Vectors; returns
+/// the info value (0, or N + 1 when MaxSweeps did not reach the tolerance).
+template <typename T>
+int jacobiEig(int N, T *A, int Lda, char Uplo, Real<T> *W, bool Vectors, double Tol, int MaxSweeps, int *Sweeps,
+              double *Residual) {
+  using R = Real<T>;
+  auto Idx = [N](int I, int J) { return I + static_cast<size_t>(J) * N; };
+  std::vector<T> M(static_cast<size_t>(N) * N), V(static_cast<size_t>(N) * N, T(0));
+  for (int J = 0; J < N; ++J)
+    for (int I = 0; I < N; ++I) {
+      bool Stored = Uplo == 'L' ? I >= J : I <= J;
+      T X = Stored ? A[I + static_cast<size_t>(J) * Lda] : A[J + static_cast<size_t>(I) * Lda];
+      if (!Stored) {
+        if constexpr (IsComplex<T>)
+          X = std::conj(X);
+      }
+      if (I == J)
+        X = T(std::real(X));
+      M[Idx(I, J)] = X;
+    }
+  for (int I = 0; I < N; ++I)
+    V[Idx(I, I)] = T(1);
+  double Norm = 0;
+  for (const T &X : M)
+    Norm += std::norm(X);
+  Norm = std::sqrt(Norm);
+  const double Eps = Tol > 0 ? Tol : std::numeric_limits<R>::epsilon();
+  auto off = [&] {
+    double Sum = 0;
+    for (int J = 0; J < N; ++J)
+      for (int I = 0; I < N; ++I)
+        if (I != J)
+          Sum += std::norm(M[Idx(I, J)]);
+    return std::sqrt(Sum);
+  };
+  int Sweep = 0, Status = 0;
+  double Off = off();
+  while (Off > Eps * Norm) {
+    if (Sweep == MaxSweeps) {
+      Status = N + 1;
+      break;
+    }
+    ++Sweep;
+    for (int P = 0; P < N - 1; ++P)
+      for (int Q = P + 1; Q < N; ++Q) {
+        T Apq = M[Idx(P, Q)];
+        R Mag = std::abs(Apq);
+        if (Mag == R(0))
+          continue;
+        if constexpr (IsComplex<T>) {
+          // D = diag(..., conj(e) at q, ...): (D^H M D)(p, q) = |Apq|.
+          T D = std::conj(Apq / Mag);
+          for (int K = 0; K < N; ++K) {
+            M[Idx(K, Q)] *= D;
+            V[Idx(K, Q)] *= D;
+          }
+          for (int K = 0; K < N; ++K)
+            M[Idx(Q, K)] *= std::conj(D);
+          Apq = T(Mag);
+        }
+        R App = std::real(M[Idx(P, P)]), Aqq = std::real(M[Idx(Q, Q)]), Ap = std::real(Apq);
+        R Tau = (Aqq - App) / (2 * Ap);
+        R Tn = (Tau >= 0 ? R(1) : R(-1)) / (std::fabs(Tau) + std::sqrt(R(1) + Tau * Tau));
+        R C = R(1) / std::sqrt(R(1) + Tn * Tn), S = Tn * C;
+        for (int K = 0; K < N; ++K) {
+          T Kp = M[Idx(K, P)], Kq = M[Idx(K, Q)];
+          M[Idx(K, P)] = C * Kp - S * Kq;
+          M[Idx(K, Q)] = S * Kp + C * Kq;
+          T Vp = V[Idx(K, P)], Vq = V[Idx(K, Q)];
+          V[Idx(K, P)] = C * Vp - S * Vq;
+          V[Idx(K, Q)] = S * Vp + C * Vq;
+        }
+        for (int K = 0; K < N; ++K) {
+          T Pk = M[Idx(P, K)], Qk = M[Idx(Q, K)];
+          M[Idx(P, K)] = C * Pk - S * Qk;
+          M[Idx(Q, K)] = S * Pk + C * Qk;
+        }
+        M[Idx(P, Q)] = M[Idx(Q, P)] = T(0);
+        M[Idx(P, P)] = T(std::real(M[Idx(P, P)]));
+        M[Idx(Q, Q)] = T(std::real(M[Idx(Q, Q)]));
+      }
+    Off = off();
+  }
+  *Sweeps = Sweep;
+  *Residual = Off;
+  std::vector<int> Order(N);
+  std::iota(Order.begin(), Order.end(), 0);
+  std::stable_sort(Order.begin(), Order.end(),
+                   [&](int X, int Y) { return std::real(M[Idx(X, X)]) < std::real(M[Idx(Y, Y)]); });
+  for (int J = 0; J < N; ++J) {
+    W[J] = std::real(M[Idx(Order[J], Order[J])]);
+    if (Vectors)
+      for (int I = 0; I < N; ++I)
+        A[I + static_cast<size_t>(J) * Lda] = V[Idx(I, Order[J])];
+  }
+  return Status;
+}
+
 /// syevj (Batch 0) and syevjBatched: Batch matrices n x n at stride lda*n,
 /// eigenvalues at stride n, one info each (syevj: one).
 template <typename T>
@@ -55,6 +171,23 @@ cusolverStatus_t syevj(cusolverDnHandle_t Handle, cusolverEigMode_t Jobz, cublas
     return Invalid;
   char Jz = Jobz == CUSOLVER_EIG_MODE_VECTOR ? 'V' : 'N', U = fillChar(Uplo);
   int Count = Batch ? Batch : 1;
+  if (!Batch && N <= JacobiMaxOrder) {
+    double Tol = Params ? Params->Tolerance : 0;
+    int MaxSweeps = Params ? Params->MaxSweeps : 100;
+    if (Params)
+      Params->Ran = 1;
+    return enqueue(H, [=] {
+      int Sweeps = 0;
+      double Residual = 0;
+      Info[0] = jacobiEig<T>(N, A, Lda, U, W, Jz == 'V', Tol, MaxSweeps, &Sweeps, &Residual);
+      if (Params) {
+        Params->Sweeps = Sweeps;
+        Params->Residual = Residual;
+      }
+    });
+  }
+  if (Params)
+    Params->Ran = 2;
   return enqueue(H, [=] {
     for (int B = 0; B < Count; ++B) {
       int Status = 0;
@@ -166,16 +299,32 @@ cusolverStatus_t cusolverDnXsyevjSetSortEig(syevjInfo_t Info, int Sort) {
   return Ok;
 }
 
-cusolverStatus_t cusolverDnXsyevjGetResidual(cusolverDnHandle_t, syevjInfo_t, double *) {
-  logOnce("cusolverDnXsyevjGetResidual",
-          "ferry's syevj runs LAPACK's divide and conquer: no Jacobi residual (CUSOLVER_STATUS_NOT_SUPPORTED)");
-  return CUSOLVER_STATUS_NOT_SUPPORTED;
+/// The last syevj's Jacobi diagnostics, once its work on the handle's
+/// stream is done; NOT_SUPPORTED after a run that had no Jacobi iteration.
+template <typename V>
+cusolverStatus_t syevjReport(cusolverDnHandle_t Handle, syevjInfo_t Info, V *Out, const char *Name, bool Sweeps) {
+  DnHandle *H = lookup(Handle);
+  if (!H)
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (!live(Info) || !Out)
+    return Invalid;
+  if (Info->Ran == 2) {
+    logOnce(Name, "the last syevj on this info ran LAPACK's divide and conquer (batched, or order above 256): no "
+                  "Jacobi iteration to report (CUSOLVER_STATUS_NOT_SUPPORTED)");
+    return CUSOLVER_STATUS_NOT_SUPPORTED;
+  }
+  if (cusolverStatus_t St = synchronize(H->Stream))
+    return St;
+  *Out = Sweeps ? static_cast<V>(Info->Sweeps) : static_cast<V>(Info->Residual);
+  return Ok;
 }
 
-cusolverStatus_t cusolverDnXsyevjGetSweeps(cusolverDnHandle_t, syevjInfo_t, int *) {
-  logOnce("cusolverDnXsyevjGetSweeps",
-          "ferry's syevj runs LAPACK's divide and conquer: no Jacobi sweeps (CUSOLVER_STATUS_NOT_SUPPORTED)");
-  return CUSOLVER_STATUS_NOT_SUPPORTED;
+cusolverStatus_t cusolverDnXsyevjGetResidual(cusolverDnHandle_t Handle, syevjInfo_t Info, double *Residual) {
+  return syevjReport(Handle, Info, Residual, "cusolverDnXsyevjGetResidual", false);
+}
+
+cusolverStatus_t cusolverDnXsyevjGetSweeps(cusolverDnHandle_t Handle, syevjInfo_t Info, int *Sweeps) {
+  return syevjReport(Handle, Info, Sweeps, "cusolverDnXsyevjGetSweeps", true);
 }
 
 cusolverStatus_t cusolverDnCreateGesvdjInfo(gesvdjInfo_t *Info) {

@@ -12,7 +12,10 @@
 /// down), and the low-level csrchol/csrqr (host and device) and csrlu
 /// (host) calls: A x = b residuals, a singular matrix's zero pivot, and
 /// csrluExtractHost's factors multiplied back (L U = A(P, Q)) on a matrix
-/// that needs pivoting. Prints `CusolverMore: PASS` or the failing checks.
+/// that needs pivoting; and syevj/heevj's Jacobi diagnostics (eigenpair
+/// residuals, GetResidual within the tolerance, sweeps within the limit,
+/// info = n + 1 when one sweep cannot converge, NOT_SUPPORTED after the
+/// batched form). Prints `CusolverMore: PASS` or the failing checks.
 #define DISABLE_CUSOLVER_DEPRECATED
 #include <cuComplex.h>
 #include <cuda_runtime.h>
@@ -593,6 +596,94 @@ int main() {
     }
     CK(cusparseDestroyMatDescr(D));
     CK(cusolverSpDestroy(Sp));
+  }
+
+  {
+    // syevj (real) and heevj (complex) on 7 x 7 random Hermitian matrices.
+    const int N = 7;
+    for (int Cplx = 0; Cplx < 2; ++Cplx) {
+      std::vector<std::complex<double>> A(N * N);
+      for (int J = 0; J < N; ++J)
+        for (int I = J; I < N; ++I) {
+          std::complex<double> X(rnd(), Cplx && I != J ? rnd() : 0);
+          A[I + J * N] = X;
+          A[J + I * N] = std::conj(X);
+        }
+      syevjInfo_t P;
+      CK(cusolverDnCreateSyevjInfo(&P));
+      CK(cusolverDnXsyevjSetTolerance(P, 1e-10));
+      int Lw = 0, Sweeps = -1;
+      double Res = -1, Worst = 0, Norm = 0;
+      int *Info = up(std::vector<int>(1, -5));
+      double *DW = up(std::vector<double>(N, 0));
+      std::vector<double> W(N);
+      std::vector<std::complex<double>> V(N * N);
+      if (Cplx) {
+        auto *DA = up(A);
+        CK(cusolverDnZheevj_bufferSize(H, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, N, (cuDoubleComplex *)DA, N,
+                                       DW, &Lw, P));
+        cuDoubleComplex *Work;
+        cudaMalloc(&Work, sizeof(cuDoubleComplex) * Lw);
+        CK(cusolverDnZheevj(H, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, N, (cuDoubleComplex *)DA, N, DW, Work,
+                            Lw, Info, P));
+        V = down(DA, N * N);
+      } else {
+        std::vector<double> Ar(N * N);
+        for (int K = 0; K < N * N; ++K)
+          Ar[K] = A[K].real();
+        double *DA = up(Ar);
+        CK(cusolverDnDsyevj_bufferSize(H, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, N, DA, N, DW, &Lw, P));
+        double *Work;
+        cudaMalloc(&Work, sizeof(double) * Lw);
+        CK(cusolverDnDsyevj(H, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, N, DA, N, DW, Work, Lw, Info, P));
+        std::vector<double> Vr = down(DA, N * N);
+        for (int K = 0; K < N * N; ++K)
+          V[K] = Vr[K];
+      }
+      W = down(DW, N);
+      CK(cusolverDnXsyevjGetSweeps(H, P, &Sweeps));
+      CK(cusolverDnXsyevjGetResidual(H, P, &Res));
+      for (auto &X : A)
+        Norm += std::norm(X);
+      Norm = std::sqrt(Norm);
+      bool Sorted = true;
+      for (int J = 0; J < N; ++J) {
+        Sorted &= J == 0 || W[J - 1] <= W[J];
+        for (int I = 0; I < N; ++I) {
+          std::complex<double> Av = 0;
+          for (int K = 0; K < N; ++K)
+            Av += A[I + K * N] * V[K + J * N];
+          Worst = std::fmax(Worst, std::abs(Av - W[J] * V[I + J * N]));
+        }
+      }
+      check(Cplx ? "heevj_jacobi" : "syevj_jacobi",
+            down(Info, 1)[0] == 0 && Sorted && Worst < 1e-9 && Sweeps >= 1 && Sweeps <= 100 && Res >= 0 &&
+                Res <= 1e-10 * Norm,
+            Worst);
+      CK(cusolverDnDestroySyevjInfo(P));
+    }
+    // One sweep at tolerance 0 cannot converge on an 8 x 8: info = n + 1; then
+    // the batched form leaves nothing to report.
+    const int M8 = 8;
+    std::vector<double> B(M8 * M8);
+    for (int J = 0; J < M8; ++J)
+      for (int I = J; I < M8; ++I)
+        B[I + J * M8] = B[J + I * M8] = rnd();
+    syevjInfo_t P;
+    CK(cusolverDnCreateSyevjInfo(&P));
+    CK(cusolverDnXsyevjSetMaxSweeps(P, 1));
+    int Lw = 0, Sweeps = -1;
+    double *DB = up(B), *DW = up(std::vector<double>(M8, 0)), *Work;
+    int *Info = up(std::vector<int>(2, -5));
+    CK(cusolverDnDsyevj_bufferSize(H, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_UPPER, M8, DB, M8, DW, &Lw, P));
+    cudaMalloc(&Work, sizeof(double) * Lw);
+    CK(cusolverDnDsyevj(H, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_UPPER, M8, DB, M8, DW, Work, Lw, Info, P));
+    int NotConverged = down(Info, 1)[0];
+    CK(cusolverDnXsyevjGetSweeps(H, P, &Sweeps));
+    CK(cusolverDnDsyevjBatched(H, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_UPPER, 4, DB, 4, DW, Work, Lw, Info, P, 2));
+    int AfterBatched = (int)cusolverDnXsyevjGetSweeps(H, P, &Sweeps);
+    check("syevj_maxsweeps", NotConverged == M8 + 1 && AfterBatched == CUSOLVER_STATUS_NOT_SUPPORTED, NotConverged);
+    CK(cusolverDnDestroySyevjInfo(P));
   }
 
   CK(cusolverDnDestroy(H));
