@@ -8,6 +8,8 @@
 //   MemoryOps fail-copy  a 4099-byte device-to-device copy (the test makes
 //                        the simulated DMA engine fail copies of that size)
 //                        must return an error, and so must the next sync
+//   MemoryOps fail-copy-kernel  the same copy async, then a kernel on its
+//                        stream: the stream's sync must return an error
 //   MemoryOps fail-fill  a memset whose 3-byte edge goes by DMA (the test
 //                        fails copies of 3 bytes) must return an error
 //   MemoryOps host-touch writes device memory from the host: must die
@@ -374,6 +376,17 @@ int main(int Argc, char **Argv) {
     cudaError_t Next = cudaDeviceSynchronize();
     std::printf("failed copy: %s, then %s\n", cudaGetErrorName(E), cudaGetErrorName(Next));
     return E != cudaSuccess && Next != cudaSuccess ? 0 : 1;
+  }
+  if (!std::strcmp(Mode, "fail-copy-kernel")) {
+    // The failed copy is followed by a kernel on its stream: the kernel's
+    // barrier on the copy fails the queue; the sync must report an error.
+    uint8_t *Other;
+    CK(cudaMalloc(&Other, 8192));
+    cudaError_t E = cudaMemcpyAsync(Other, Dev, 4099, cudaMemcpyDeviceToDevice, S);
+    addOne<<<1, 64, 0, S>>>(Other, 64);
+    cudaError_t Sync = cudaStreamSynchronize(S);
+    std::printf("failed copy then kernel: %s, then %s\n", cudaGetErrorName(E), cudaGetErrorName(Sync));
+    return Sync != cudaSuccess ? 0 : 1;
   }
   if (!std::strcmp(Mode, "fail-fill")) {
     cudaError_t E = cudaMemsetAsync(Dev + 1, 7, 4098, S); // 3 head bytes, 3 tail bytes
