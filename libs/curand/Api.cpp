@@ -13,12 +13,12 @@
 /// ordering, 32-bit, uniform, normal and log-normal results (see Generate.h
 /// for the layout, Distributions.h for what is exact), and Sobol32/Sobol64
 /// in all 20000 dimensions with their JOEKUO6 direction vectors, scrambled
-/// or not, and the scramble constants (Sobol.h), MTGP32 with its DEFAULT, BEST and LEGACY orderings (Mtgp32.h), MT19937
-/// (Mt19937.h).
-/// Not implemented, with a log line and FerryNotSupported: Poisson from
-/// scrambled Sobol (not measured), Poisson above lambda 1500 (NVIDIA switches method there; for
-/// MTGP32 above 30). Poisson results and the Poisson
-/// discrete distribution are bit-exact below (Poisson.h).
+/// or not, and the scramble constants (Sobol.h), MTGP32 with its DEFAULT,
+/// BEST and LEGACY orderings (Mtgp32.h), MT19937 (Mt19937.h).
+/// Not implemented, with a log line and FerryNotSupported: Poisson above
+/// lambda 1500 (NVIDIA switches method there; for MTGP32 above 30, for
+/// Sobol from 1000). Poisson results and the Poisson discrete distribution
+/// are bit-exact below (Poisson.h).
 #include "ferry/generated/CurandApi.h"
 #include "libs/common/Driver.h"
 #include "libs/common/HostTask.h"
@@ -530,6 +530,10 @@ constexpr double MtgpPoissonMeasuredLambda = 30;
 /// MT19937's results are the table lookup of its 32-bit results too,
 /// measured at lambda 4 and 1000 (unlike MTGP32's at 63 and above).
 constexpr double MtPoissonMeasuredLambda = 1000;
+/// From this lambda on NVIDIA's Sobol32 Poisson results invert each point
+/// instead of the table lookup (measured: the same at 9.9999999999 and
+/// below, inversion at 10 and above).
+constexpr double SobolPoissonInversionLambda = 10;
 
 /// curandGeneratePoisson: the 32-bit results curandGenerate would give,
 /// each looked up in lambda's square-histogram table (Poisson.h), in
@@ -541,8 +545,6 @@ curandStatus_t poisson(curandGenerator_t H, unsigned *Out, size_t N, double Lamb
     return CURAND_STATUS_NOT_INITIALIZED;
   if (!(Lambda > 0))
     return CURAND_STATUS_OUT_OF_RANGE;
-  if (G->Type == CURAND_RNG_QUASI_SCRAMBLED_SOBOL32 || G->Type == CURAND_RNG_QUASI_SCRAMBLED_SOBOL64)
-    return notSupported("curandGeneratePoisson from scrambled Sobol (not measured)");
   if (Lambda > PoissonMeasuredLambda)
     return notSupported("curandGeneratePoisson with lambda above 1500 (NVIDIA's method changes between 1500 and "
                         "2000; the other one is not reproduced)");
@@ -555,13 +557,14 @@ curandStatus_t poisson(curandGenerator_t H, unsigned *Out, size_t N, double Lamb
   if (G->Type == CURAND_RNG_PSEUDO_MT19937 && Lambda > MtPoissonMeasuredLambda)
     return notSupported("curandGeneratePoisson from MT19937 with lambda above 1000 (not measured between 1000 "
                         "and 1500; above 1500 NVIDIA's method changes)");
-  std::shared_ptr<const PoissonTable> T = poissonTable(Lambda);
-  if (!T)
-    return CURAND_STATUS_ALLOCATION_FAILED;
-  if (G->Type == CURAND_RNG_QUASI_SOBOL64) {
-    // Inversion of each 64-bit point (measured), no table.
+  bool Sobol64 = G->Type == CURAND_RNG_QUASI_SOBOL64 || G->Type == CURAND_RNG_QUASI_SCRAMBLED_SOBOL64;
+  // Measured: Sobol64 inverts every point; Sobol32 looks its points up in
+  // the table below lambda 10 and inverts them from 10 on.
+  if (isQuasi(G->Type) && (Sobol64 || Lambda >= SobolPoissonInversionLambda)) {
+    // Inversion of each point, no table.
+    bool Scrambled = G->Type == CURAND_RNG_QUASI_SCRAMBLED_SOBOL32 || G->Type == CURAND_RNG_QUASI_SCRAMBLED_SOBOL64;
     if (Lambda >= 1000)
-      return notSupported("curandGeneratePoisson from Sobol64 with lambda 1000 or more (the inverse-CDF normal "
+      return notSupported("curandGeneratePoisson from Sobol with lambda 1000 or more (the inverse-CDF normal "
                           "approximation through erfcinv)");
     if (N % G->Dimensions)
       return CURAND_STATUS_LENGTH_NOT_MULTIPLE;
@@ -581,15 +584,24 @@ curandStatus_t poisson(curandGenerator_t H, unsigned *Out, size_t N, double Lamb
     Fill F;
     F.Points = N / Dims;
     F.Dims = Dims;
-    F.Write = [Dims, Start, Lambda](void *Dst, size_t I0, size_t Count) {
-      std::vector<uint64_t> Points(Count * Dims);
-      generateSobol(true, false, Dims, Output::Bits, Start + I0, Points.size(), Points.data(), 0, 1);
+    F.Write = [Sobol64, Scrambled, Dims, Start, Lambda](void *Dst, size_t I0, size_t Count) {
       auto *O = static_cast<unsigned *>(Dst);
-      for (size_t I = 0; I < Points.size(); ++I)
-        O[I] = poissonInversion(Points[I], Lambda);
+      if (Sobol64) {
+        std::vector<uint64_t> Points(Count * Dims);
+        generateSobol(true, Scrambled, Dims, Output::Bits, Start + I0, Points.size(), Points.data(), 0, 1);
+        for (size_t I = 0; I < Points.size(); ++I)
+          O[I] = poissonInversion(Points[I], Lambda);
+        return;
+      }
+      generateSobol(false, Scrambled, Dims, Output::Bits, Start + I0, Count * Dims, O, 0, 1);
+      for (size_t I = 0; I < Count * Dims; ++I)
+        O[I] = poissonInversion32(O[I], Lambda);
     };
     return submit(*G, F, Out);
   }
+  std::shared_ptr<const PoissonTable> T = poissonTable(Lambda);
+  if (!T)
+    return CURAND_STATUS_ALLOCATION_FAILED;
   Fill F;
   if (curandStatus_t S = prepare(G, Output::Bits, Out, N, 0, 1, false, F); S != CURAND_STATUS_SUCCESS || !F.Points)
     return S;

@@ -82,9 +82,11 @@ std::deque<std::pair<double, std::shared_ptr<const PoissonTable>>> Cache;
 
 } // namespace
 
-uint32_t poissonInversion(uint64_t X, double Lambda) {
+namespace {
+
+/// Fishman's inversion of U in (0, 1].
+uint32_t invert(double U, double Lambda) {
   const double Magic = 500.0;
-  double U = static_cast<double>(X >> 11) * 1.1102230246251565e-16 + 1.1102230246251565e-16 / 4.0;
   double L, P = 1.0, Q = 1.0;
   uint32_t K = 0;
   int Pow = 0;
@@ -96,13 +98,25 @@ uint32_t poissonInversion(uint64_t X, double Lambda) {
     P *= L;
     Q *= L;
     Pow += static_cast<int>(Magic);
-    while (U > Q) {
+    // U = 1 (a 32-bit point of all ones) may stay above Q: stop once the
+    // terms vanish rather than loop for ever.
+    while (U > Q && P > 0) {
       ++K;
       P *= Lambda / static_cast<double>(K);
       Q += P;
     }
   } while (static_cast<double>(Pow) < Lambda);
   return K;
+}
+
+} // namespace
+
+uint32_t poissonInversion(uint64_t X, double Lambda) {
+  return invert(static_cast<double>(X >> 11) * 1.1102230246251565e-16 + 1.1102230246251565e-16 / 4.0, Lambda);
+}
+
+uint32_t poissonInversion32(uint32_t X, double Lambda) {
+  return invert((static_cast<double>(X) + 1.0) * 2.3283064365386963e-10, Lambda);
 }
 
 std::shared_ptr<const PoissonTable> poissonTable(double Lambda) {

@@ -39,8 +39,12 @@ struct PoissonTable {
 
 /// curand_poisson.h's _curand_poisson_ITR_double (Fishman's inversion in
 /// steps of e^-500), which NVIDIA's host API uses for Sobol64's 64-bit
-/// points (measured at lambda 3.5); Lambda < 1000.
+/// points (measured at lambda 3.5 to 100) and for Sobol32's 32-bit points
+/// from lambda 10 on (measured); Lambda < 1000. A 64-bit point is
+/// u = (x >> 11) 2^-53 + 2^-55 (the device API's), a 32-bit one
+/// u = (x + 1) 2^-32 (measured: not the device API's x 2^-32 + 2^-33).
 uint32_t poissonInversion(uint64_t X, double Lambda);
+uint32_t poissonInversion32(uint32_t X, double Lambda);
 
 /// The table for Lambda (> 0), built once per lambda and kept (a few
 /// recent ones); null when it would not fit in memory.
