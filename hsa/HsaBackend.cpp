@@ -970,6 +970,18 @@ public:
         Self->D.setFault(CUDA_ERROR_ASSERT, "device-side assert: " + *Text);
         return;
       }
+    // A barrier on a failed copy (its signal negative) stops the queue with
+    // a generic error: the copy's own error, naming it, is the better
+    // report (and an earlier failure the root cause of any other), so
+    // failed signals still held are looked at first (their failure sets
+    // the fault; the first fault stays). Not if an enqueuer holds the lock
+    // (it may be waiting for room in this queue).
+    {
+      std::unique_lock<std::mutex> L(Self->Lock, std::try_to_lock);
+      if (L.owns_lock())
+        for (auto &[Until, Keep] : Self->Retained)
+          Until->isComplete();
+    }
     Self->D.setFault(queueErrorCode(S), "queue error: " + Self->Rt.statusText(S));
   }
   /// ROCr runs nothing more on a queue after an error: later commands would
