@@ -83,31 +83,42 @@ bool isComplex(Type T) { return T == Type::C || T == Type::Z; }
 /// The complex type of a real one's precision.
 Type complexOf(Type T) { return T == Type::S ? Type::C : T == Type::D ? Type::Z : T; }
 
-bool validMode(cusolverEigMode_t J) { return J == CUSOLVER_EIG_MODE_NOVECTOR || J == CUSOLVER_EIG_MODE_VECTOR; }
-
-/// What both calls check; the status, or Ok with the element type in *K
-/// and whether W is complex for a real A in *ComplexW.
-cusolverStatus_t check(const char *Name, cusolverDnHandle_t Handle, cusolverDnParams_t Params,
+/// What both calls check, in NVIDIA's way (measured on the H100,
+/// tests/cusolver/CusolverGeev.cu): left eigenvectors are
+/// CUSOLVER_STATUS_INTERNAL_ERROR (cuSOLVER computes none); a job other
+/// than CUSOLVER_EIG_MODE_VECTOR means no vectors; an unsupported type
+/// combination is INVALID_VALUE; a negative n, or lda / ldvr (with right
+/// vectors) below n, is INVALID_VALUE for the buffer size but
+/// INTERNAL_ERROR for the computation, which also refuses n = 0. The
+/// status, or Ok with the element type in *K and whether W is complex for
+/// a real A in *ComplexW.
+cusolverStatus_t check(const char *Name, bool Compute, cusolverDnHandle_t Handle, cusolverDnParams_t Params,
                        cusolverEigMode_t Jobvl, cusolverEigMode_t Jobvr, int64_t N, cudaDataType TA, int64_t Lda,
-                       cudaDataType TW, cudaDataType TVL, int64_t Ldvl, cudaDataType TVR, int64_t Ldvr,
-                       cudaDataType Compute, Type *K, bool *ComplexW) {
+                       cudaDataType TW, cudaDataType TVL, cudaDataType TVR, int64_t Ldvr, cudaDataType TC, Type *K,
+                       bool *ComplexW) {
   if (!lookup(Handle))
     return CUSOLVER_STATUS_NOT_INITIALIZED;
   if (Params && Params->Magic != cusolverDnParams::Live)
     return Invalid;
-  if (!validMode(Jobvl) || !validMode(Jobvr) || N < 0 || Lda < std::max<int64_t>(1, N))
-    return Invalid;
-  if ((Jobvl == CUSOLVER_EIG_MODE_VECTOR && Ldvl < std::max<int64_t>(1, N)) || Ldvl < 1)
-    return Invalid;
-  if ((Jobvr == CUSOLVER_EIG_MODE_VECTOR && Ldvr < std::max<int64_t>(1, N)) || Ldvr < 1)
-    return Invalid;
+  if (Jobvl == CUSOLVER_EIG_MODE_VECTOR) {
+    logOnce(Name, "left eigenvectors: NVIDIA's cuSOLVER computes none and answers "
+                  "CUSOLVER_STATUS_INTERNAL_ERROR, as ferry does");
+    return CUSOLVER_STATUS_INTERNAL_ERROR;
+  }
   Type A = typeOf(TA), W = typeOf(TW);
-  if (A == Type::Bad || typeOf(Compute) != A || typeOf(TVL) != A || typeOf(TVR) != A ||
+  if (A == Type::Bad || typeOf(TC) != A || typeOf(TVL) != A || typeOf(TVR) != A ||
       (W != A && W != complexOf(A))) {
     logOnce(Name, "this combination of data types is not supported (CUSOLVER_STATUS_INVALID_VALUE)");
     return Invalid;
   }
-  if (N > INT_MAX || Lda > INT_MAX || Ldvl > INT_MAX || Ldvr > INT_MAX) {
+  bool Right = Jobvr == CUSOLVER_EIG_MODE_VECTOR;
+  if (N < 0 || Lda < std::max<int64_t>(1, N) || (Right && Ldvr < std::max<int64_t>(1, N)) || (Compute && N == 0)) {
+    if (!Compute)
+      return Invalid;
+    logOnce(Name, "n <= 0, or lda / ldvr below n: CUSOLVER_STATUS_INTERNAL_ERROR, as NVIDIA's cuSOLVER answers");
+    return CUSOLVER_STATUS_INTERNAL_ERROR;
+  }
+  if (N > INT_MAX || Lda > INT_MAX || Ldvr > INT_MAX) {
     logOnce(Name, "a size beyond 2^31-1 is not supported (CUSOLVER_STATUS_NOT_SUPPORTED)");
     return CUSOLVER_STATUS_NOT_SUPPORTED;
   }
@@ -157,8 +168,8 @@ cusolverStatus_t cusolverDnXgeev_bufferSize(cusolverDnHandle_t handle, cusolverD
                                             size_t *workspaceInBytesOnDevice, size_t *workspaceInBytesOnHost) {
   Type K;
   bool ComplexW;
-  cusolverStatus_t St = check("cusolverDnXgeev_bufferSize", handle, params, jobvl, jobvr, n, dataTypeA, lda,
-                              dataTypeW, dataTypeVL, ldvl, dataTypeVR, ldvr, computeType, &K, &ComplexW);
+  cusolverStatus_t St = check("cusolverDnXgeev_bufferSize", false, handle, params, jobvl, jobvr, n, dataTypeA, lda,
+                              dataTypeW, dataTypeVL, dataTypeVR, ldvr, computeType, &K, &ComplexW);
   if (St != Ok)
     return St;
   if (!workspaceInBytesOnDevice || !workspaceInBytesOnHost)
@@ -177,15 +188,15 @@ cusolverStatus_t cusolverDnXgeev(cusolverDnHandle_t handle, cusolverDnParams_t p
                                  size_t, void *, size_t, int *info) {
   Type K;
   bool ComplexW;
-  cusolverStatus_t St = check("cusolverDnXgeev", handle, params, jobvl, jobvr, n, dataTypeA, lda, dataTypeW,
-                              dataTypeVL, ldvl, dataTypeVR, ldvr, computeType, &K, &ComplexW);
+  cusolverStatus_t St = check("cusolverDnXgeev", true, handle, params, jobvl, jobvr, n, dataTypeA, lda, dataTypeW,
+                              dataTypeVL, dataTypeVR, ldvr, computeType, &K, &ComplexW);
   if (St != Ok)
     return St;
   if (!info)
     return Invalid;
   DnHandle *H = lookup(handle);
-  char Jl = jobvl == CUSOLVER_EIG_MODE_VECTOR ? 'V' : 'N', Jr = jobvr == CUSOLVER_EIG_MODE_VECTOR ? 'V' : 'N';
-  int N = n, La = lda, Ll = ldvl, Lr = ldvr;
+  char Jl = 'N', Jr = jobvr == CUSOLVER_EIG_MODE_VECTOR ? 'V' : 'N';
+  int N = n, La = lda, Ll = std::max<int64_t>(1, std::min<int64_t>(ldvl, INT_MAX)), Lr = Jr == 'V' ? ldvr : 1;
   switch (K) {
   case Type::S:
     return run<float>(H, Jl, Jr, N, A, La, W, ComplexW, VL, Ll, VR, Lr, info);
