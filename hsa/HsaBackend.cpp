@@ -12,7 +12,11 @@
 /// signal completed. Every signal handed to ROCr (dependency or completion)
 /// is kept alive until the command naming it completed (retain), as ROCr
 /// reads signals by address. Pageable host memory is locked for the copies
-/// that touch it (the DMA engines reach only memory ROCr knows). Queue
+/// that touch it (the DMA engines reach only memory ROCr knows), or staged
+/// through pinned memory where it cannot be locked; fills go to
+/// hsa_amd_memory_fill plus DMA'd edges. Neither touches device memory from
+/// the host unless the CPU may (large BAR); sim/README.md says how. A copy
+/// the DMA engine failed (a negative signal) becomes an illegal address. Queue
 /// errors (the queue callback) become the device's sticky fault (illegal
 /// address, illegal instruction, launch failed), stop that queue's later
 /// commands, and end waits on signals the stopped queue will never
