@@ -332,7 +332,7 @@ std::vector<int> bfsOrder(const std::vector<std::vector<int>> &Adj, int Root, st
 /// Reverse Cuthill-McKee over every connected component (components in
 /// order of their lowest-index node). Each component starts from a
 /// pseudo-peripheral node: from its minimum-degree node, move to the
-/// minimum-degree node of the last BFS level while the depth grows.
+/// minimum-degree node of the last BFS level, again while the depth grows.
 std::vector<int> reverseCuthillMcKee(const std::vector<std::vector<int>> &Adj) {
   int N = static_cast<int>(Adj.size());
   std::vector<int> Mark(N, 0), Level(N, 0), Perm;
@@ -355,13 +355,14 @@ std::vector<int> reverseCuthillMcKee(const std::vector<std::vector<int>> &Adj) {
           Best = V;
       std::vector<int> Cand = bfsOrder(Adj, Best, Mark, ++Stamp, Level);
       int CandDepth = Level[Cand.back()];
-      if (CandDepth <= Depth) {
-        Comp = bfsOrder(Adj, Root, Mark, ++Stamp, Level);
-        break;
-      }
+      // George and Liu: the candidate becomes the start either way; the
+      // search goes on only while the depth grows (NVIDIA's symrcm on a
+      // grid starts from the far corner, as this does).
       Root = Best;
-      Depth = CandDepth;
       Comp = std::move(Cand);
+      if (CandDepth <= Depth)
+        break;
+      Depth = CandDepth;
     }
     for (int V : Comp) {
       Done[V] = 1;
