@@ -10,6 +10,7 @@
 #include "support/Log.h"
 #include "support/Settings.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -339,7 +340,12 @@ DeviceProperties hostDeviceProperties() {
   return P;
 }
 
-HostDevice::HostDevice() : Props(hostDeviceProperties()) {}
+HostDevice::HostDevice(int Index) : Props(hostDeviceProperties()) {
+  // Several host devices are the same machine: each tells itself apart by
+  // its UUID and PCI bus, as distinct GPUs do.
+  Props.Uuid[15] = uint8_t(Props.Uuid[15] ^ Index);
+  Props.PciBus = Index;
+}
 
 Expected<void *> HostDevice::allocate(MemoryKind Kind, size_t Bytes) {
   if (Bytes == 0)
@@ -495,7 +501,13 @@ static std::atomic<CompilerBackend *> &compilerSlot() {
 
 void HostBackend::setCompiler(CompilerBackend *C) { compilerSlot().store(C); }
 
-HostBackend::HostBackend() : DevicePtr(&Dev) {}
+HostBackend::HostBackend() {
+  int64_t Count = std::clamp<int64_t>(Settings::get().getInt(SettingKey::HostDevices), 1, 16);
+  for (int I = 0; I < Count; ++I) {
+    Devs.push_back(std::make_unique<HostDevice>(I));
+    DevicePtrs.push_back(Devs.back().get());
+  }
+}
 
 CompilerBackend *HostBackend::compiler() { return compilerSlot().load(); }
 

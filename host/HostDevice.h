@@ -13,7 +13,9 @@
 #include <deque>
 #include <mutex>
 #include <map>
+#include <memory>
 #include <thread>
+#include <vector>
 
 namespace ferry::host {
 
@@ -83,7 +85,8 @@ private:
 
 class HostDevice final : public Device {
 public:
-  HostDevice();
+  /// Index: this one's place among FERRY_HOST_DEVICES (UUID, PCI bus).
+  explicit HostDevice(int Index = 0);
   const DeviceProperties &properties() const override { return Props; }
   Expected<void *> allocate(MemoryKind Kind, size_t Bytes) override;
   Status release(MemoryKind Kind, void *Ptr, size_t Bytes) override;
@@ -130,15 +133,15 @@ class HostBackend final : public DeviceBackend {
 public:
   HostBackend();
   std::string_view name() const override { return "host"; }
-  std::span<Device *const> devices() const override { return {&DevicePtr, 1}; }
+  std::span<Device *const> devices() const override { return {DevicePtrs.data(), DevicePtrs.size()}; }
   /// The host compiler backend is registered by the kernel engineer's files
   /// through setCompiler; null until then.
   CompilerBackend *compiler() override;
   static void setCompiler(CompilerBackend *C);
 
 private:
-  HostDevice Dev;
-  Device *DevicePtr;
+  std::vector<std::unique_ptr<HostDevice>> Devs; ///< FERRY_HOST_DEVICES of them
+  std::vector<Device *> DevicePtrs;
 };
 
 /// Properties of this machine as the host device reports them (exposed for
