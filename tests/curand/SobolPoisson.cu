@@ -6,7 +6,9 @@
 /// goldens/RECORDED.md). The lambdas straddle Sobol32's switch from the
 /// table lookup to inversion at 10 (9.99, 10) and reach 999, the last
 /// below the normal approximation that ferry refuses; each case makes two
-/// calls (the second continues the sequence).
+/// calls (the second continues the sequence). Also hashed: the whole
+/// scrambled direction-vector tables (20000 dimensions, 32- and 64-bit),
+/// which ferry regenerates (libs/README.md).
 #include <cstdio>
 #include <cuda_runtime.h>
 #include <curand.h>
@@ -76,5 +78,14 @@ int main() {
     curandDestroyGenerator(G);
   }
   cudaFree(D);
+  curandDirectionVectors32_t *V32 = nullptr;
+  curandDirectionVectors64_t *V64 = nullptr;
+  if (curandGetDirectionVectors32(&V32, CURAND_SCRAMBLED_DIRECTION_VECTORS_32_JOEKUO6) || !V32 ||
+      curandGetDirectionVectors64(&V64, CURAND_SCRAMBLED_DIRECTION_VECTORS_64_JOEKUO6) || !V64) {
+    std::printf("scrambled direction vectors: not returned\n");
+    return 1;
+  }
+  std::printf("scrambled dirvec32 %016llx dirvec64 %016llx\n", fnv(V32, sizeof(*V32) * 20000),
+              fnv(V64, sizeof(*V64) * 20000));
   return Bad ? 1 : 0;
 }
