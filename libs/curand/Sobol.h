@@ -20,8 +20,8 @@
 /// 32-bit XORWOW results of seed 0 in the host API's default ordering,
 /// word w_i, read as 64-bit values u_k = w_(2k+1) | w_(2k+2) << 32. Row i of
 /// dimension d's unit lower triangular 64 x 64 scrambling matrix L_d is
-/// u_(64d+i) with its bits below the diagonal cleared and the diagonal set
-/// (column j at bit 63 - j); the scrambled vectors are L_d v_k over GF(2);
+/// u_(64d+i) keeping columns j < i only, with the diagonal set (column j
+/// at bit 63 - j); the scrambled vectors are L_d v_k over GF(2);
 /// constant d is u_(1280000+d). The 32-bit vectors (k < 32) and constants
 /// are the 64-bit ones' upper halves.
 #pragma once
