@@ -8,7 +8,7 @@
 /// (each dimension's first 2^k points still fall one in each interval of
 /// width 2^-k), that the device API gives the host API's points, and a
 /// 3-dimensional integral.
-#include "../../apps/common/sobol_util.h"
+#include "../common/sobol_util.h"
 
 int main() {
   bool Ok = true;
