@@ -1,8 +1,7 @@
 /// \file
 /// The cuFFT 12 ABI as ferry declares it: result codes, transform types,
-/// handles and data types, and cufftXt's enums as far as the prototypes
-/// need them (cufftXt's multi-GPU and callback calls return
-/// CUFFT_NOT_SUPPORTED in ferry). Plain C, self-contained; the prototypes
+/// handles and data types, and cufftXt's enums and multi-GPU descriptors
+/// as far as ferry's calls need them (callbacks return CUFFT_NOT_SUPPORTED). Plain C, self-contained; the prototypes
 /// are generated from libs/cufft/cufft.api into ferry/generated/CufftApi.h.
 #pragma once
 
@@ -62,10 +61,53 @@ typedef enum cufftProperty_t {
 
 typedef struct CUstream_st *cudaStream_t;
 
-/* cufftXt: declared only as far as the prototypes need them. */
-typedef struct cudaLibXtDesc_t cudaLibXtDesc;
-typedef int cufftXtSubFormat;      /* an enum */
-typedef int cufftXtCopyType;       /* an enum */
-typedef int cufftXtQueryType;      /* an enum */
+/* cufftXt's multi-GPU descriptors (cudalibxt.h's layout: programs read
+   descriptor->data[i] directly) and the enums libs/cufft/Xt.cpp acts on. */
+#define FERRY_CUFFT_MAX_DESCRIPTOR_GPUS 64
+typedef struct cudaXtDesc_t {
+  int version;
+  int nGPUs;
+  int GPUs[FERRY_CUFFT_MAX_DESCRIPTOR_GPUS];
+  void *data[FERRY_CUFFT_MAX_DESCRIPTOR_GPUS];
+  size_t size[FERRY_CUFFT_MAX_DESCRIPTOR_GPUS];
+  void *cudaXtState;
+} cudaXtDesc;
+typedef struct cudaLibXtDesc_t {
+  int version;
+  cudaXtDesc *descriptor;
+  int library; /* libFormat: 0 is cuFFT */
+  int subFormat;
+  void *libDescriptor;
+} cudaLibXtDesc;
+typedef int cufftXtSubFormat; /* an enum */
+enum {
+  CUFFT_XT_FORMAT_INPUT = 0x00,
+  CUFFT_XT_FORMAT_OUTPUT = 0x01,
+  CUFFT_XT_FORMAT_INPLACE = 0x02,
+  CUFFT_XT_FORMAT_INPLACE_SHUFFLED = 0x03,
+  CUFFT_XT_FORMAT_1D_INPUT_SHUFFLED = 0x04,
+  CUFFT_XT_FORMAT_DISTRIBUTED_INPUT = 0x05,
+  CUFFT_XT_FORMAT_DISTRIBUTED_OUTPUT = 0x06
+};
+typedef int cufftXtCopyType; /* an enum */
+enum { CUFFT_COPY_HOST_TO_DEVICE = 0x00, CUFFT_COPY_DEVICE_TO_HOST = 0x01, CUFFT_COPY_DEVICE_TO_DEVICE = 0x02 };
+typedef int cufftXtQueryType; /* an enum */
+enum { CUFFT_QUERY_1D_FACTORS = 0x00 };
+typedef struct cufftXt1dFactors_t {
+  long long int size;
+  long long int stringCount;
+  long long int stringLength;
+  long long int substringLength;
+  long long int factor1;
+  long long int factor2;
+  long long int stringMask;
+  long long int substringMask;
+  long long int factor1Mask;
+  long long int factor2Mask;
+  int stringShift;
+  int substringShift;
+  int factor1Shift;
+  int factor2Shift;
+} cufftXt1dFactors;
 typedef int cufftXtWorkAreaPolicy; /* an enum */
 typedef int cufftXtCallbackType;   /* an enum */
