@@ -18,6 +18,7 @@
 #include "ferry/generated/CufftApi.h"
 #include "libs/common/Driver.h"
 #include "libs/common/HostTask.h"
+#include "libs/cufft/RocFft.h"
 
 #include <fftw3.h>
 
@@ -59,6 +60,8 @@ struct Plan {
   std::mutex Lock;
   std::map<std::tuple<bool, int, int>, void *> Fftw;
   ferry::libs::TaskKeeper Kept;
+  /// rocFFT's plans, where the host cannot reach device memory (RocFft.h).
+  std::shared_ptr<ferry::cufft::RocPlans> Roc;
 
   ~Plan() {
     std::lock_guard<std::mutex> G(PlannerLock);
@@ -218,6 +221,27 @@ void transform(Plan &P, void *In, void *Out, int Sign) {
   }
 }
 
+/// A GPU whose memory the host cannot reach: the transform goes to rocFFT
+/// with the layout FFTW would get (libs/README.md, "The AMD backend").
+cufftResult forwardToRocfft(Plan &P, void *In, void *Out, int Sign) {
+  fftw_iodim64 Dims[3], HowMany;
+  guruDims(P, In == Out, Dims, HowMany);
+  ferry::cufft::RocTransform T;
+  T.Rank = P.Rank;
+  for (int K = 0; K < P.Rank; ++K) {
+    T.N[K] = Dims[K].n;
+    T.IStride[K] = Dims[K].is;
+    T.OStride[K] = Dims[K].os;
+  }
+  T.Batch = HowMany.n;
+  T.IDist = HowMany.is;
+  T.ODist = HowMany.os;
+  T.Type = P.Type;
+  T.InPlace = In == Out;
+  T.Sign = Sign;
+  return ferry::cufft::forwardTransform(P.Roc, reinterpret_cast<CUstream>(P.Stream), P.Kept, T, In, Out);
+}
+
 cufftResult exec(cufftHandle H, cufftType Want, void *In, void *Out, int Sign) {
   Plan *P = lookup(H);
   if (!P || !P->Made)
@@ -238,6 +262,8 @@ cufftResult exec(cufftHandle H, cufftType Want, void *In, void *Out, int Sign) {
   for (int K = 0; K < P->Rank; ++K)
     if (P->N[K] == 0)
       return CUFFT_SUCCESS; // an empty transform (Plan3d accepts a 0 extent)
+  if (!P->Kept.hostReachesDeviceMemory())
+    return forwardToRocfft(*P, In, Out, Sign);
   switch (ferry::libs::enqueueHostTask("cufft", reinterpret_cast<CUstream>(P->Stream), P->Kept,
                                        [P, In, Out, Sign] { transform(*P, In, Out, Sign); })) {
   case ferry::libs::EnqueueResult::Ok:

@@ -51,8 +51,11 @@ template <typename T> T *checked(void *P, uint32_t Magic) {
 
 std::string list(const size_t *V, size_t N) {
   std::string S;
-  for (size_t I = 0; I < N; ++I)
-    S += (I ? "," : "") + std::to_string(V[I]);
+  for (size_t I = 0; I < N; ++I) {
+    if (I)
+      S.push_back(',');
+    S.append(std::to_string(V[I]));
+  }
   return S;
 }
 
