@@ -18,6 +18,8 @@
 ///   eight GPU threads sharing one generator compute the words in).
 /// - The 64-bit seed enters as its low 32 bits (measured with seed
 ///   0x0123456789abcdef; MTGP32 folds seed ^ seed >> 32 instead).
+/// - A new seed starts the sequence over (Api.cpp: the position goes back
+///   to 0; measured after 1000 and 70000 results).
 /// - Each result is made from its one 32-bit output x: doubles are
 ///   (x + 1/2) 2^-32, floats that double rounded to float (not MTGP32's
 ///   float formula); normals and log-normals as MTGP32's (convertFrom32).

@@ -3,7 +3,8 @@
 /// gives in the calls tests/curand/MtDump.cu made on the H100 (the same
 /// seeds, call sizes, reseed, distributions, orderings and host
 /// generator), one line each; goldens/Mt19937Hashes.out holds the same
-/// hashes of the H100's raw dumps. Normals from device generators are left
+/// hashes of the H100's raw dumps; the "probe." lines likewise replay
+/// tests/curand/Mt19937Probe.cu's calls. Normals from device generators are left
 /// out (NVIDIA's go through the GPU's erfcinvf; ferry's are exact, as
 /// NVIDIA's host generator's are; the 32-bit calls after them are kept),
 /// and so are MtDump's calls at lambda 3000 (NVIDIA's normal
@@ -114,8 +115,38 @@ int main() {
     curandGenerateNormal(G, F, Mid, 0.0f, 1.0f);
     curandDestroyGenerator(G);
   }
+  // Mt19937Probe.cu's calls (its names, prefixed "probe."): more seeds, a
+  // reseed in the middle of a round, Poisson.
+  const char *SeedName[] = {"seed4", "seed5", "seeddefault"};
+  unsigned long long MoreSeeds[] = {0x100000000ull, 5489ull};
+  for (int S = 0; S < 3; ++S) {
+    if (S < 2) {
+      G = make(MoreSeeds[S]);
+    } else {
+      curandCreateGenerator(&G, CURAND_RNG_PSEUDO_MT19937);
+    }
+    line(std::string("probe.") + SeedName[S], 2048 * 4, curandGenerate(G, U, 2048));
+    curandDestroyGenerator(G);
+  }
+  std::vector<unsigned> H(140000);
+  for (size_t A : {1000u, 70000u})
+    for (int Host = 0; Host < 2; ++Host) {
+      G = make(1234, Host);
+      std::string Name = std::string("probe.") + (Host ? "h" : "") + "reseed" + std::to_string(A);
+      line(Name + "a", A * 4, curandGenerate(G, Host ? H.data() : U, A), Host ? H.data() : nullptr);
+      curandSetPseudoRandomGeneratorSeed(G, 99);
+      line(Name + "b", 140000 * 4, curandGenerate(G, Host ? H.data() : U, 140000), Host ? H.data() : nullptr);
+      curandDestroyGenerator(G);
+    }
+  for (int Lam : {4, 16, 30, 63, 100})
+    for (int Host = 0; Host < 2; ++Host) {
+      G = make(1234, Host);
+      std::string Name = std::string("probe.") + (Host ? "h" : "") + "pois" + std::to_string(Lam);
+      line(Name, 8192 * 4, curandGeneratePoisson(G, Host ? H.data() : U, 8192, Lam), Host ? H.data() : nullptr);
+      curandDestroyGenerator(G);
+    }
   G = make(1234, true);
-  std::vector<unsigned> H(Mid);
+  H.resize(Mid);
   line("mt.host.s1234.u32", Mid * 4, curandGenerate(G, H.data(), Mid), H.data());
   std::vector<float> HF(Mid);
   line("mt.host.nrm.after", Mid * 4, curandGenerateNormal(G, HF.data(), Mid, 0.0f, 1.0f), HF.data());
