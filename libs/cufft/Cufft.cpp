@@ -13,11 +13,13 @@
 /// (tests/cufft/goldens). Statuses for bad arguments follow those goldens.
 /// Of cufftXt, the single-GPU plan and exec calls over cudaDataType
 /// (cufftXtMakePlanMany, cufftXtGetSizeMany, cufftXtExec) are implemented
-/// for single and double precision; half precision, multi-GPU descriptors
-/// and callbacks are not: CUFFT_NOT_SUPPORTED with a log line.
+/// for single and double precision; half precision and callbacks are not:
+/// CUFFT_NOT_SUPPORTED with a log line. The multi-GPU calls (cufftXtSetGPUs,
+/// descriptors, cufftXtExecDescriptor*) are Xt.cpp's.
 #include "ferry/generated/CufftApi.h"
 #include "libs/common/Driver.h"
 #include "libs/common/HostTask.h"
+#include "libs/cufft/Internal.h"
 #include "libs/cufft/RocFft.h"
 
 #include <fftw3.h>
@@ -88,6 +90,28 @@ Plan *lookup(cufftHandle H) {
   auto It = registry().find(H);
   return It == registry().end() ? nullptr : It->second.get();
 }
+
+} // namespace
+
+bool ferry::cufft::viewPlan(cufftHandle H, PlanView &V) {
+  Plan *P = lookup(H);
+  if (!P)
+    return false;
+  V.Made = P->Made;
+  V.Type = P->Type;
+  V.Rank = P->Rank;
+  for (int K = 0; K < 3; ++K)
+    V.N[K] = P->N[K];
+  V.Batch = P->Batch;
+  V.Advanced = P->Advanced;
+  V.Stream = P->Stream;
+  V.Kept = &P->Kept;
+  return true;
+}
+
+std::mutex &ferry::cufft::fftwPlannerLock() { return PlannerLock; }
+
+namespace {
 
 bool validType(cufftType T) {
   switch (T) {
@@ -259,6 +283,12 @@ cufftResult exec(cufftHandle H, cufftType Want, void *In, void *Out, int Sign) {
     return CUFFT_INVALID_VALUE;
   if (!In || !Out)
     return CUFFT_INVALID_VALUE;
+  if (ferry::cufft::xtGpuCount(H) > 0) {
+    logMessage("cufftExec*/cufftXtExec on multi-GPU plan %d: only cufftXtExecDescriptor* is implemented "
+               "(CUFFT_NOT_SUPPORTED)",
+               H);
+    return CUFFT_NOT_SUPPORTED;
+  }
   for (int K = 0; K < P->Rank; ++K)
     if (P->N[K] == 0)
       return CUFFT_SUCCESS; // an empty transform (Plan3d accepts a 0 extent)
@@ -296,6 +326,10 @@ cufftResult make(cufftHandle H, int Rank, const long long *N, const long long *I
   for (int K = 0; K < Rank; ++K)
     if (N[K] < 0 || (N[K] == 0 && !AllowZero))
       return CUFFT_INVALID_SIZE;
+  if (ferry::cufft::xtGpuCount(H) > 0)
+    if (cufftResult R = ferry::cufft::xtMake(H, Rank, N, InEmbed && OutEmbed, Type, Batch, WorkSize);
+        R != CUFFT_SUCCESS)
+      return R;
   P->Rank = Rank;
   P->Type = Type;
   P->Batch = Batch;
@@ -316,6 +350,7 @@ cufftResult make(cufftHandle H, int Rank, const long long *N, const long long *I
   P->Made = true;
   if (WorkSize)
     *WorkSize = 0;
+  ferry::cufft::xtWorkSizes(H, WorkSize);
   return CUFFT_SUCCESS;
 }
 
@@ -383,6 +418,7 @@ cufftResult cufftDestroy(cufftHandle plan) {
     Gone = std::move(It->second);
     registry().erase(It);
   }
+  ferry::cufft::xtForget(plan);
   // Queued transforms use the plan: let them finish first.
   if (const ferry::libs::DriverTable *D = ferry::libs::driver())
     D->StreamSynchronize(reinterpret_cast<CUstream>(Gone->Stream));
@@ -512,6 +548,7 @@ cufftResult cufftGetSize(cufftHandle handle, size_t *workSize) {
     return CUFFT_INVALID_PLAN;
   if (workSize)
     *workSize = 0;
+  ferry::cufft::xtWorkSizes(handle, workSize);
   return CUFFT_SUCCESS;
 }
 

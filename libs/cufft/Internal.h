@@ -37,8 +37,8 @@ int xtGpuCount(cufftHandle H);
 /// Checks a multi-GPU plan's shape as it is made (the status NVIDIA's
 /// documents or answers for what multi-GPU cuFFT cannot do) and writes a
 /// work size of 0 for each of its GPUs.
-cufftResult xtMake(cufftHandle H, int Rank, const long long *N, bool Advanced, cufftType Type, long long Batch,
-                   size_t *WorkSize);
+cufftResult xtMake(cufftHandle H, int Rank, const long long *N, bool Advanced, cufftType Type,
+                   long long Batch, size_t *WorkSize);
 /// One work size of 0 for each GPU of a multi-GPU plan (nothing otherwise).
 void xtWorkSizes(cufftHandle H, size_t *WorkSize);
 /// The plan is destroyed.

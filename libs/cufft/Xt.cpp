@@ -28,8 +28,8 @@
 /// one, else at once after waiting for every GPU of the plan (each one's
 /// default stream). cufftXtMemcpy is synchronous, as the documentation says:
 /// it waits for every GPU of the plan, and the plan's stream, first.
-#include "libs/cufft/Internal.h"
 #include "libs/common/Driver.h"
+#include "libs/cufft/Internal.h"
 
 #include <fftw3.h>
 
@@ -120,7 +120,8 @@ void split(long long Total, int G, int Part, long long &Start, long long &Count)
 /// of NVIDIA's cuFFT 12 on two GPUs found (libs/README.md); factor1 =
 /// n / factor2; 8 strings (2 for 64 points), at least one a GPU.
 Factors factorsOf(long long N, int Gpus) {
-  static const int Factor2Log[] = {2, 3, 3, 3, 4, 4, 4, 5, 5, 5, 6, 6, 6, 7, 8, 9, 9, 9, 8, 9, 9, 9};
+  static const int Factor2Log[] = {2, 3, 3, 3, 4, 4, 4, 5, 5, 5, 6,
+                                   6, 6, 7, 8, 9, 9, 9, 8, 9, 9, 9};
   int K = std::min(std::max(log2Of(N), 6), 27);
   Factors F;
   F.Factor2 = 1LL << Factor2Log[K - 6];
@@ -153,7 +154,8 @@ long long partLength(const XtPlan &P, int Format, int Part) {
 long long partCapacity(const XtPlan &P, int Part) {
   if (P.How != Spread::Slabs)
     return partLength(P, CUFFT_XT_FORMAT_INPLACE, Part);
-  return std::max(partLength(P, CUFFT_XT_FORMAT_INPLACE, Part), partLength(P, CUFFT_XT_FORMAT_INPLACE_SHUFFLED, Part));
+  return std::max(partLength(P, CUFFT_XT_FORMAT_INPLACE, Part),
+                  partLength(P, CUFFT_XT_FORMAT_INPLACE_SHUFFLED, Part));
 }
 
 /// Where local element I of GPU Part's share (Format) sits in the natural
@@ -252,7 +254,8 @@ void fftwInPlace(const XtPlan &P, char *Data, int Sign) {
     {
       std::lock_guard<std::mutex> G(fftwPlannerLock());
       auto *C = reinterpret_cast<fftw_complex *>(Data);
-      F = fftw_plan_many_dft(P.Rank, N, HowMany, C, nullptr, 1, Dist, C, nullptr, 1, Dist, Sign, FFTW_ESTIMATE);
+      F = fftw_plan_many_dft(P.Rank, N, HowMany, C, nullptr, 1, Dist, C, nullptr, 1, Dist, Sign,
+                             FFTW_ESTIMATE);
     }
     fftw_execute(F);
     std::lock_guard<std::mutex> G(fftwPlannerLock());
@@ -262,7 +265,8 @@ void fftwInPlace(const XtPlan &P, char *Data, int Sign) {
     {
       std::lock_guard<std::mutex> G(fftwPlannerLock());
       auto *C = reinterpret_cast<fftwf_complex *>(Data);
-      F = fftwf_plan_many_dft(P.Rank, N, HowMany, C, nullptr, 1, Dist, C, nullptr, 1, Dist, Sign, FFTW_ESTIMATE);
+      F = fftwf_plan_many_dft(P.Rank, N, HowMany, C, nullptr, 1, Dist, C, nullptr, 1, Dist, Sign,
+                              FFTW_ESTIMATE);
     }
     fftwf_execute(F);
     std::lock_guard<std::mutex> G(fftwPlannerLock());
@@ -315,8 +319,8 @@ bool hostReaches(PlanView &V) {
   return false;
 }
 
-cufftResult execDescriptor(cufftHandle H, cudaLibXtDesc *In, cudaLibXtDesc *Out, int Sign, bool AnyType,
-                           cufftType Want) {
+cufftResult execDescriptor(cufftHandle H, cudaLibXtDesc *In, cudaLibXtDesc *Out, int Sign,
+                           bool AnyType, cufftType Want) {
   PlanView V;
   if (!viewPlan(H, V) || !V.Made)
     return CUFFT_INVALID_PLAN;
@@ -326,7 +330,9 @@ cufftResult execDescriptor(cufftHandle H, cudaLibXtDesc *In, cudaLibXtDesc *Out,
     return CUFFT_INVALID_PLAN;
   XtPlan X;
   if (!findXt(H, X) || !X.Made) {
-    logMessage("cufftXtExecDescriptor on single-GPU plan %d: descriptors need cufftXtSetGPUs (CUFFT_EXEC_FAILED)", H);
+    logMessage("cufftXtExecDescriptor on single-GPU plan %d: descriptors need cufftXtSetGPUs "
+               "(CUFFT_EXEC_FAILED)",
+               H);
     return CUFFT_EXEC_FAILED;
   }
   if (Sign != CUFFT_FORWARD && Sign != CUFFT_INVERSE)
@@ -344,14 +350,16 @@ cufftResult execDescriptor(cufftHandle H, cudaLibXtDesc *In, cudaLibXtDesc *Out,
       return CUFFT_INTERNAL_ERROR;
     if (In != Out)
       return CUFFT_EXEC_FAILED;
-    OutFormat = shuffledFormat(InFormat) ? CUFFT_XT_FORMAT_INPLACE : CUFFT_XT_FORMAT_INPLACE_SHUFFLED;
+    OutFormat =
+        shuffledFormat(InFormat) ? CUFFT_XT_FORMAT_INPLACE : CUFFT_XT_FORMAT_INPLACE_SHUFFLED;
   } else {
     // Batches stay where they are: every format is natural order.
     InFormat = OutFormat = CUFFT_XT_FORMAT_INPLACE;
   }
   Parts Src, Dst;
   if (!partsOf(X, In, InFormat, Src) || !partsOf(X, Out, OutFormat, Dst)) {
-    logMessage("cufftXtExecDescriptor: a descriptor's nGPUs or part sizes do not fit plan %d (CUFFT_INVALID_VALUE)",
+    logMessage("cufftXtExecDescriptor: a descriptor's nGPUs or part sizes do not fit plan %d "
+               "(CUFFT_INVALID_VALUE)",
                H);
     return CUFFT_INVALID_VALUE;
   }
@@ -372,7 +380,8 @@ cufftResult execDescriptor(cufftHandle H, cudaLibXtDesc *In, cudaLibXtDesc *Out,
     Work();
     return CUFFT_SUCCESS;
   }
-  switch (ferry::libs::enqueueHostTask("cufft", reinterpret_cast<CUstream>(V.Stream), *V.Kept, Work)) {
+  switch (
+      ferry::libs::enqueueHostTask("cufft", reinterpret_cast<CUstream>(V.Stream), *V.Kept, Work)) {
   case ferry::libs::EnqueueResult::Ok:
     return CUFFT_SUCCESS;
   case ferry::libs::EnqueueResult::NoMemory:
@@ -392,8 +401,8 @@ int ferry::cufft::xtGpuCount(cufftHandle H) {
   return It == xtPlans().end() ? 0 : It->second.gpus();
 }
 
-cufftResult ferry::cufft::xtMake(cufftHandle H, int Rank, const long long *N, bool Advanced, cufftType Type,
-                                 long long Batch, size_t *WorkSize) {
+cufftResult ferry::cufft::xtMake(cufftHandle H, int Rank, const long long *N, bool Advanced,
+                                 cufftType Type, long long Batch, size_t *WorkSize) {
   std::lock_guard<std::mutex> G(XtLock);
   auto It = xtPlans().find(H);
   if (It == xtPlans().end())
@@ -402,11 +411,13 @@ cufftResult ferry::cufft::xtMake(cufftHandle H, int Rank, const long long *N, bo
   if (Type != CUFFT_C2C && Type != CUFFT_Z2Z) {
     if (Batch == 1 && Rank == 1)
       return CUFFT_INVALID_SIZE; // a single 1D multi-GPU transform is complex only
-    logMessage("multi-GPU real-to-complex and complex-to-real plans are not implemented (CUFFT_NOT_SUPPORTED)");
+    logMessage("multi-GPU real-to-complex and complex-to-real plans are not implemented "
+               "(CUFFT_NOT_SUPPORTED)");
     return CUFFT_NOT_SUPPORTED;
   }
   if (Advanced) {
-    logMessage("multi-GPU plans with an advanced layout (inembed/onembed) are not implemented (CUFFT_NOT_SUPPORTED)");
+    logMessage("multi-GPU plans with an advanced layout (inembed/onembed) are not implemented "
+               "(CUFFT_NOT_SUPPORTED)");
     return CUFFT_NOT_SUPPORTED;
   }
   X.Rank = Rank;
@@ -467,7 +478,8 @@ cufftResult cufftXtSetGPUs(cufftHandle handle, int nGPUs, int *whichGPUs) {
   if (nGPUs < 2 || !whichGPUs)
     return CUFFT_INVALID_VALUE;
   if (nGPUs > 16) {
-    logMessage("cufftXtSetGPUs: cuFFT takes at most 16 GPUs (%d given; CUFFT_INVALID_VALUE)", nGPUs);
+    logMessage("cufftXtSetGPUs: cuFFT takes at most 16 GPUs (%d given; CUFFT_INVALID_VALUE)",
+               nGPUs);
     return CUFFT_INVALID_VALUE;
   }
   int Count = 0;
@@ -603,11 +615,13 @@ cufftResult cufftXtFree(cudaLibXtDesc *descriptor) {
   return CUFFT_SUCCESS;
 }
 
-cufftResult cufftXtMemcpy(cufftHandle plan, void *dstPointer, void *srcPointer, cufftXtCopyType type) {
+cufftResult cufftXtMemcpy(cufftHandle plan, void *dstPointer, void *srcPointer,
+                          cufftXtCopyType type) {
   PlanView V;
   if (!viewPlan(plan, V) || !V.Made)
     return CUFFT_INVALID_PLAN;
-  if (type != CUFFT_COPY_HOST_TO_DEVICE && type != CUFFT_COPY_DEVICE_TO_HOST && type != CUFFT_COPY_DEVICE_TO_DEVICE)
+  if (type != CUFFT_COPY_HOST_TO_DEVICE && type != CUFFT_COPY_DEVICE_TO_HOST &&
+      type != CUFFT_COPY_DEVICE_TO_DEVICE)
     return CUFFT_INVALID_VALUE;
   if (!dstPointer || !srcPointer)
     return CUFFT_INVALID_VALUE;
@@ -623,7 +637,8 @@ cufftResult cufftXtMemcpy(cufftHandle plan, void *dstPointer, void *srcPointer, 
   bool ToDevice = type != CUFFT_COPY_DEVICE_TO_HOST, FromDevice = type != CUFFT_COPY_HOST_TO_DEVICE;
   if (ToDevice && X.How == Spread::Line && DstDesc->subFormat == CUFFT_XT_FORMAT_INPLACE_SHUFFLED)
     return CUFFT_INVALID_TYPE; // strings are a transform's output only
-  if (FromDevice && X.How == Spread::Line && SrcDesc->subFormat == CUFFT_XT_FORMAT_1D_INPUT_SHUFFLED)
+  if (FromDevice && X.How == Spread::Line &&
+      SrcDesc->subFormat == CUFFT_XT_FORMAT_1D_INPUT_SHUFFLED)
     return CUFFT_INVALID_TYPE; // input-shuffled data only goes to a transform
   int DstFormat = ToDevice ? orderOf(DstDesc) : 0;
   if (type == CUFFT_COPY_DEVICE_TO_DEVICE) {
@@ -635,7 +650,9 @@ cufftResult cufftXtMemcpy(cufftHandle plan, void *dstPointer, void *srcPointer, 
   Parts Src, Dst;
   if ((FromDevice && !partsOf(X, SrcDesc, orderOf(SrcDesc), Src)) ||
       (ToDevice && !partsOf(X, DstDesc, DstFormat, Dst))) {
-    logMessage("cufftXtMemcpy: a descriptor's nGPUs or part sizes do not fit plan %d (CUFFT_INVALID_VALUE)", plan);
+    logMessage("cufftXtMemcpy: a descriptor's nGPUs or part sizes do not fit plan %d "
+               "(CUFFT_INVALID_VALUE)",
+               plan);
     return CUFFT_INVALID_VALUE;
   }
   if (!hostReaches(V))
@@ -656,7 +673,8 @@ cufftResult cufftXtMemcpy(cufftHandle plan, void *dstPointer, void *srcPointer, 
   return CUFFT_SUCCESS;
 }
 
-cufftResult cufftXtExecDescriptor(cufftHandle plan, cudaLibXtDesc *input, cudaLibXtDesc *output, int direction) {
+cufftResult cufftXtExecDescriptor(cufftHandle plan, cudaLibXtDesc *input, cudaLibXtDesc *output,
+                                  int direction) {
   PlanView V;
   if (!viewPlan(plan, V))
     return CUFFT_INVALID_PLAN;
@@ -664,22 +682,28 @@ cufftResult cufftXtExecDescriptor(cufftHandle plan, cudaLibXtDesc *input, cudaLi
     direction = V.Type == CUFFT_R2C || V.Type == CUFFT_D2Z ? CUFFT_FORWARD : CUFFT_INVERSE;
   return execDescriptor(plan, input, output, direction, true, V.Type);
 }
-cufftResult cufftXtExecDescriptorC2C(cufftHandle plan, cudaLibXtDesc *input, cudaLibXtDesc *output, int direction) {
+cufftResult cufftXtExecDescriptorC2C(cufftHandle plan, cudaLibXtDesc *input, cudaLibXtDesc *output,
+                                     int direction) {
   return execDescriptor(plan, input, output, direction, false, CUFFT_C2C);
 }
-cufftResult cufftXtExecDescriptorZ2Z(cufftHandle plan, cudaLibXtDesc *input, cudaLibXtDesc *output, int direction) {
+cufftResult cufftXtExecDescriptorZ2Z(cufftHandle plan, cudaLibXtDesc *input, cudaLibXtDesc *output,
+                                     int direction) {
   return execDescriptor(plan, input, output, direction, false, CUFFT_Z2Z);
 }
-cufftResult cufftXtExecDescriptorR2C(cufftHandle plan, cudaLibXtDesc *input, cudaLibXtDesc *output) {
+cufftResult cufftXtExecDescriptorR2C(cufftHandle plan, cudaLibXtDesc *input,
+                                     cudaLibXtDesc *output) {
   return execDescriptor(plan, input, output, CUFFT_FORWARD, false, CUFFT_R2C);
 }
-cufftResult cufftXtExecDescriptorD2Z(cufftHandle plan, cudaLibXtDesc *input, cudaLibXtDesc *output) {
+cufftResult cufftXtExecDescriptorD2Z(cufftHandle plan, cudaLibXtDesc *input,
+                                     cudaLibXtDesc *output) {
   return execDescriptor(plan, input, output, CUFFT_FORWARD, false, CUFFT_D2Z);
 }
-cufftResult cufftXtExecDescriptorC2R(cufftHandle plan, cudaLibXtDesc *input, cudaLibXtDesc *output) {
+cufftResult cufftXtExecDescriptorC2R(cufftHandle plan, cudaLibXtDesc *input,
+                                     cudaLibXtDesc *output) {
   return execDescriptor(plan, input, output, CUFFT_INVERSE, false, CUFFT_C2R);
 }
-cufftResult cufftXtExecDescriptorZ2D(cufftHandle plan, cudaLibXtDesc *input, cudaLibXtDesc *output) {
+cufftResult cufftXtExecDescriptorZ2D(cufftHandle plan, cudaLibXtDesc *input,
+                                     cudaLibXtDesc *output) {
   return execDescriptor(plan, input, output, CUFFT_INVERSE, false, CUFFT_Z2D);
 }
 

@@ -33,14 +33,14 @@ static void status(cufftResult Got, cufftResult Want, const char *What) {
   check(Got == Want, Line);
 }
 
-#define CF(X)                                                                                                     \
-  do {                                                                                                            \
-    cufftResult R_ = (X);                                                                                         \
-    if (R_ != CUFFT_SUCCESS) {                                                                                    \
-      std::printf("FAIL %s = %d (line %d)\n", #X, int(R_), __LINE__);                                             \
-      ++Failures;                                                                                                 \
-      return;                                                                                                     \
-    }                                                                                                             \
+#define CF(X)                                                                                      \
+  do {                                                                                             \
+    cufftResult R_ = (X);                                                                          \
+    if (R_ != CUFFT_SUCCESS) {                                                                     \
+      std::printf("FAIL %s = %d (line %d)\n", #X, int(R_), __LINE__);                              \
+      ++Failures;                                                                                  \
+      return;                                                                                      \
+    }                                                                                              \
   } while (0)
 
 /// Batch transforms of the row-major dims, unnormalised, exponent Sign.
@@ -58,7 +58,8 @@ static std::vector<Cd> dft(const std::vector<Cd> &X, std::vector<long> Dims, lon
         long Pos = (I / Inner) % N, Base = I - Pos * Inner;
         Cd Sum = 0;
         for (long J = 0; J < N; ++J)
-          Sum += Cur[B * Total + Base + J * Inner] * std::polar(1.0, Sign * 2 * M_PI * double(J * Pos % N) / N);
+          Sum += Cur[B * Total + Base + J * Inner] *
+                 std::polar(1.0, Sign * 2 * M_PI * double(J * Pos % N) / N);
         Next[B * Total + I] = Sum;
       }
     Cur = Next;
@@ -70,7 +71,8 @@ static std::vector<Cd> dft(const std::vector<Cd> &X, std::vector<long> Dims, lon
 static std::vector<Cd> input(long Count, int Seed) {
   std::vector<Cd> V(Count);
   for (long I = 0; I < Count; ++I)
-    V[I] = Cd(std::sin(0.37 * I + Seed) + 0.25 * ((I * 7 + Seed) % 5), std::cos(0.11 * I * Seed) - 0.5);
+    V[I] = Cd(std::sin(0.37 * I + Seed) + 0.25 * ((I * 7 + Seed) % 5),
+              std::cos(0.11 * I * Seed) - 0.5);
   return V;
 }
 
@@ -130,7 +132,8 @@ static long permutedToLinear(const cufftXt1dFactors &F, long I, int G, int Gpus)
 /// strings, gather, device-to-device back to natural, inverse.
 template <typename T> static void single1d(long N, int Gpus, bool InputShuffled, bool Streamed) {
   char Name[160];
-  std::snprintf(Name, sizeof Name, "1D %s n=%ld on %d GPUs%s%s", Prec<T>::Type == CUFFT_C2C ? "C2C" : "Z2Z", N, Gpus,
+  std::snprintf(Name, sizeof Name, "1D %s n=%ld on %d GPUs%s%s",
+                Prec<T>::Type == CUFFT_C2C ? "C2C" : "Z2Z", N, Gpus,
                 InputShuffled ? ", 1D_INPUT_SHUFFLED" : "", Streamed ? ", stream" : "");
   std::vector<int> Which;
   for (int G = 0; G < Gpus; ++G)
@@ -158,12 +161,14 @@ template <typename T> static void single1d(long N, int Gpus, bool InputShuffled,
         "cufftXtQueryPlan's factors are consistent");
   if (N == 1024 && Gpus == 2)
     check(F.factor1 == 64 && F.factor2 == 16 && F.stringCount == 8 && F.substringLength == 8,
-          "1024 points on 2 GPUs: the documentation's example factors (64, 16, 8 strings of substrings of 8)");
+          "1024 points on 2 GPUs: the documentation's example factors (64, 16, 8 strings of "
+          "substrings of 8)");
 
   std::vector<Cd> X = input(N, 3);
   std::vector<T> Host = toHost<T>(X);
   cudaLibXtDesc *D;
-  CF(cufftXtMalloc(P, &D, InputShuffled ? CUFFT_XT_FORMAT_1D_INPUT_SHUFFLED : CUFFT_XT_FORMAT_INPLACE));
+  CF(cufftXtMalloc(P, &D,
+                   InputShuffled ? CUFFT_XT_FORMAT_1D_INPUT_SHUFFLED : CUFFT_XT_FORMAT_INPLACE));
   bool Sizes = D->descriptor->nGPUs == Gpus;
   for (int G = 0; G < Gpus; ++G)
     Sizes = Sizes && D->descriptor->size[G] >= N / Gpus * sizeof(T) && D->descriptor->GPUs[G] == G;
@@ -180,7 +185,8 @@ template <typename T> static void single1d(long N, int Gpus, bool InputShuffled,
   CF(execDesc<T>(P, D, D, CUFFT_FORWARD));
   if (S)
     cudaStreamSynchronize(S);
-  check(D->subFormat == CUFFT_XT_FORMAT_INPLACE_SHUFFLED, "the transform leaves the descriptor INPLACE_SHUFFLED");
+  check(D->subFormat == CUFFT_XT_FORMAT_INPLACE_SHUFFLED,
+        "the transform leaves the descriptor INPLACE_SHUFFLED");
   std::vector<Cd> Want = dft(X, {N}, 1, -1);
   double E = 0;
   for (int G = 0; G < Gpus; ++G) {
@@ -190,7 +196,8 @@ template <typename T> static void single1d(long N, int Gpus, bool InputShuffled,
       E = std::fmax(E, std::abs(Cd(Part[I].x, Part[I].y) - Ref) / std::sqrt(double(N)));
     }
   }
-  check(E < Prec<T>::Tol * 10, (std::string(Name) + ": each GPU's part in strings (permuted2Linear)").c_str(), E);
+  check(E < Prec<T>::Tol * 10,
+        (std::string(Name) + ": each GPU's part in strings (permuted2Linear)").c_str(), E);
   std::vector<T> Back(N);
   CF(cufftXtMemcpy(P, Back.data(), D, CUFFT_COPY_DEVICE_TO_HOST));
   E = relErr(Back.data(), Want.data(), N);
@@ -207,8 +214,10 @@ template <typename T> static void single1d(long N, int Gpus, bool InputShuffled,
     std::vector<T> Part = part<T>(Nat, G, N / Gpus);
     E = std::fmax(E, relErr(Part.data(), Want.data() + G * (N / Gpus), N / Gpus));
   }
-  check(E < Prec<T>::Tol, "device to device: GPU g holds the result's points [g*n/G, (g+1)*n/G)", E);
-  status(cufftXtExecDescriptor(P, D, D, CUFFT_INVERSE), CUFFT_INVALID_TYPE, "transforming strings again");
+  check(E < Prec<T>::Tol, "device to device: GPU g holds the result's points [g*n/G, (g+1)*n/G)",
+        E);
+  status(cufftXtExecDescriptor(P, D, D, CUFFT_INVERSE), CUFFT_INVALID_TYPE,
+         "transforming strings again");
   CF(cufftXtExecDescriptor(P, Nat, Nat, CUFFT_INVERSE));
   if (S)
     cudaStreamSynchronize(S);
@@ -220,7 +229,8 @@ template <typename T> static void single1d(long N, int Gpus, bool InputShuffled,
   check(E < Prec<T>::Tol, (std::string(Name) + ": inverse of the forward = n x").c_str(), E);
   cudaLibXtDesc *Fresh;
   CF(cufftXtMalloc(P, &Fresh, CUFFT_XT_FORMAT_INPLACE));
-  status(cufftXtExecDescriptor(P, Fresh, Nat, CUFFT_FORWARD), CUFFT_EXEC_FAILED, "a single 1D transform out of place");
+  status(cufftXtExecDescriptor(P, Fresh, Nat, CUFFT_FORWARD), CUFFT_EXEC_FAILED,
+         "a single 1D transform out of place");
   CF(cufftXtFree(Fresh));
   CF(cufftXtFree(D));
   CF(cufftXtFree(Nat));
@@ -236,14 +246,16 @@ template <typename T> static void batched(std::vector<long> Dims, long Batch, bo
   for (long D : Dims)
     Points *= D;
   char Name[160];
-  std::snprintf(Name, sizeof Name, "batched %s rank %d (%ld points) x %ld, %s", Prec<T>::Type == CUFFT_C2C ? "C2C" : "Z2Z",
-                int(Dims.size()), Points, Batch, InPlace ? "in place" : "out of place");
+  std::snprintf(Name, sizeof Name, "batched %s rank %d (%ld points) x %ld, %s",
+                Prec<T>::Type == CUFFT_C2C ? "C2C" : "Z2Z", int(Dims.size()), Points, Batch,
+                InPlace ? "in place" : "out of place");
   cufftHandle P;
   CF(cufftCreate(&P));
   CF(cufftXtSetGPUs(P, Gpus, Which));
   std::vector<int> N(Dims.begin(), Dims.end());
   size_t Work[2] = {7, 7};
-  CF(cufftMakePlanMany(P, int(N.size()), N.data(), nullptr, 1, 0, nullptr, 1, 0, Prec<T>::Type, int(Batch), Work));
+  CF(cufftMakePlanMany(P, int(N.size()), N.data(), nullptr, 1, 0, nullptr, 1, 0, Prec<T>::Type,
+                       int(Batch), Work));
   check(Work[0] == 0 && Work[1] == 0, "work sizes of both GPUs");
   std::vector<Cd> X = input(Points * Batch, 5);
   std::vector<T> Host = toHost<T>(X);
@@ -253,7 +265,8 @@ template <typename T> static void batched(std::vector<long> Dims, long Batch, bo
   if (!InPlace)
     CF(cufftXtMalloc(P, &Out, CUFFT_XT_FORMAT_INPLACE));
   long First = (Batch + 1) / 2, Second = Batch / 2;
-  check(In->descriptor->size[0] == First * Points * sizeof(T) && In->descriptor->size[1] == Second * Points * sizeof(T),
+  check(In->descriptor->size[0] == First * Points * sizeof(T) &&
+            In->descriptor->size[1] == Second * Points * sizeof(T),
         "descriptor parts: ceil(batch/2) and floor(batch/2) transforms");
   CF(cufftXtMemcpy(P, In, Host.data(), CUFFT_COPY_HOST_TO_DEVICE));
   std::vector<T> Part0 = part<T>(In, 0, First * Points), Part1 = part<T>(In, 1, Second * Points);
@@ -267,7 +280,8 @@ template <typename T> static void batched(std::vector<long> Dims, long Batch, bo
   Part1 = part<T>(Out, 1, Second * Points);
   double E = std::fmax(relErr(Part0.data(), Want.data(), First * Points),
                        relErr(Part1.data(), Want.data() + First * Points, Second * Points));
-  check(E < Prec<T>::Tol, (std::string(Name) + ": each GPU's batches transformed where they are").c_str(), E);
+  check(E < Prec<T>::Tol,
+        (std::string(Name) + ": each GPU's batches transformed where they are").c_str(), E);
   if (!InPlace) {
     std::vector<T> Kept(Points * Batch);
     CF(cufftXtMemcpy(P, Kept.data(), In, CUFFT_COPY_DEVICE_TO_HOST));
@@ -281,7 +295,8 @@ template <typename T> static void batched(std::vector<long> Dims, long Batch, bo
   E = relErr(Back.data(), X.data(), Points * Batch);
   check(E < Prec<T>::Tol, (std::string(Name) + ": inverse = n x, gathered").c_str(), E);
   cufftXt1dFactors F;
-  status(cufftXtQueryPlan(P, &F, CUFFT_QUERY_1D_FACTORS), CUFFT_INVALID_PLAN, "cufftXtQueryPlan on a batched plan");
+  status(cufftXtQueryPlan(P, &F, CUFFT_QUERY_1D_FACTORS), CUFFT_INVALID_PLAN,
+         "cufftXtQueryPlan on a batched plan");
   CF(cufftXtFree(In));
   if (!InPlace)
     CF(cufftXtFree(Out));
@@ -303,10 +318,12 @@ template <typename T> static void single2d(long NX, long NY) {
   CF(cufftXtMemcpy(P, D, Host.data(), CUFFT_COPY_HOST_TO_DEVICE));
   long X0 = (NX + 1) / 2, Y0 = (NY + 1) / 2;
   std::vector<T> A = part<T>(D, 0, X0 * NY), B = part<T>(D, 1, (NX - X0) * NY);
-  check(relErr(A.data(), X.data(), X0 * NY) < 1e-7 && relErr(B.data(), X.data() + X0 * NY, (NX - X0) * NY) < 1e-7,
+  check(relErr(A.data(), X.data(), X0 * NY) < 1e-7 &&
+            relErr(B.data(), X.data() + X0 * NY, (NX - X0) * NY) < 1e-7,
         "2D natural order: GPU 0 rows [0, ceil(nx/2)), GPU 1 the rest");
   CF(execDesc<T>(P, D, D, CUFFT_FORWARD));
-  check(D->subFormat == CUFFT_XT_FORMAT_INPLACE_SHUFFLED, "2D: the transform leaves the descriptor shuffled");
+  check(D->subFormat == CUFFT_XT_FORMAT_INPLACE_SHUFFLED,
+        "2D: the transform leaves the descriptor shuffled");
   std::vector<Cd> Want = dft(X, {NX, NY}, 1, -1);
   A = part<T>(D, 0, NX * Y0);
   B = part<T>(D, 1, NX * (NY - Y0));
@@ -324,7 +341,8 @@ template <typename T> static void single2d(long NX, long NY) {
   E = relErr(Back.data(), Want.data(), NX * NY);
   check(E < Prec<T>::Tol, "2D forward gathered in natural order", E);
   CF(execDesc<T>(P, D, D, CUFFT_INVERSE));
-  check(D->subFormat == CUFFT_XT_FORMAT_INPLACE, "2D: transforming shuffled data returns natural order");
+  check(D->subFormat == CUFFT_XT_FORMAT_INPLACE,
+        "2D: transforming shuffled data returns natural order");
   CF(cufftXtMemcpy(P, Back.data(), D, CUFFT_COPY_DEVICE_TO_HOST));
   for (auto &V : X)
     V *= double(NX * NY);
@@ -343,27 +361,38 @@ static void statuses() {
   status(cufftXtSetGPUs(P, 2, Bad), CUFFT_INVALID_DEVICE, "cufftXtSetGPUs with device 999");
   status(cufftXtSetGPUs(P, 2, Two), CUFFT_SUCCESS, "cufftXtSetGPUs(0, 1)");
   size_t Work[2];
-  status(cufftMakePlan1d(P, 100, CUFFT_C2C, 1, Work), CUFFT_INVALID_SIZE, "single 1D of 100 points on 2 GPUs");
-  status(cufftMakePlan1d(P, 32, CUFFT_C2C, 1, Work), CUFFT_INVALID_SIZE, "single 1D of 32 points on 2 GPUs");
+  status(cufftMakePlan1d(P, 100, CUFFT_C2C, 1, Work), CUFFT_INVALID_SIZE,
+         "single 1D of 100 points on 2 GPUs");
+  status(cufftMakePlan1d(P, 32, CUFFT_C2C, 1, Work), CUFFT_INVALID_SIZE,
+         "single 1D of 32 points on 2 GPUs");
   status(cufftMakePlan1d(P, 64, CUFFT_R2C, 1, Work), CUFFT_INVALID_SIZE, "single 1D R2C on 2 GPUs");
-  status(cufftMakePlan1d(P, 64, CUFFT_R2C, 4, Work), CUFFT_NOT_SUPPORTED, "batched R2C on 2 GPUs (ferry)");
-  status(cufftMakePlan1d(P, 64, CUFFT_C2C, 1, Work), CUFFT_SUCCESS, "single 1D of 64 points on 2 GPUs");
+  status(cufftMakePlan1d(P, 64, CUFFT_R2C, 4, Work), CUFFT_NOT_SUPPORTED,
+         "batched R2C on 2 GPUs (ferry)");
+  status(cufftMakePlan1d(P, 64, CUFFT_C2C, 1, Work), CUFFT_SUCCESS,
+         "single 1D of 64 points on 2 GPUs");
   status(cufftXtSetGPUs(P, 2, Two), CUFFT_INVALID_PLAN, "cufftXtSetGPUs after the plan is made");
   cudaLibXtDesc *D = nullptr;
-  status(cufftXtMalloc(P, &D, cufftXtSubFormat(7)), CUFFT_INVALID_VALUE, "cufftXtMalloc with format 7");
-  status(cufftXtMalloc(P, nullptr, CUFFT_XT_FORMAT_INPLACE), CUFFT_INVALID_VALUE, "cufftXtMalloc without a pointer");
+  status(cufftXtMalloc(P, &D, cufftXtSubFormat(7)), CUFFT_INVALID_VALUE,
+         "cufftXtMalloc with format 7");
+  status(cufftXtMalloc(P, nullptr, CUFFT_XT_FORMAT_INPLACE), CUFFT_INVALID_VALUE,
+         "cufftXtMalloc without a pointer");
   status(cufftXtMalloc(P, &D, CUFFT_XT_FORMAT_INPLACE), CUFFT_SUCCESS, "cufftXtMalloc");
-  status(cufftXtMemcpy(P, D, nullptr, CUFFT_COPY_HOST_TO_DEVICE), CUFFT_INVALID_VALUE, "cufftXtMemcpy from NULL");
+  status(cufftXtMemcpy(P, D, nullptr, CUFFT_COPY_HOST_TO_DEVICE), CUFFT_INVALID_VALUE,
+         "cufftXtMemcpy from NULL");
   status(cufftXtMemcpy(P, D, D, cufftXtCopyType(9)), CUFFT_INVALID_VALUE, "cufftXtMemcpy type 9");
-  status(cufftXtExecDescriptorZ2Z(P, D, D, CUFFT_FORWARD), CUFFT_INVALID_PLAN, "Z2Z entry on a C2C plan");
+  status(cufftXtExecDescriptorZ2Z(P, D, D, CUFFT_FORWARD), CUFFT_INVALID_PLAN,
+         "Z2Z entry on a C2C plan");
   status(cufftXtExecDescriptorC2C(P, D, D, 0), CUFFT_INVALID_VALUE, "direction 0");
-  status(cufftXtExecDescriptorC2C(P, nullptr, D, CUFFT_FORWARD), CUFFT_INVALID_PLAN, "NULL input descriptor");
+  status(cufftXtExecDescriptorC2C(P, nullptr, D, CUFFT_FORWARD), CUFFT_INVALID_PLAN,
+         "NULL input descriptor");
   cufftComplex *Raw = nullptr;
   cudaMalloc(&Raw, 64 * sizeof(cufftComplex));
-  status(cufftExecC2C(P, Raw, Raw, CUFFT_FORWARD), CUFFT_NOT_SUPPORTED, "cufftExecC2C on a multi-GPU plan (ferry)");
+  status(cufftExecC2C(P, Raw, Raw, CUFFT_FORWARD), CUFFT_NOT_SUPPORTED,
+         "cufftExecC2C on a multi-GPU plan (ferry)");
   cudaFree(Raw);
   cudaLibXtDesc Foreign = *D;
-  status(cufftXtFree(&Foreign), CUFFT_INVALID_VALUE, "cufftXtFree of a descriptor cufftXtMalloc did not make");
+  status(cufftXtFree(&Foreign), CUFFT_INVALID_VALUE,
+         "cufftXtFree of a descriptor cufftXtMalloc did not make");
   status(cufftXtFree(D), CUFFT_SUCCESS, "cufftXtFree");
   status(cufftXtFree(nullptr), CUFFT_SUCCESS, "cufftXtFree(NULL)");
   cufftDestroy(P);

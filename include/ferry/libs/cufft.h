@@ -1,8 +1,9 @@
 /// \file
 /// The cuFFT 12 ABI as ferry declares it: result codes, transform types,
 /// handles and data types, and cufftXt's enums and multi-GPU descriptors
-/// as far as ferry's calls need them (callbacks return CUFFT_NOT_SUPPORTED). Plain C, self-contained; the prototypes
-/// are generated from libs/cufft/cufft.api into ferry/generated/CufftApi.h.
+/// as far as ferry's calls need them (callbacks return CUFFT_NOT_SUPPORTED).
+/// Plain C, self-contained; the prototypes are generated from
+/// libs/cufft/cufft.api into ferry/generated/CufftApi.h.
 #pragma once
 
 #include "ferry/cuda.h"
@@ -90,7 +91,11 @@ enum {
   CUFFT_XT_FORMAT_DISTRIBUTED_OUTPUT = 0x06
 };
 typedef int cufftXtCopyType; /* an enum */
-enum { CUFFT_COPY_HOST_TO_DEVICE = 0x00, CUFFT_COPY_DEVICE_TO_HOST = 0x01, CUFFT_COPY_DEVICE_TO_DEVICE = 0x02 };
+enum {
+  CUFFT_COPY_HOST_TO_DEVICE = 0x00,
+  CUFFT_COPY_DEVICE_TO_HOST = 0x01,
+  CUFFT_COPY_DEVICE_TO_DEVICE = 0x02
+};
 typedef int cufftXtQueryType; /* an enum */
 enum { CUFFT_QUERY_1D_FACTORS = 0x00 };
 typedef struct cufftXt1dFactors_t {
