@@ -369,6 +369,14 @@ cufftResult checkSizes(int Rank, const long long *N, cufftType Type, long long B
   return CUFFT_SUCCESS;
 }
 
+/// A GetSize* answer for a plan that may have several GPUs: a work size
+/// of 0 for each (cufftXtSetGPUs' plans take an array).
+cufftResult withXtWorkSizes(cufftHandle H, size_t *WorkSize, cufftResult R) {
+  if (R == CUFFT_SUCCESS)
+    ferry::cufft::xtWorkSizes(H, WorkSize);
+  return R;
+}
+
 template <typename I> void widen(int Rank, const I *In, long long *Out) {
   for (int K = 0; K < Rank && K < 3; ++K)
     Out[K] = In[K];
@@ -509,26 +517,28 @@ cufftResult cufftEstimateMany(int rank, int *n, int *inembed, int istride, int i
 cufftResult cufftGetSize1d(cufftHandle handle, int nx, cufftType type, int batch, size_t *workSize) {
   if (!lookup(handle))
     return CUFFT_INVALID_PLAN;
-  return cufftEstimate1d(nx, type, batch, workSize);
+  return withXtWorkSizes(handle, workSize, cufftEstimate1d(nx, type, batch, workSize));
 }
 
 cufftResult cufftGetSize2d(cufftHandle handle, int nx, int ny, cufftType type, size_t *workSize) {
   if (!lookup(handle))
     return CUFFT_INVALID_PLAN;
-  return cufftEstimate2d(nx, ny, type, workSize);
+  return withXtWorkSizes(handle, workSize, cufftEstimate2d(nx, ny, type, workSize));
 }
 
 cufftResult cufftGetSize3d(cufftHandle handle, int nx, int ny, int nz, cufftType type, size_t *workSize) {
   if (!lookup(handle))
     return CUFFT_INVALID_PLAN;
-  return cufftEstimate3d(nx, ny, nz, type, workSize);
+  return withXtWorkSizes(handle, workSize, cufftEstimate3d(nx, ny, nz, type, workSize));
 }
 
 cufftResult cufftGetSizeMany(cufftHandle handle, int rank, int *n, int *inembed, int istride, int idist,
                              int *onembed, int ostride, int odist, cufftType type, int batch, size_t *workArea) {
   if (!lookup(handle))
     return CUFFT_INVALID_PLAN;
-  return cufftEstimateMany(rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch, workArea);
+  return withXtWorkSizes(
+      handle, workArea,
+      cufftEstimateMany(rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch, workArea));
 }
 
 cufftResult cufftGetSizeMany64(cufftHandle plan, int rank, long long int *n, long long int *inembed,
@@ -539,7 +549,7 @@ cufftResult cufftGetSizeMany64(cufftHandle plan, int rank, long long int *n, lon
     return CUFFT_INVALID_PLAN;
   if (!n)
     return CUFFT_INVALID_VALUE;
-  return checkSizes(rank, n, type, batch, workSize);
+  return withXtWorkSizes(plan, workSize, checkSizes(rank, n, type, batch, workSize));
 }
 
 cufftResult cufftGetSize(cufftHandle handle, size_t *workSize) {

@@ -147,6 +147,12 @@ template <typename T> static void single1d(long N, int Gpus, bool InputShuffled,
   for (size_t W : Work)
     Zero = Zero && W == 0;
   check(Zero, "work size written for every GPU");
+  std::vector<size_t> Sizes1d(Gpus, 999), SizesAll(Gpus, 999);
+  CF(cufftGetSize1d(P, int(N), Prec<T>::Type, 1, Sizes1d.data()));
+  CF(cufftGetSize(P, SizesAll.data()));
+  for (int G = 0; G < Gpus; ++G)
+    Zero = Zero && Sizes1d[G] == 0 && SizesAll[G] == 0;
+  check(Zero, "cufftGetSize1d and cufftGetSize write a size for every GPU");
   cudaStream_t S = nullptr;
   if (Streamed) {
     cudaSetDevice(0);
