@@ -7,8 +7,10 @@
 /// epsilon of the type when 0) or after the maximum sweeps (info = n + 1,
 /// as cuSOLVER documents), so GetSweeps and GetResidual (off(A) at the end,
 /// which equals ||A - V W V^H||_F for the V returned) report the iteration
-/// that produced the result. Larger orders, the batched forms and gesvdj
-/// run LAPACK's divide and conquer (syevd/heevd) and gesvd: the same
+/// that produced the result; gesvdj (max(m, n) up to the same limit) runs a
+/// one-sided (Hestenes) Jacobi method likewise (GetResidual: ||U^H A V -
+/// S||_F). Larger orders and the batched forms run LAPACK's divide and
+/// conquer (syevd/heevd) and gesvd: the same
 /// decompositions to rounding, eigenvalues ascending and singular values
 /// descending, but no Jacobi iteration, so GetSweeps/GetResidual after them
 /// answer NOT_SUPPORTED with a log line (after a batched call cuSOLVER
@@ -42,6 +44,9 @@ struct gesvdjInfo {
   double Tolerance = 0;
   int MaxSweeps = 100;
   int Sort = 1;
+  int Ran = 0; // as syevjInfo's
+  int Sweeps = 0;
+  double Residual = 0;
 };
 
 namespace ferry::cusolver {
@@ -198,6 +203,187 @@ cusolverStatus_t syevj(cusolverDnHandle_t Handle, cusolverEigMode_t Jobz, cublas
   });
 }
 
+template <typename T> T conjT(T V) {
+  if constexpr (IsComplex<T>)
+    return std::conj(V);
+  else
+    return V;
+}
+
+/// Completes the columns of the Rows x Cols column-major Q that Keep does
+/// not mark (the marked ones orthonormal) to an orthonormal set: each
+/// missing column is, of the unit vectors e_i made orthogonal to the
+/// columns so far (two Gram-Schmidt passes), the one with the largest rest.
+template <typename T> void completeBasis(int Rows, int Cols, T *Q, const std::vector<char> &Keep) {
+  std::vector<char> Done(Keep);
+  Done.resize(Cols, 0);
+  std::vector<T> X(Rows), Best(Rows);
+  for (int J = 0; J < Cols; ++J) {
+    if (Done[J])
+      continue;
+    double BestNorm = -1;
+    for (int E = 0; E < Rows; ++E) {
+      std::fill(X.begin(), X.end(), T(0));
+      X[E] = T(1);
+      for (int Pass = 0; Pass < 2; ++Pass)
+        for (int K = 0; K < Cols; ++K) {
+          if (!Done[K])
+            continue;
+          T Dot = 0;
+          for (int I = 0; I < Rows; ++I)
+            Dot += conjT(Q[I + static_cast<size_t>(K) * Rows]) * X[I];
+          for (int I = 0; I < Rows; ++I)
+            X[I] -= Dot * Q[I + static_cast<size_t>(K) * Rows];
+        }
+      double Norm = 0;
+      for (const T &V : X)
+        Norm += std::norm(V);
+      if (Norm > BestNorm + 1e-12) {
+        BestNorm = Norm;
+        Best = X;
+      }
+    }
+    Real<T> Scale = Real<T>(std::sqrt(BestNorm));
+    for (int I = 0; I < Rows; ++I)
+      Q[I + static_cast<size_t>(J) * Rows] = Best[I] / Scale;
+    Done[J] = 1;
+  }
+}
+
+/// One-sided (Hestenes) Jacobi SVD of the m x n matrix A (lda), m >= n:
+/// S descending, U m x UCols and V n x VCols (V, not V^H) when Vectors.
+/// Returns the info value (0, or min(m, n) + 1 when MaxSweeps did not reach
+/// the tolerance).
+template <typename T>
+int jacobiSvdTall(int M, int N, const T *A, int Lda, Real<T> *S, T *U, int Ldu, int UCols, T *V, int Ldv,
+                  int VCols, bool Vectors, double Tol, int MaxSweeps, int *Sweeps, double *Residual) {
+  using R = Real<T>;
+  std::vector<T> W(static_cast<size_t>(M) * N), Vm(static_cast<size_t>(N) * N, T(0));
+  for (int J = 0; J < N; ++J)
+    for (int I = 0; I < M; ++I)
+      W[I + static_cast<size_t>(J) * M] = A[I + static_cast<size_t>(J) * Lda];
+  for (int J = 0; J < N; ++J)
+    Vm[J + static_cast<size_t>(J) * N] = T(1);
+  const double Eps = Tol > 0 ? Tol : std::numeric_limits<R>::epsilon();
+  auto col = [&](std::vector<T> &X, int Rows, int J) { return X.data() + static_cast<size_t>(J) * Rows; };
+  int Sweep = 0, Status = 0;
+  for (;;) {
+    bool Rotated = false;
+    for (int P = 0; P < N - 1; ++P)
+      for (int Q = P + 1; Q < N; ++Q) {
+        T *Wp = col(W, M, P), *Wq = col(W, M, Q);
+        double Alpha = 0, Beta = 0;
+        T Gamma = 0;
+        for (int I = 0; I < M; ++I) {
+          Alpha += std::norm(Wp[I]);
+          Beta += std::norm(Wq[I]);
+          Gamma += conjT(Wp[I]) * Wq[I];
+        }
+        double G = std::abs(Gamma);
+        if (G == 0 || G <= Eps * std::sqrt(Alpha * Beta))
+          continue;
+        if (Sweep == MaxSweeps) {
+          Status = N + 1;
+          continue;
+        }
+        Rotated = true;
+        T Phase = conjT(Gamma) / R(G); // w_q * conj(e): e = Gamma / |Gamma|
+        double Zeta = (Beta - Alpha) / (2 * G);
+        double Tn = (Zeta >= 0 ? 1.0 : -1.0) / (std::fabs(Zeta) + std::sqrt(1 + Zeta * Zeta));
+        R C = R(1 / std::sqrt(1 + Tn * Tn)), Sn = R(Tn) * C;
+        for (int I = 0; I < M; ++I) {
+          T X = Wp[I], Y = Wq[I] * Phase;
+          Wp[I] = C * X - Sn * Y;
+          Wq[I] = Sn * X + C * Y;
+        }
+        T *Vp = col(Vm, N, P), *Vq = col(Vm, N, Q);
+        for (int I = 0; I < N; ++I) {
+          T X = Vp[I], Y = Vq[I] * Phase;
+          Vp[I] = C * X - Sn * Y;
+          Vq[I] = Sn * X + C * Y;
+        }
+      }
+    if (!Rotated || Status)
+      break;
+    ++Sweep;
+  }
+  *Sweeps = Sweep;
+  std::vector<R> Sigma(N);
+  for (int J = 0; J < N; ++J) {
+    double Sum = 0;
+    for (int I = 0; I < M; ++I)
+      Sum += std::norm(W[I + static_cast<size_t>(J) * M]);
+    Sigma[J] = R(std::sqrt(Sum));
+  }
+  std::vector<int> Order(N);
+  std::iota(Order.begin(), Order.end(), 0);
+  std::stable_sort(Order.begin(), Order.end(), [&](int X, int Y) { return Sigma[X] > Sigma[Y]; });
+  for (int J = 0; J < N; ++J)
+    S[J] = Sigma[Order[J]];
+  // |E|_F for E = U^H A V - S (U = W / sigma where sigma > 0), from the
+  // original A: what is left of the off-diagonal part, as the Jacobi
+  // iteration measures convergence.
+  std::vector<T> AV(static_cast<size_t>(M) * N, T(0));
+  for (int K = 0; K < N; ++K)
+    for (int L = 0; L < N; ++L) {
+      T Vlk = Vm[L + static_cast<size_t>(K) * N];
+      for (int I = 0; I < M; ++I)
+        AV[I + static_cast<size_t>(K) * M] += A[I + static_cast<size_t>(L) * Lda] * Vlk;
+    }
+  double Res = 0;
+  for (int J = 0; J < N; ++J) {
+    if (Sigma[J] == 0)
+      continue;
+    for (int K = 0; K < N; ++K) {
+      T Sum = 0;
+      for (int I = 0; I < M; ++I)
+        Sum += conjT(W[I + static_cast<size_t>(J) * M]) * AV[I + static_cast<size_t>(K) * M];
+      Sum /= Sigma[J];
+      if (J == K)
+        Sum -= Sigma[J];
+      Res += std::norm(Sum);
+    }
+  }
+  *Residual = std::sqrt(Res);
+  if (!Vectors)
+    return Status;
+  std::vector<T> Uc(static_cast<size_t>(M) * UCols, T(0));
+  std::vector<char> Keep(UCols, 0);
+  for (int J = 0; J < N && J < UCols; ++J) {
+    R Sig = Sigma[Order[J]];
+    if (Sig > 0) {
+      for (int I = 0; I < M; ++I)
+        Uc[I + static_cast<size_t>(J) * M] = W[I + static_cast<size_t>(Order[J]) * M] / Sig;
+      Keep[J] = 1;
+    }
+  }
+  completeBasis(M, UCols, Uc.data(), Keep);
+  for (int J = 0; J < UCols; ++J)
+    for (int I = 0; I < M; ++I)
+      U[I + static_cast<size_t>(J) * Ldu] = Uc[I + static_cast<size_t>(J) * M];
+  for (int J = 0; J < VCols; ++J)
+    for (int I = 0; I < N; ++I)
+      V[I + static_cast<size_t>(J) * Ldv] = Vm[I + static_cast<size_t>(Order[J]) * N];
+  return Status;
+}
+
+/// gesvdj by the one-sided Jacobi method: m < n works on A^H (its U is V).
+template <typename T>
+int jacobiSvd(int M, int N, const T *A, int Lda, Real<T> *S, T *U, int Ldu, T *V, int Ldv, bool Econ, bool Vectors,
+              double Tol, int MaxSweeps, int *Sweeps, double *Residual) {
+  int K = std::min(M, N);
+  if (M >= N)
+    return jacobiSvdTall(M, N, A, Lda, S, U, Ldu, Econ ? K : M, V, Ldv, Econ ? K : N, Vectors, Tol, MaxSweeps,
+                         Sweeps, Residual);
+  std::vector<T> Ah(static_cast<size_t>(N) * M);
+  for (int J = 0; J < N; ++J)
+    for (int I = 0; I < M; ++I)
+      Ah[J + static_cast<size_t>(I) * N] = conjT(A[I + static_cast<size_t>(J) * Lda]);
+  // A^H = U' S V'^H, so A = V' S U'^H: U = V' (m x .), V = U' (n x .).
+  return jacobiSvdTall(N, M, Ah.data(), N, S, V, Ldv, Econ ? K : N, U, Ldu, Econ ? K : M, Vectors, Tol, MaxSweeps,
+                       Sweeps, Residual);
+}
+
 /// gesvdj (Batch 0, econ as given) and gesvdjBatched (full U and V):
 /// A = U S V^H with V, not V^H, returned.
 template <typename T>
@@ -220,6 +406,25 @@ cusolverStatus_t gesvdj(cusolverDnHandle_t Handle, cusolverEigMode_t Jobz, int E
                           {Vectors && Ldv < std::max(1, N), 11}}))
     return reject(H, Info, -Bad);
   int Count = Batch ? Batch : 1;
+  if (!Batch && std::max(M, N) <= JacobiMaxOrder) {
+    double Tol = Params ? Params->Tolerance : 0;
+    int MaxSweeps = Params ? Params->MaxSweeps : 100;
+    if (Params)
+      Params->Ran = 1;
+    return enqueue(H, [=] {
+      int Sweeps = 0;
+      double Residual = 0;
+      Info[0] = M && N ? jacobiSvd<T>(M, N, A, Lda, S, U, Ldu, V, Ldv, Econ != 0, Vectors, Tol, MaxSweeps, &Sweeps,
+                                      &Residual)
+                       : 0;
+      if (Params) {
+        Params->Sweeps = Sweeps;
+        Params->Residual = Residual;
+      }
+    });
+  }
+  if (Params)
+    Params->Ran = 2;
   return enqueue(H, [=] {
     for (int B = 0; B < Count; ++B) {
       T *Ab = A + static_cast<size_t>(B) * Lda * N;
@@ -299,18 +504,18 @@ cusolverStatus_t cusolverDnXsyevjSetSortEig(syevjInfo_t Info, int Sort) {
   return Ok;
 }
 
-/// The last syevj's Jacobi diagnostics, once its work on the handle's
+/// The last syevj's or gesvdj's Jacobi diagnostics, once its work on the handle's
 /// stream is done; NOT_SUPPORTED after a run that had no Jacobi iteration.
-template <typename V>
-cusolverStatus_t syevjReport(cusolverDnHandle_t Handle, syevjInfo_t Info, V *Out, const char *Name, bool Sweeps) {
+template <typename I, typename V>
+cusolverStatus_t jacobiReport(cusolverDnHandle_t Handle, I *Info, V *Out, const char *Name, bool Sweeps) {
   DnHandle *H = lookup(Handle);
   if (!H)
     return CUSOLVER_STATUS_NOT_INITIALIZED;
   if (!live(Info) || !Out)
     return Invalid;
   if (Info->Ran == 2) {
-    logOnce(Name, "the last syevj on this info ran LAPACK's divide and conquer (batched, or order above 256): no "
-                  "Jacobi iteration to report (CUSOLVER_STATUS_NOT_SUPPORTED)");
+    logOnce(Name, "the last call with this info ran LAPACK (batched, or order above 256): no Jacobi iteration to "
+                  "report (CUSOLVER_STATUS_NOT_SUPPORTED)");
     return CUSOLVER_STATUS_NOT_SUPPORTED;
   }
   if (cusolverStatus_t St = synchronize(H->Stream))
@@ -320,11 +525,11 @@ cusolverStatus_t syevjReport(cusolverDnHandle_t Handle, syevjInfo_t Info, V *Out
 }
 
 cusolverStatus_t cusolverDnXsyevjGetResidual(cusolverDnHandle_t Handle, syevjInfo_t Info, double *Residual) {
-  return syevjReport(Handle, Info, Residual, "cusolverDnXsyevjGetResidual", false);
+  return jacobiReport(Handle, Info, Residual, "cusolverDnXsyevjGetResidual", false);
 }
 
 cusolverStatus_t cusolverDnXsyevjGetSweeps(cusolverDnHandle_t Handle, syevjInfo_t Info, int *Sweeps) {
-  return syevjReport(Handle, Info, Sweeps, "cusolverDnXsyevjGetSweeps", true);
+  return jacobiReport(Handle, Info, Sweeps, "cusolverDnXsyevjGetSweeps", true);
 }
 
 cusolverStatus_t cusolverDnCreateGesvdjInfo(gesvdjInfo_t *Info) {
@@ -363,16 +568,12 @@ cusolverStatus_t cusolverDnXgesvdjSetSortEig(gesvdjInfo_t Info, int Sort) {
   return Ok;
 }
 
-cusolverStatus_t cusolverDnXgesvdjGetResidual(cusolverDnHandle_t, gesvdjInfo_t, double *) {
-  logOnce("cusolverDnXgesvdjGetResidual",
-          "ferry's gesvdj runs LAPACK's gesvd: no Jacobi residual (CUSOLVER_STATUS_NOT_SUPPORTED)");
-  return CUSOLVER_STATUS_NOT_SUPPORTED;
+cusolverStatus_t cusolverDnXgesvdjGetResidual(cusolverDnHandle_t Handle, gesvdjInfo_t Info, double *Residual) {
+  return jacobiReport(Handle, Info, Residual, "cusolverDnXgesvdjGetResidual", false);
 }
 
-cusolverStatus_t cusolverDnXgesvdjGetSweeps(cusolverDnHandle_t, gesvdjInfo_t, int *) {
-  logOnce("cusolverDnXgesvdjGetSweeps",
-          "ferry's gesvdj runs LAPACK's gesvd: no Jacobi sweeps (CUSOLVER_STATUS_NOT_SUPPORTED)");
-  return CUSOLVER_STATUS_NOT_SUPPORTED;
+cusolverStatus_t cusolverDnXgesvdjGetSweeps(cusolverDnHandle_t Handle, gesvdjInfo_t Info, int *Sweeps) {
+  return jacobiReport(Handle, Info, Sweeps, "cusolverDnXgesvdjGetSweeps", true);
 }
 
 #define FERRY_JACOBI(P, EV, CT, T, R)                                                                                  \

@@ -15,7 +15,9 @@
 /// that needs pivoting; and syevj/heevj's Jacobi diagnostics (eigenpair
 /// residuals, GetResidual within the tolerance, sweeps within the limit,
 /// info = n + 1 when one sweep cannot converge, NOT_SUPPORTED after the
-/// batched form). Prints `CusolverMore: PASS` or the failing checks.
+/// batched form), and gesvdj's (U and V orthonormal, A = U S V^H, S
+/// descending, economy and full, m < n, complex; sweeps and residual
+/// reported). Prints `CusolverMore: PASS` or the failing checks.
 #define DISABLE_CUSOLVER_DEPRECATED
 #include <cuComplex.h>
 #include <cuda_runtime.h>
@@ -684,6 +686,79 @@ int main() {
     int AfterBatched = (int)cusolverDnXsyevjGetSweeps(H, P, &Sweeps);
     check("syevj_maxsweeps", NotConverged == M8 + 1 && AfterBatched == CUSOLVER_STATUS_NOT_SUPPORTED, NotConverged);
     CK(cusolverDnDestroySyevjInfo(P));
+  }
+
+  {
+    // gesvdj: (m, n, econ, complex) cases, each against U^H U = I, V^H V = I, A = U S V^H.
+    const int Cases[5][4] = {{6, 4, 0, 0}, {6, 4, 1, 0}, {3, 5, 0, 0}, {5, 3, 0, 1}, {4, 6, 1, 1}};
+    for (const auto &Cs : Cases) {
+      int M = Cs[0], N = Cs[1], Econ = Cs[2], Cplx = Cs[3], K = std::min(M, N);
+      int UC = Econ ? K : M, VC = Econ ? K : N;
+      std::vector<std::complex<double>> A(M * N);
+      for (auto &X : A)
+        X = {rnd(), Cplx ? rnd() : 0.0};
+      gesvdjInfo_t P;
+      CK(cusolverDnCreateGesvdjInfo(&P));
+      int Lw = 0, Sweeps = -1, *Info = up(std::vector<int>(1, -5));
+      double Res = -1, *DS = up(std::vector<double>(K, 0));
+      std::vector<std::complex<double>> U(M * UC), V(N * VC);
+      if (Cplx) {
+        auto *DA = (cuDoubleComplex *)up(A);
+        auto *DU = (cuDoubleComplex *)up(U), *DV = (cuDoubleComplex *)up(V);
+        CK(cusolverDnZgesvdj_bufferSize(H, CUSOLVER_EIG_MODE_VECTOR, Econ, M, N, DA, M, DS, DU, M, DV, N, &Lw, P));
+        cuDoubleComplex *Work;
+        cudaMalloc(&Work, sizeof(cuDoubleComplex) * Lw);
+        CK(cusolverDnZgesvdj(H, CUSOLVER_EIG_MODE_VECTOR, Econ, M, N, DA, M, DS, DU, M, DV, N, Work, Lw, Info, P));
+        auto HU = down(DU, U.size()), HV = down(DV, V.size());
+        for (size_t I = 0; I < U.size(); ++I)
+          U[I] = {HU[I].x, HU[I].y};
+        for (size_t I = 0; I < V.size(); ++I)
+          V[I] = {HV[I].x, HV[I].y};
+      } else {
+        std::vector<double> Ar(M * N), Ur(U.size()), Vr(V.size());
+        for (int I = 0; I < M * N; ++I)
+          Ar[I] = A[I].real();
+        double *DA = up(Ar), *DU = up(Ur), *DV = up(Vr), *Work;
+        CK(cusolverDnDgesvdj_bufferSize(H, CUSOLVER_EIG_MODE_VECTOR, Econ, M, N, DA, M, DS, DU, M, DV, N, &Lw, P));
+        cudaMalloc(&Work, sizeof(double) * Lw);
+        CK(cusolverDnDgesvdj(H, CUSOLVER_EIG_MODE_VECTOR, Econ, M, N, DA, M, DS, DU, M, DV, N, Work, Lw, Info, P));
+        Ur = down(DU, U.size());
+        Vr = down(DV, V.size());
+        for (size_t I = 0; I < U.size(); ++I)
+          U[I] = Ur[I];
+        for (size_t I = 0; I < V.size(); ++I)
+          V[I] = Vr[I];
+      }
+      std::vector<double> S = down(DS, K);
+      CK(cusolverDnXgesvdjGetSweeps(H, P, &Sweeps));
+      CK(cusolverDnXgesvdjGetResidual(H, P, &Res));
+      double Worst = 0;
+      auto ortho = [&](const std::vector<std::complex<double>> &Q, int Rows, int Cols) {
+        for (int X = 0; X < Cols; ++X)
+          for (int Y = 0; Y < Cols; ++Y) {
+            std::complex<double> D = 0;
+            for (int I = 0; I < Rows; ++I)
+              D += std::conj(Q[I + X * Rows]) * Q[I + Y * Rows];
+            Worst = std::fmax(Worst, std::abs(D - (X == Y ? 1.0 : 0.0)));
+          }
+      };
+      ortho(U, M, UC);
+      ortho(V, N, VC);
+      bool Sorted = true;
+      for (int J = 1; J < K; ++J)
+        Sorted &= S[J - 1] >= S[J];
+      for (int I = 0; I < M; ++I)
+        for (int J = 0; J < N; ++J) {
+          std::complex<double> Sum = 0;
+          for (int L = 0; L < K; ++L)
+            Sum += U[I + L * M] * S[L] * std::conj(V[J + L * N]);
+          Worst = std::fmax(Worst, std::abs(Sum - A[I + J * M]));
+        }
+      char Name[40];
+      std::snprintf(Name, sizeof Name, "gesvdj_%dx%d%s%s", M, N, Econ ? "_econ" : "", Cplx ? "_z" : "");
+      check(Name, down(Info, 1)[0] == 0 && Sorted && Worst < 1e-12 && Sweeps >= 1 && Res >= 0 && Res < 1e-10, Worst);
+      CK(cusolverDnDestroyGesvdjInfo(P));
+    }
   }
 
   CK(cusolverDnDestroy(H));
