@@ -452,6 +452,146 @@ cusolverStatus_t gesvdj(cusolverDnHandle_t Handle, cusolverEigMode_t Jobz, int E
   });
 }
 
+/// The generalized symmetric-definite problem (sygvd/hegvd, sygvj/hegvj):
+/// B = L L^H (LAPACK's potrf of B's Uplo triangle, the factor left there as
+/// LAPACK's sygvd leaves it), C = L^-1 A L^-H (itype 1) or L^H A L (2, 3)
+/// solved by syevd (Jacobi: the Jacobi method as syevj), eigenvectors
+/// X = L^-H Y (1, 2) or L Y (3). info: n + i when B's leading minor of
+/// order i is not positive definite, as LAPACK and cuSOLVER report it.
+template <typename T>
+int generalizedEig(int Itype, bool Vectors, char Uplo, int N, T *A, int Lda, T *B, int Ldb, Real<T> *W, bool Jacobi,
+                   double Tol, int MaxSweeps, int *Sweeps, double *Residual) {
+  auto Idx = [N](int I, int J) { return I + static_cast<size_t>(J) * N; };
+  std::vector<T> L(static_cast<size_t>(N) * N, T(0)), C(static_cast<size_t>(N) * N);
+  // The full Hermitian B and A from their Uplo triangles.
+  auto full = [&](const T *M, int Ld, std::vector<T> &Out) {
+    Out.assign(static_cast<size_t>(N) * N, T(0));
+    for (int J = 0; J < N; ++J)
+      for (int I = 0; I < N; ++I) {
+        bool Stored = Uplo == 'L' ? I >= J : I <= J;
+        T X = Stored ? M[I + static_cast<size_t>(J) * Ld] : conjT(M[J + static_cast<size_t>(I) * Ld]);
+        Out[Idx(I, J)] = I == J ? T(std::real(X)) : X;
+      }
+  };
+  std::vector<T> Bf, Af;
+  full(B, Ldb, Bf);
+  full(A, Lda, Af);
+  L = Bf;
+  int Info = 0;
+  lapack::potrf('L', N, L.data(), N, &Info);
+  if (Info > 0)
+    return N + Info;
+  for (int J = 0; J < N; ++J)
+    for (int I = 0; I < J; ++I)
+      L[Idx(I, J)] = T(0);
+  // B's Uplo triangle gets the factor: L, or U = L^H.
+  for (int J = 0; J < N; ++J)
+    for (int I = 0; I < N; ++I)
+      if (Uplo == 'L' ? I >= J : I <= J)
+        B[I + static_cast<size_t>(J) * Ldb] = Uplo == 'L' ? L[Idx(I, J)] : conjT(L[Idx(J, I)]);
+  // C = L^-1 A L^-H: solve L Z = A, then C^H = L^-1 Z^H (C Hermitian).
+  auto lowerSolve = [&](std::vector<T> &M) { // M := L^-1 M, column by column
+    for (int J = 0; J < N; ++J)
+      for (int I = 0; I < N; ++I) {
+        T Sum = M[Idx(I, J)];
+        for (int K = 0; K < I; ++K)
+          Sum -= L[Idx(I, K)] * M[Idx(K, J)];
+        M[Idx(I, J)] = Sum / L[Idx(I, I)];
+      }
+  };
+  auto adjoint = [&](std::vector<T> &M) {
+    std::vector<T> Out(M.size());
+    for (int J = 0; J < N; ++J)
+      for (int I = 0; I < N; ++I)
+        Out[Idx(J, I)] = conjT(M[Idx(I, J)]);
+    M.swap(Out);
+  };
+  auto mul = [&](const std::vector<T> &X, const std::vector<T> &Y) {
+    std::vector<T> Out(static_cast<size_t>(N) * N, T(0));
+    for (int J = 0; J < N; ++J)
+      for (int K = 0; K < N; ++K) {
+        T Ykj = Y[Idx(K, J)];
+        for (int I = 0; I < N; ++I)
+          Out[Idx(I, J)] += X[Idx(I, K)] * Ykj;
+      }
+    return Out;
+  };
+  if (Itype == 1) {
+    C = Af;
+    lowerSolve(C);
+    adjoint(C);
+    lowerSolve(C);
+  } else {
+    std::vector<T> Lh(L);
+    adjoint(Lh);
+    C = mul(mul(Lh, Af), L);
+  }
+  int Status = 0;
+  if (Jacobi) {
+    Status = jacobiEig<T>(N, C.data(), N, 'L', W, true, Tol, MaxSweeps, Sweeps, Residual);
+  } else {
+    lapack::syevd('V', 'L', N, C.data(), N, W, &Status);
+  }
+  if (Vectors && Status == 0) {
+    std::vector<T> X;
+    if (Itype == 3) {
+      X = mul(L, C);
+    } else { // X = L^-H Y: solve L^H X = Y (upper triangular, back substitution)
+      X = C;
+      for (int J = 0; J < N; ++J)
+        for (int I = N - 1; I >= 0; --I) {
+          T Sum = X[Idx(I, J)];
+          for (int K = I + 1; K < N; ++K)
+            Sum -= conjT(L[Idx(K, I)]) * X[Idx(K, J)];
+          X[Idx(I, J)] = Sum / conjT(L[Idx(I, I)]);
+        }
+    }
+    for (int J = 0; J < N; ++J)
+      for (int I = 0; I < N; ++I)
+        A[I + static_cast<size_t>(J) * Lda] = X[Idx(I, J)];
+  }
+  return Status;
+}
+
+template <typename T>
+cusolverStatus_t sygv(cusolverDnHandle_t Handle, cusolverEigType_t Itype, cusolverEigMode_t Jobz,
+                      cublasFillMode_t Uplo, int N, T *A, int Lda, T *B, int Ldb, Real<T> *W, int *Info, bool Jacobi,
+                      syevjInfo_t Params) {
+  DnHandle *H = lookup(Handle);
+  if (!H)
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (!Info || (Params && !live(Params)))
+    return Invalid;
+  int It = static_cast<int>(Itype);
+  if (int Bad = firstBad({{It < 1 || It > 3, 1},
+                          {!validMode(Jobz), 2},
+                          {!validFill(Uplo), 3},
+                          {N < 0, 4},
+                          {Lda < std::max(1, N), 6},
+                          {Ldb < std::max(1, N), 8}}))
+    return reject(H, Info, -Bad);
+  if (Jacobi && N > JacobiMaxOrder) {
+    logOnce("cusolverDnXsygvj", "orders above 256 are not run by ferry's Jacobi method (CUSOLVER_STATUS_NOT_SUPPORTED)");
+    return CUSOLVER_STATUS_NOT_SUPPORTED;
+  }
+  double Tol = Params ? Params->Tolerance : 0;
+  int MaxSweeps = Params ? Params->MaxSweeps : 100;
+  if (Jacobi && Params)
+    Params->Ran = 1;
+  bool Vectors = Jobz == CUSOLVER_EIG_MODE_VECTOR;
+  char U = fillChar(Uplo);
+  return enqueue(H, [=] {
+    int Sweeps = 0;
+    double Residual = 0;
+    Info[0] = N ? generalizedEig<T>(It, Vectors, U, N, A, Lda, B, Ldb, W, Jacobi, Tol, MaxSweeps, &Sweeps, &Residual)
+                : 0;
+    if (Jacobi && Params) {
+      Params->Sweeps = Sweeps;
+      Params->Residual = Residual;
+    }
+  });
+}
+
 cusolverStatus_t bufferAnswer(cusolverDnHandle_t Handle, int *Lwork, int Value) {
   if (!lookup(Handle))
     return CUSOLVER_STATUS_NOT_INITIALIZED;
@@ -624,3 +764,30 @@ FERRY_JACOBI(S, syevj, float, float, float)
 FERRY_JACOBI(D, syevj, double, double, double)
 FERRY_JACOBI(C, heevj, cuComplex, C32, float)
 FERRY_JACOBI(Z, heevj, cuDoubleComplex, C64, double)
+
+#define FERRY_SYGV(P, EV, CT, T, R)                                                                                   \
+  cusolverStatus_t cusolverDn##P##EV##d_bufferSize(cusolverDnHandle_t h, cusolverEigType_t, cusolverEigMode_t,        \
+                                                   cublasFillMode_t, int n, const CT *, int, const CT *, int,         \
+                                                   const R *, int *lwork) {                                            \
+    return bufferAnswer(h, lwork, n);                                                                                  \
+  }                                                                                                                    \
+  cusolverStatus_t cusolverDn##P##EV##d(cusolverDnHandle_t h, cusolverEigType_t itype, cusolverEigMode_t jobz,         \
+                                        cublasFillMode_t uplo, int n, CT *A, int lda, CT *B, int ldb, R *W, CT *, int, \
+                                        int *info) {                                                                   \
+    return sygv<T>(h, itype, jobz, uplo, n, cast<T>(A), lda, cast<T>(B), ldb, W, info, false, nullptr);                \
+  }                                                                                                                    \
+  cusolverStatus_t cusolverDn##P##EV##j_bufferSize(cusolverDnHandle_t h, cusolverEigType_t, cusolverEigMode_t,        \
+                                                   cublasFillMode_t, int n, const CT *, int, const CT *, int,         \
+                                                   const R *, int *lwork, syevjInfo_t) {                               \
+    return bufferAnswer(h, lwork, n);                                                                                  \
+  }                                                                                                                    \
+  cusolverStatus_t cusolverDn##P##EV##j(cusolverDnHandle_t h, cusolverEigType_t itype, cusolverEigMode_t jobz,         \
+                                        cublasFillMode_t uplo, int n, CT *A, int lda, CT *B, int ldb, R *W, CT *, int, \
+                                        int *info, syevjInfo_t params) {                                               \
+    return sygv<T>(h, itype, jobz, uplo, n, cast<T>(A), lda, cast<T>(B), ldb, W, info, true, params);                  \
+  }
+
+FERRY_SYGV(S, sygv, float, float, float)
+FERRY_SYGV(D, sygv, double, double, double)
+FERRY_SYGV(C, hegv, cuComplex, C32, float)
+FERRY_SYGV(Z, hegv, cuDoubleComplex, C64, double)

@@ -17,7 +17,9 @@
 /// info = n + 1 when one sweep cannot converge, NOT_SUPPORTED after the
 /// batched form), and gesvdj's (U and V orthonormal, A = U S V^H, S
 /// descending, economy and full, m < n, complex; sweeps and residual
-/// reported). Prints `CusolverMore: PASS` or the failing checks.
+/// reported), and sygvd/hegvd/sygvj for itype 1, 2, 3 (the generalized
+/// eigen-equations and B-normalization; info n + i for an indefinite B).
+/// Prints `CusolverMore: PASS` or the failing checks.
 #define DISABLE_CUSOLVER_DEPRECATED
 #include <cuComplex.h>
 #include <cuda_runtime.h>
@@ -759,6 +761,100 @@ int main() {
       check(Name, down(Info, 1)[0] == 0 && Sorted && Worst < 1e-12 && Sweeps >= 1 && Res >= 0 && Res < 1e-10, Worst);
       CK(cusolverDnDestroyGesvdjInfo(P));
     }
+  }
+
+  {
+    // sygvd (D, itype 1..3), hegvd (Z, itype 1), sygvj (D, itype 1): 5 x 5, B SPD.
+    const int N = 5;
+    for (int Case = 0; Case < 5; ++Case) {
+      int It = Case < 3 ? Case + 1 : 1;
+      bool Cplx = Case == 3, Jac = Case == 4;
+      std::vector<std::complex<double>> A(N * N), B(N * N, 0.0);
+      for (int J = 0; J < N; ++J)
+        for (int I = J; I < N; ++I) {
+          std::complex<double> X(rnd(), Cplx && I != J ? rnd() : 0);
+          A[I + J * N] = X;
+          A[J + I * N] = std::conj(X);
+          std::complex<double> Y(0.3 * rnd(), Cplx && I != J ? 0.3 * rnd() : 0);
+          B[I + J * N] = I == J ? 2.0 + std::fabs(rnd()) : Y;
+          B[J + I * N] = I == J ? B[I + J * N] : std::conj(Y);
+        }
+      int Lw = 0, Sweeps = -1, *Info = up(std::vector<int>(1, -5));
+      double *DW = up(std::vector<double>(N, 0));
+      std::vector<std::complex<double>> X(N * N);
+      syevjInfo_t P;
+      CK(cusolverDnCreateSyevjInfo(&P));
+      cusolverEigType_t Type = (cusolverEigType_t)It;
+      if (Cplx) {
+        auto *DA = (cuDoubleComplex *)up(A), *DB = (cuDoubleComplex *)up(B);
+        CK(cusolverDnZhegvd_bufferSize(H, Type, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_UPPER, N, DA, N, DB, N, DW, &Lw));
+        cuDoubleComplex *Work;
+        cudaMalloc(&Work, sizeof(cuDoubleComplex) * Lw);
+        CK(cusolverDnZhegvd(H, Type, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_UPPER, N, DA, N, DB, N, DW, Work, Lw, Info));
+        auto HX = down(DA, N * N);
+        for (int K = 0; K < N * N; ++K)
+          X[K] = {HX[K].x, HX[K].y};
+      } else {
+        std::vector<double> Ar(N * N), Br(N * N);
+        for (int K = 0; K < N * N; ++K) {
+          Ar[K] = A[K].real();
+          Br[K] = B[K].real();
+        }
+        double *DA = up(Ar), *DB = up(Br), *Work;
+        if (Jac) {
+          CK(cusolverDnDsygvj_bufferSize(H, Type, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, N, DA, N, DB, N, DW, &Lw, P));
+          cudaMalloc(&Work, sizeof(double) * Lw);
+          CK(cusolverDnDsygvj(H, Type, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, N, DA, N, DB, N, DW, Work, Lw, Info, P));
+          CK(cusolverDnXsyevjGetSweeps(H, P, &Sweeps));
+        } else {
+          CK(cusolverDnDsygvd_bufferSize(H, Type, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, N, DA, N, DB, N, DW, &Lw));
+          cudaMalloc(&Work, sizeof(double) * Lw);
+          CK(cusolverDnDsygvd(H, Type, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, N, DA, N, DB, N, DW, Work, Lw, Info));
+        }
+        auto HX = down(DA, N * N);
+        for (int K = 0; K < N * N; ++K)
+          X[K] = HX[K];
+      }
+      std::vector<double> W = down(DW, N);
+      auto mv = [&](const std::vector<std::complex<double>> &M, const std::vector<std::complex<double>> &V) {
+        std::vector<std::complex<double>> R(N, 0.0);
+        for (int I = 0; I < N; ++I)
+          for (int K = 0; K < N; ++K)
+            R[I] += M[I + K * N] * V[K];
+        return R;
+      };
+      double Worst = 0;
+      for (int J = 0; J < N; ++J) {
+        std::vector<std::complex<double>> x(X.begin() + J * N, X.begin() + (J + 1) * N), L, R;
+        if (It == 1) { L = mv(A, x); R = mv(B, x); }
+        else if (It == 2) { L = mv(A, mv(B, x)); R = x; }
+        else { L = mv(B, mv(A, x)); R = x; }
+        for (int I = 0; I < N; ++I)
+          Worst = std::fmax(Worst, std::abs(L[I] - W[J] * R[I]));
+        if (It < 3) { // x^H B x = 1
+          auto Bx = mv(B, x);
+          std::complex<double> D = 0;
+          for (int I = 0; I < N; ++I)
+            D += std::conj(x[I]) * Bx[I];
+          Worst = std::fmax(Worst, std::abs(D - 1.0));
+        }
+      }
+      char Name[40];
+      std::snprintf(Name, sizeof Name, "%s_itype%d", Jac ? "sygvj" : Cplx ? "hegvd" : "sygvd", It);
+      check(Name, down(Info, 1)[0] == 0 && Worst < 1e-11 && (!Jac || Sweeps >= 1), Worst);
+      CK(cusolverDnDestroySyevjInfo(P));
+    }
+    // An indefinite B: info = n + (order of the failing minor).
+    std::vector<double> A(9, 0), B = {1, 0, 0, 0, -1, 0, 0, 0, 1};
+    for (int I = 0; I < 3; ++I)
+      A[I * 4] = 1;
+    int Lw = 0, *Info = up(std::vector<int>(1, -5));
+    double *DA = up(A), *DB = up(B), *DW = up(std::vector<double>(3, 0)), *Work;
+    CK(cusolverDnDsygvd_bufferSize(H, CUSOLVER_EIG_TYPE_1, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, 3, DA, 3, DB, 3, DW, &Lw));
+    cudaMalloc(&Work, sizeof(double) * Lw);
+    CK(cusolverDnDsygvd(H, CUSOLVER_EIG_TYPE_1, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, 3, DA, 3, DB, 3, DW, Work, Lw, Info));
+    int Got = down(Info, 1)[0];
+    check("sygvd_indefinite_B", Got == 3 + 2, Got);
   }
 
   CK(cusolverDnDestroy(H));
