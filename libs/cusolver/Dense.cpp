@@ -398,6 +398,62 @@ cusolverStatus_t syevd(const char *Name, bool X, cusolverDnHandle_t Handle, cuso
   });
 }
 
+/// syevdx/heevdx: LAPACK's syevd of the whole matrix, then the selected
+/// eigenvalues (all; those in (vl, vu]; or indices il..iu, 1-based) and
+/// their eigenvectors moved to the front. meig is a host value: known at
+/// once for ALL and I, and after the stream has run the work for V.
+template <typename T>
+cusolverStatus_t syevdx(cusolverDnHandle_t Handle, cusolverEigMode_t Jobz, cusolverEigRange_t Range,
+                        cublasFillMode_t Uplo, int N, T *A, int Lda, Real<T> Vl, Real<T> Vu, int Il, int Iu, int *Meig,
+                        Real<T> *W, int *Info) {
+  DnHandle *H = lookup(Handle);
+  if (!H)
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (!Meig)
+    return Invalid;
+  bool ByValue = Range == CUSOLVER_EIG_RANGE_V, ByIndex = Range == CUSOLVER_EIG_RANGE_I;
+  int Bad = firstBad({{!validMode(Jobz), 1},
+                      {!ByValue && !ByIndex && Range != CUSOLVER_EIG_RANGE_ALL, 2},
+                      {!validFill(Uplo), 3},
+                      {N < 0, 4},
+                      {Lda < std::max(1, N), 6},
+                      {ByValue && !(Vl < Vu), 8},
+                      {ByIndex && (Il < 1 || Il > std::max(1, N)), 9},
+                      {ByIndex && (Iu < std::min(N, Il) || Iu > N), 10}});
+  if (!Bad && !ByValue)
+    *Meig = ByIndex ? Iu - Il + 1 : N;
+  char Jz = Jobz == CUSOLVER_EIG_MODE_VECTOR ? 'V' : 'N', U = fillChar(Uplo);
+  cusolverStatus_t St = lapackCall("cusolverDnsyevdx", Handle, Info, true, Bad, {N, Lda}, [=](int *Status) {
+    if (!N) {
+      if (ByValue)
+        *Meig = 0;
+      return;
+    }
+    std::vector<Real<T>> All(N);
+    lapack::syevd(Jz, U, N, A, Lda, All.data(), Status);
+    if (*Status)
+      return;
+    int First = 0, Count = N;
+    if (ByIndex) {
+      First = Il - 1;
+      Count = Iu - Il + 1;
+    } else if (ByValue) {
+      First = static_cast<int>(std::upper_bound(All.begin(), All.end(), Vl) - All.begin());
+      Count = static_cast<int>(std::upper_bound(All.begin(), All.end(), Vu) - All.begin()) - First;
+      *Meig = Count;
+    }
+    for (int J = 0; J < Count; ++J) {
+      W[J] = All[First + J];
+      if (Jz == 'V' && First)
+        for (int I = 0; I < N; ++I)
+          A[I + static_cast<size_t>(J) * Lda] = A[I + static_cast<size_t>(First + J) * Lda];
+    }
+  });
+  if (St == CUSOLVER_STATUS_SUCCESS && ByValue && !Bad)
+    St = synchronize(H->Stream);
+  return St;
+}
+
 template <typename T>
 cusolverStatus_t sytrf(cusolverDnHandle_t Handle, cublasFillMode_t Uplo, int N, T *A, int Lda, int *Ipiv, int *Info) {
   int Bad = firstBad({{!validFill(Uplo), 1}, {N < 0, 2}, {Lda < std::max(1, N), 4}});
@@ -905,3 +961,20 @@ cusolverStatus_t cusolverDnXtrtri(cusolverDnHandle_t h, cublasFillMode_t uplo, c
     return trtri<T>(h, uplo, diag, n, cast<T>(A), lda, devInfo);
   });
 }
+
+// syevdx/heevdx (legacy; the 64-bit X form stays NOT_SUPPORTED).
+#define FERRY_DN_EVDX(P, EN, CT, T, CR)                                                                                \
+  cusolverStatus_t cusolverDn##P##EN##_bufferSize(cusolverDnHandle_t h, cusolverEigMode_t, cusolverEigRange_t,        \
+                                                  cublasFillMode_t, int n, const CT *, int, CR, CR, int, int, int *,   \
+                                                  const CR *, int *lwork) {                                            \
+    return bufferAnswer(h, true, lwork, n);                                                                            \
+  }                                                                                                                    \
+  cusolverStatus_t cusolverDn##P##EN(cusolverDnHandle_t h, cusolverEigMode_t jobz, cusolverEigRange_t range,           \
+                                     cublasFillMode_t uplo, int n, CT *A, int lda, CR vl, CR vu, int il, int iu,       \
+                                     int *meig, CR *W, CT *, int, int *info) {                                         \
+    return syevdx<T>(h, jobz, range, uplo, n, cast<T>(A), lda, vl, vu, il, iu, meig, W, info);                         \
+  }
+FERRY_DN_EVDX(S, syevdx, float, float, float)
+FERRY_DN_EVDX(D, syevdx, double, double, double)
+FERRY_DN_EVDX(C, heevdx, cuComplex, C32, float)
+FERRY_DN_EVDX(Z, heevdx, cuDoubleComplex, C64, double)

@@ -19,6 +19,8 @@
 /// descending, economy and full, m < n, complex; sweeps and residual
 /// reported), and sygvd/hegvd/sygvj for itype 1, 2, 3 (the generalized
 /// eigen-equations and B-normalization; info n + i for an indefinite B).
+/// syevdx/heevdx by range (all, (vl, vu], il..iu): meig, the selected
+/// eigenvalues among the full spectrum, and their eigenpairs.
 /// Prints `CusolverMore: PASS` or the failing checks.
 #define DISABLE_CUSOLVER_DEPRECATED
 #include <cuComplex.h>
@@ -855,6 +857,66 @@ int main() {
     CK(cusolverDnDsygvd(H, CUSOLVER_EIG_TYPE_1, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, 3, DA, 3, DB, 3, DW, Work, Lw, Info));
     int Got = down(Info, 1)[0];
     check("sygvd_indefinite_B", Got == 3 + 2, Got);
+  }
+
+  {
+    // syevdx (D) and heevdx (Z) on 6 x 6: full spectrum from Dsyevd/Zheevd, then ranges.
+    const int N = 6;
+    for (int Cplx = 0; Cplx < 2; ++Cplx)
+      for (int R = 0; R < 3; ++R) {
+        std::vector<std::complex<double>> A(N * N);
+        for (int J = 0; J < N; ++J)
+          for (int I = J; I < N; ++I) {
+            std::complex<double> X(rnd(), Cplx && I != J ? rnd() : 0);
+            A[I + J * N] = X;
+            A[J + I * N] = std::conj(X);
+          }
+        cusolverEigRange_t Range = R == 0 ? CUSOLVER_EIG_RANGE_ALL : R == 1 ? CUSOLVER_EIG_RANGE_V : CUSOLVER_EIG_RANGE_I;
+        double Vl = -0.5, Vu = 0.7;
+        int Il = 2, Iu = 4, Meig = -1, Lw = 0, *Info = up(std::vector<int>(1, -5));
+        double *DW = up(std::vector<double>(N, 0)), *DWall = up(std::vector<double>(N, 0));
+        std::vector<std::complex<double>> V(N * N);
+        if (Cplx) {
+          cuDoubleComplex *DA = (cuDoubleComplex *)up(A), *DB = (cuDoubleComplex *)up(A), *Work;
+          CK(cusolverDnZheevdx_bufferSize(H, CUSOLVER_EIG_MODE_VECTOR, Range, CUBLAS_FILL_MODE_LOWER, N, DA, N, Vl, Vu, Il, Iu, &Meig, DW, &Lw));
+          cudaMalloc(&Work, sizeof(cuDoubleComplex) * (Lw + 4 * N * N));
+          CK(cusolverDnZheevdx(H, CUSOLVER_EIG_MODE_VECTOR, Range, CUBLAS_FILL_MODE_LOWER, N, DA, N, Vl, Vu, Il, Iu, &Meig, DW, Work, Lw, Info));
+          CK(cusolverDnZheevd(H, CUSOLVER_EIG_MODE_NOVECTOR, CUBLAS_FILL_MODE_LOWER, N, DB, N, DWall, Work, 4 * N * N, Info));
+          auto HV = down(DA, N * N);
+          for (int K = 0; K < N * N; ++K)
+            V[K] = {HV[K].x, HV[K].y};
+        } else {
+          std::vector<double> Ar(N * N);
+          for (int K = 0; K < N * N; ++K)
+            Ar[K] = A[K].real();
+          double *DA = up(Ar), *DB = up(Ar), *Work;
+          CK(cusolverDnDsyevdx_bufferSize(H, CUSOLVER_EIG_MODE_VECTOR, Range, CUBLAS_FILL_MODE_LOWER, N, DA, N, Vl, Vu, Il, Iu, &Meig, DW, &Lw));
+          cudaMalloc(&Work, sizeof(double) * (Lw + 4 * N * N));
+          CK(cusolverDnDsyevdx(H, CUSOLVER_EIG_MODE_VECTOR, Range, CUBLAS_FILL_MODE_LOWER, N, DA, N, Vl, Vu, Il, Iu, &Meig, DW, Work, Lw, Info));
+          CK(cusolverDnDsyevd(H, CUSOLVER_EIG_MODE_NOVECTOR, CUBLAS_FILL_MODE_LOWER, N, DB, N, DWall, Work, 4 * N * N, Info));
+          auto HV = down(DA, N * N);
+          for (int K = 0; K < N * N; ++K)
+            V[K] = HV[K];
+        }
+        std::vector<double> W = down(DW, N), All = down(DWall, N);
+        std::vector<double> Want;
+        for (int K = 0; K < N; ++K)
+          if (R == 0 || (R == 1 && All[K] > Vl && All[K] <= Vu) || (R == 2 && K + 1 >= Il && K + 1 <= Iu))
+            Want.push_back(All[K]);
+        double Worst = Meig == (int)Want.size() ? 0 : 1;
+        for (int J = 0; J < Meig && Worst < 1; ++J) {
+          Worst = std::fmax(Worst, std::fabs(W[J] - Want[J]));
+          for (int I = 0; I < N; ++I) {
+            std::complex<double> Av = 0;
+            for (int K = 0; K < N; ++K)
+              Av += A[I + K * N] * V[K + J * N];
+            Worst = std::fmax(Worst, std::abs(Av - W[J] * V[I + J * N]));
+          }
+        }
+        char Name[40];
+        std::snprintf(Name, sizeof Name, "%s_range%c", Cplx ? "heevdx" : "syevdx", "AVI"[R]);
+        check(Name, down(Info, 1)[0] == 0 && Worst < 1e-12 && (R != 1 || Meig >= 0), Worst);
+      }
   }
 
   CK(cusolverDnDestroy(H));
