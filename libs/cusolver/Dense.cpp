@@ -847,6 +847,45 @@ cusolverStatus_t cusolverDnXsyevd(cusolverDnHandle_t h, cusolverDnParams_t param
   });
 }
 
+cusolverStatus_t cusolverDnXsyevdx_bufferSize(cusolverDnHandle_t h, cusolverDnParams_t params, cusolverEigMode_t,
+                                              cusolverEigRange_t, cublasFillMode_t, int64_t n, cudaDataType dataTypeA,
+                                              const void *, int64_t, void *, void *, int64_t, int64_t, int64_t *,
+                                              cudaDataType dataTypeW, const void *, cudaDataType computeType,
+                                              size_t *dev, size_t *host) {
+  cusolverStatus_t St;
+  Kind K = typeOf("cusolverDnXsyevdx_bufferSize", dataTypeA, computeType, {}, &St);
+  if (K != Kind::Bad && dataTypeW != realOf(dataTypeA))
+    K = Kind::Bad, St = Invalid;
+  if (K == Kind::Bad && lookup(h))
+    return St;
+  return xBuffer(h, params, true, K, dev, host, n);
+}
+
+/// The 64-bit syevdx: vl and vu point to host values of W's type; meig is
+/// written once known (after the stream's work for a value range).
+cusolverStatus_t cusolverDnXsyevdx(cusolverDnHandle_t h, cusolverDnParams_t params, cusolverEigMode_t jobz,
+                                   cusolverEigRange_t range, cublasFillMode_t uplo, int64_t n,
+                                   cudaDataType dataTypeA, void *A, int64_t lda, void *vl, void *vu, int64_t il,
+                                   int64_t iu, int64_t *meig64, cudaDataType dataTypeW, void *W,
+                                   cudaDataType computeType, void *, size_t, void *, size_t, int *info) {
+  return xCall("cusolverDnXsyevdx", h, params, dataTypeA, computeType, {}, [&](auto Elem) {
+    using T = decltype(Elem);
+    using R = Real<T>;
+    if (dataTypeW != realOf(dataTypeA) || !meig64 || (range == CUSOLVER_EIG_RANGE_V && (!vl || !vu)))
+      return reject(lookup(h), info, 0);
+    if (n > INT32_MAX || lda > INT32_MAX || il > INT32_MAX || iu > INT32_MAX)
+      return tooLarge("cusolverDnXsyevdx");
+    R Vl = range == CUSOLVER_EIG_RANGE_V ? *static_cast<R *>(vl) : R(0);
+    R Vu = range == CUSOLVER_EIG_RANGE_V ? *static_cast<R *>(vu) : R(0);
+    int Meig = -1;
+    cusolverStatus_t St = syevdx<T>(h, jobz, range, uplo, static_cast<int>(n), cast<T>(A), static_cast<int>(lda), Vl,
+                                    Vu, static_cast<int>(il), static_cast<int>(iu), &Meig, cast<R>(W), info);
+    if (St == CUSOLVER_STATUS_SUCCESS && Meig >= 0)
+      *meig64 = Meig;
+    return St;
+  });
+}
+
 // ---------------------------------------------------------------- more of the 64-bit API
 
 namespace {

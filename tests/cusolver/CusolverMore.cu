@@ -919,6 +919,28 @@ int main() {
       }
   }
 
+  {
+    // Xsyevdx, value range (2.5, 5] of diag-block [[3.5, .5], [.5, 3.5]] + [2]: eigenvalues 3 and 4.
+    std::vector<double> A = {3.5, 0.5, 0, 0.5, 3.5, 0, 0, 0, 2};
+    double *DA = up(A), *DW = up(std::vector<double>(3, 0)), Vl = 2.5, Vu = 5;
+    int *Info = up(std::vector<int>(1, -5));
+    int64_t Meig = -1;
+    size_t Dev = 0, Host = 0;
+    cusolverDnParams_t Prm;
+    CK(cusolverDnCreateParams(&Prm));
+    CK(cusolverDnXsyevdx_bufferSize(H, Prm, CUSOLVER_EIG_MODE_VECTOR, CUSOLVER_EIG_RANGE_V, CUBLAS_FILL_MODE_LOWER, 3,
+                                    CUDA_R_64F, DA, 3, &Vl, &Vu, 0, 0, &Meig, CUDA_R_64F, DW, CUDA_R_64F, &Dev, &Host));
+    void *DWork;
+    cudaMalloc(&DWork, Dev + 8);
+    std::vector<char> HWork(Host + 8);
+    CK(cusolverDnXsyevdx(H, Prm, CUSOLVER_EIG_MODE_VECTOR, CUSOLVER_EIG_RANGE_V, CUBLAS_FILL_MODE_LOWER, 3, CUDA_R_64F,
+                         DA, 3, &Vl, &Vu, 0, 0, &Meig, CUDA_R_64F, DW, CUDA_R_64F, DWork, Dev, HWork.data(), Host, Info));
+    std::vector<double> W = down(DW, 3);
+    double Err = std::fmax(std::fabs(W[0] - 3), std::fabs(W[1] - 4));
+    check("Xsyevdx_rangeV", Meig == 2 && down(Info, 1)[0] == 0 && Err < 1e-14, Err);
+    CK(cusolverDnDestroyParams(Prm));
+  }
+
   CK(cusolverDnDestroy(H));
   std::printf("CusolverMore: %s\n", Failures ? "FAIL" : "PASS");
   return Failures ? 1 : 0;
