@@ -941,6 +941,71 @@ int main() {
     CK(cusolverDnDestroyParams(Prm));
   }
 
+  {
+    // IRS gesv: 8 x 8 well-conditioned systems, 2 right-hand sides.
+    const int N = 8, Nr = 2;
+    std::vector<double> A(N * N), B(N * Nr);
+    for (int J = 0; J < N; ++J)
+      for (int I = 0; I < N; ++I)
+        A[I + J * N] = rnd() + (I == J ? 6 : 0);
+    for (double &X : B)
+      X = rnd();
+    auto run = [&](const char *Name, auto Call, double Tol) {
+      double *DA = up(A), *DB = up(B), *DX = up(std::vector<double>(N * Nr, 0));
+      int *Ipiv = up(std::vector<int>(N, 0)), *Info = up(std::vector<int>(1, -5)), Iter = -99;
+      void *Work;
+      cudaMalloc(&Work, 1 << 16);
+      CK(Call(DA, DB, DX, Ipiv, Work, &Iter, Info));
+      std::vector<double> X = down(DX, N * Nr);
+      double Worst = 0;
+      for (int C = 0; C < Nr; ++C)
+        for (int I = 0; I < N; ++I) {
+          double S = 0;
+          for (int K = 0; K < N; ++K)
+            S += A[I + K * N] * X[K + C * N];
+          Worst = std::fmax(Worst, std::fabs(S - B[I + C * N]));
+        }
+      check(Name, down(Info, 1)[0] == 0 && Iter >= 1 && Worst < Tol, Worst);
+    };
+#define IRS_CASE(NAME)                                                                                                 \
+  run(#NAME "gesv", [&](double *a, double *b, double *x, int *p, void *w, int *it, int *inf) {                         \
+    return cusolverDn##NAME##gesv(H, N, Nr, a, N, p, b, N, x, N, w, 1 << 16, it, inf);                                \
+  }, 1e-13)
+    IRS_CASE(DD);
+    IRS_CASE(DS);
+    IRS_CASE(DH);
+    IRS_CASE(DB);
+    IRS_CASE(DX);
+#undef IRS_CASE
+    // Complex double through a half-precision factor, and single precision.
+    std::vector<cuDoubleComplex> Z(N * N), Zb(N);
+    for (int J = 0; J < N; ++J)
+      for (int I = 0; I < N; ++I)
+        Z[I + J * N] = {rnd() + (I == J ? 6 : 0), rnd()};
+    for (auto &E : Zb)
+      E = {rnd(), rnd()};
+    cuDoubleComplex *DZ = up(Z), *DZb = up(Zb), *DZx = up(std::vector<cuDoubleComplex>(N));
+    int *Ipiv = up(std::vector<int>(N, 0)), *Info = up(std::vector<int>(1, -5)), Iter = -99;
+    void *Work;
+    cudaMalloc(&Work, 1 << 16);
+    CK(cusolverDnZKgesv(H, N, 1, DZ, N, Ipiv, DZb, N, DZx, N, Work, 1 << 16, &Iter, Info));
+    auto Zx = down(DZx, N);
+    double Worst = 0;
+    for (int I = 0; I < N; ++I) {
+      std::complex<double> S = 0;
+      for (int K = 0; K < N; ++K)
+        S += std::complex<double>(Z[I + K * N].x, Z[I + K * N].y) * std::complex<double>(Zx[K].x, Zx[K].y);
+      Worst = std::fmax(Worst, std::abs(S - std::complex<double>(Zb[I].x, Zb[I].y)));
+    }
+    check("ZKgesv", down(Info, 1)[0] == 0 && Iter >= 1 && Worst < 1e-13, Worst);
+    // Singular: devInfo = the first zero pivot.
+    std::vector<double> Sing = {1, 2, 2, 4};
+    double *DS = up(Sing), *Db = up(std::vector<double>{1, 1}), *Dx = up(std::vector<double>(2, 0));
+    CK(cusolverDnDDgesv(H, 2, 1, DS, 2, Ipiv, Db, 2, Dx, 2, Work, 1 << 16, &Iter, Info));
+    int Got = down(Info, 1)[0];
+    check("DDgesv_singular", Got == 2, Got);
+  }
+
   CK(cusolverDnDestroy(H));
   std::printf("CusolverMore: %s\n", Failures ? "FAIL" : "PASS");
   return Failures ? 1 : 0;
