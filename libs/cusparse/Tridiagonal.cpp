@@ -23,7 +23,13 @@ using namespace ferry::cusparse;
 namespace {
 
 /// Bytes the work asks for: the routines keep their band copies in their
-/// own memory, so the buffer only has to exist.
+/// own memory, so the buffer only has to exist (NVIDIA's sizes differ:
+/// 34432 bytes for gtsv2 at m 5, n 2; ferry's are its own).
+/// Statuses follow NVIDIA's as measured on the H100 (tridiag probe,
+/// 2026-11-28): the buffer-size calls of gtsv2, gtsv2_nopivot,
+/// gtsvInterleavedBatch and gpsvInterleavedBatch check only the handle
+/// (and interleaved's algo); gtsv2StridedBatch's refuses m < 3, a stride
+/// below m and a batch count below 1.
 constexpr size_t ScratchBytes = 128;
 
 template <typename T> double magnitude(T V) { return std::abs(V); }
@@ -91,12 +97,14 @@ cusparseStatus_t checkHandle(cusparseHandle_t H) {
   return validHandle(H) ? CUSPARSE_STATUS_SUCCESS : CUSPARSE_STATUS_NOT_INITIALIZED;
 }
 
-/// gtsv2 / gtsv2_nopivot: m >= 3, n >= 0, ldb >= max(1, m).
+/// gtsv2 / gtsv2_nopivot: m >= 1, n >= 0, ldb >= max(1, m). (NVIDIA's
+/// buffer-size calls accept any m, n and ldb, measured on the H100: they
+/// check only the handle.)
 cusparseStatus_t checkGtsv(cusparseHandle_t H, int M, int N, const void *Dl, const void *D, const void *Du,
                            const void *B, int Ldb) {
   if (cusparseStatus_t S = checkHandle(H))
     return S;
-  if (M < 3 || N < 0 || Ldb < std::max(1, M) || !Dl || !D || !Du || (N && !B))
+  if (M < 1 || N < 0 || Ldb < std::max(1, M) || !Dl || !D || !Du || (N && !B))
     return CUSPARSE_STATUS_INVALID_VALUE;
   return CUSPARSE_STATUS_SUCCESS;
 }
@@ -117,7 +125,7 @@ cusparseStatus_t checkStrided(cusparseHandle_t H, int M, const void *Dl, const v
                               const void *X, int BatchCount, int BatchStride) {
   if (cusparseStatus_t S = checkHandle(H))
     return S;
-  if (M < 3 || BatchCount < 0 || BatchStride < M || !Dl || !D || !Du || !X)
+  if (M < 3 || BatchCount < 1 || BatchStride < M || !Dl || !D || !Du || !X) // as NVIDIA's (H100)
     return CUSPARSE_STATUS_INVALID_VALUE;
   return CUSPARSE_STATUS_SUCCESS;
 }
@@ -155,10 +163,12 @@ cusparseStatus_t checkInterleaved(cusparseHandle_t H, int Algo, int MaxAlgo, int
 template <typename T>
 cusparseStatus_t gtsvInterleaved(cusparseHandle_t H, int Algo, int M, T *Dl, T *D, T *Du, T *X, int BatchCount,
                                  void *Buffer) {
-  if (cusparseStatus_t S = checkInterleaved(H, Algo, 2, M, 3, {Dl, D, Du, X}, BatchCount))
+  if (cusparseStatus_t S = checkInterleaved(H, Algo, 2, M, 1, {Dl, D, Du, X}, BatchCount))
     return S;
   if (!Buffer)
     return CUSPARSE_STATUS_INVALID_VALUE;
+  if (!BatchCount)
+    return CUSPARSE_STATUS_SUCCESS;
   return enqueue(H, [=] {
     for (int K = 0; K < BatchCount; ++K)
       triSolve<T>(M, Dl + K, D + K, Du + K, BatchCount, Algo != 0, X + K, BatchCount, 1, 0);
@@ -169,10 +179,20 @@ cusparseStatus_t gtsvInterleaved(cusparseHandle_t H, int Algo, int M, T *Dl, T *
 template <typename T>
 cusparseStatus_t gpsvInterleaved(cusparseHandle_t H, int Algo, int M, T *Ds, T *Dl, T *D, T *Du, T *Dw, T *X,
                                  int BatchCount, void *Buffer) {
-  if (cusparseStatus_t S = checkInterleaved(H, Algo, 0, M, 3, {Ds, Dl, D, Du, Dw, X}, BatchCount))
+  if (cusparseStatus_t S = checkInterleaved(H, 0, 0, M, 1, {Ds, Dl, D, Du, Dw, X}, BatchCount))
     return S;
-  if (!Buffer)
+  if (!Buffer || Algo < 0)
     return CUSPARSE_STATUS_INVALID_VALUE;
+  if (Algo != 0) {
+    // Measured on the H100: algo 1 and 2 answer success and leave x as it
+    // was (only algo 0, QR, is documented). ferry does the same, saying so.
+    logMessage("cusparse?gpsvInterleavedBatch: algo %d is not a documented algorithm; as NVIDIA's cuSPARSE does, "
+               "nothing is solved and x is left unchanged",
+               Algo);
+    return CUSPARSE_STATUS_SUCCESS;
+  }
+  if (!BatchCount)
+    return CUSPARSE_STATUS_SUCCESS;
   return enqueue(H, [=] {
     for (int K = 0; K < BatchCount; ++K) {
       const T *Diag[5] = {Ds + K, Dl + K, D + K, Du + K, Dw + K};
@@ -199,12 +219,12 @@ extern "C" {
 #define FERRY_BANDED(P, T, CT)                                                                                         \
   cusparseStatus_t cusparse##P##gtsv2_bufferSizeExt(cusparseHandle_t handle, int m, int n, const CT *dl, const CT *d,  \
                                                     const CT *du, const CT *B, int ldb, size_t *bufferSizeInBytes) {   \
-    return bufferSize(checkGtsv(handle, m, n, dl, d, du, B, ldb), bufferSizeInBytes);                                  \
+    return bufferSize(checkHandle(handle), bufferSizeInBytes);                                                         \
   }                                                                                                                    \
   cusparseStatus_t cusparse##P##gtsv2_nopivot_bufferSizeExt(cusparseHandle_t handle, int m, int n, const CT *dl,       \
                                                             const CT *d, const CT *du, const CT *B, int ldb,           \
                                                             size_t *bufferSizeInBytes) {                               \
-    return bufferSize(checkGtsv(handle, m, n, dl, d, du, B, ldb), bufferSizeInBytes);                                  \
+    return bufferSize(checkHandle(handle), bufferSizeInBytes);                                                         \
   }                                                                                                                    \
   cusparseStatus_t cusparse##P##gtsv2(cusparseHandle_t handle, int m, int n, const CT *dl, const CT *d, const CT *du,  \
                                       CT *B, int ldb, void *pBuffer) {                                                 \
@@ -233,7 +253,7 @@ extern "C" {
                                                                    const CT *dl, const CT *d, const CT *du,            \
                                                                    const CT *x, int batchCount,                        \
                                                                    size_t *pBufferSizeInBytes) {                       \
-    return bufferSize(checkInterleaved(handle, algo, 2, m, 3, {dl, d, du, x}, batchCount), pBufferSizeInBytes);        \
+    return bufferSize(checkInterleaved(handle, algo, 2, m, 0, {dl, d, du, x}, 0), pBufferSizeInBytes);                 \
   }                                                                                                                    \
   cusparseStatus_t cusparse##P##gtsvInterleavedBatch(cusparseHandle_t handle, int algo, int m, CT *dl, CT *d, CT *du,  \
                                                      CT *x, int batchCount, void *pBuffer) {                           \
@@ -243,8 +263,7 @@ extern "C" {
   cusparseStatus_t cusparse##P##gpsvInterleavedBatch_bufferSizeExt(                                                    \
       cusparseHandle_t handle, int algo, int m, const CT *ds, const CT *dl, const CT *d, const CT *du, const CT *dw,   \
       const CT *x, int batchCount, size_t *pBufferSizeInBytes) {                                                       \
-    return bufferSize(checkInterleaved(handle, algo, 0, m, 3, {ds, dl, d, du, dw, x}, batchCount),                     \
-                      pBufferSizeInBytes);                                                                             \
+    return bufferSize(checkInterleaved(handle, 0, 0, m, 0, {ds, dl, d, du, dw, x}, 0), pBufferSizeInBytes);             \
   }                                                                                                                    \
   cusparseStatus_t cusparse##P##gpsvInterleavedBatch(cusparseHandle_t handle, int algo, int m, CT *ds, CT *dl, CT *d,  \
                                                      CT *du, CT *dw, CT *x, int batchCount, void *pBuffer) {           \
