@@ -592,6 +592,64 @@ cusolverStatus_t sygv(cusolverDnHandle_t Handle, cusolverEigType_t Itype, cusolv
   });
 }
 
+/// gesvdaStridedBatched: the rank-r part of each tall m x n matrix's SVD,
+/// computed exactly by LAPACK's gesvd (NVIDIA's is an approximation through
+/// A^H A; these are the exact leading triplets), S descending, U m x r and
+/// V n x r (V, not V^H); h_R_nrmF[b] = ||A_b - U S V^H||_F, which for the
+/// exact decomposition is the norm of the discarded singular values. The
+/// host array is written once the work has run (the call waits for it).
+template <typename T>
+cusolverStatus_t gesvda(cusolverDnHandle_t Handle, cusolverEigMode_t Jobz, int Rank, int M, int N, const T *A, int Lda,
+                        long long StrideA, Real<T> *S, long long StrideS, T *U, int Ldu, long long StrideU, T *V,
+                        int Ldv, long long StrideV, int *Info, double *ResNorm, int Batch) {
+  DnHandle *H = lookup(Handle);
+  if (!H)
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (!Info)
+    return Invalid;
+  bool Vectors = Jobz == CUSOLVER_EIG_MODE_VECTOR;
+  if (int Bad = firstBad({{!validMode(Jobz), 1},
+                          {Rank < 1 || Rank > N, 2},
+                          {M < N, 3},
+                          {N < 1, 4},
+                          {Lda < std::max(1, M), 6},
+                          {StrideA < static_cast<long long>(Lda) * N, 7},
+                          {StrideS < Rank, 9},
+                          {Vectors && Ldu < std::max(1, M), 11},
+                          {Vectors && StrideU < static_cast<long long>(Ldu) * Rank, 12},
+                          {Vectors && Ldv < std::max(1, N), 14},
+                          {Vectors && StrideV < static_cast<long long>(Ldv) * Rank, 15},
+                          {Batch < 1, 20}}))
+    return reject(H, Info, -Bad);
+  cusolverStatus_t St = enqueue(H, [=] {
+    for (int B = 0; B < Batch; ++B) {
+      std::vector<T> Ab(static_cast<size_t>(M) * N), Ub(static_cast<size_t>(M) * N), Vt(static_cast<size_t>(N) * N);
+      std::vector<Real<T>> Sb(N);
+      for (int J = 0; J < N; ++J)
+        for (int I = 0; I < M; ++I)
+          Ab[I + static_cast<size_t>(J) * M] = A[B * StrideA + I + static_cast<size_t>(J) * Lda];
+      int Status = 0;
+      lapack::gesvd('S', 'S', M, N, Ab.data(), M, Sb.data(), Ub.data(), M, Vt.data(), N, &Status);
+      Info[B] = Status;
+      double Rest = 0;
+      for (int K = Rank; K < N; ++K)
+        Rest += static_cast<double>(Sb[K]) * Sb[K];
+      if (ResNorm)
+        ResNorm[B] = std::sqrt(Rest);
+      for (int K = 0; K < Rank; ++K) {
+        S[B * StrideS + K] = Sb[K];
+        if (!Vectors)
+          continue;
+        for (int I = 0; I < M; ++I)
+          U[B * StrideU + I + static_cast<size_t>(K) * Ldu] = Ub[I + static_cast<size_t>(K) * M];
+        for (int I = 0; I < N; ++I)
+          V[B * StrideV + I + static_cast<size_t>(K) * Ldv] = conjT(Vt[K + static_cast<size_t>(I) * N]);
+      }
+    }
+  });
+  return St == Ok && ResNorm ? synchronize(H->Stream) : St;
+}
+
 cusolverStatus_t bufferAnswer(cusolverDnHandle_t Handle, int *Lwork, int Value) {
   if (!lookup(Handle))
     return CUSOLVER_STATUS_NOT_INITIALIZED;
@@ -791,3 +849,21 @@ FERRY_SYGV(S, sygv, float, float, float)
 FERRY_SYGV(D, sygv, double, double, double)
 FERRY_SYGV(C, hegv, cuComplex, C32, float)
 FERRY_SYGV(Z, hegv, cuDoubleComplex, C64, double)
+
+#define FERRY_GESVDA(P, CT, T, R)                                                                                      \
+  cusolverStatus_t cusolverDn##P##gesvdaStridedBatched_bufferSize(                                                     \
+      cusolverDnHandle_t h, cusolverEigMode_t, int, int m, int n, const CT *, int, long long int, const R *,           \
+      long long int, const CT *, int, long long int, const CT *, int, long long int, int *lwork, int) {                \
+    return bufferAnswer(h, lwork, std::max(m, n));                                                                     \
+  }                                                                                                                    \
+  cusolverStatus_t cusolverDn##P##gesvdaStridedBatched(                                                                \
+      cusolverDnHandle_t h, cusolverEigMode_t jobz, int rank, int m, int n, const CT *A, int lda, long long int sA,    \
+      R *S, long long int sS, CT *U, int ldu, long long int sU, CT *V, int ldv, long long int sV, CT *, int,           \
+      int *info, double *h_R_nrmF, int batch) {                                                                        \
+    return gesvda<T>(h, jobz, rank, m, n, reinterpret_cast<const T *>(A), lda, sA, S, sS, cast<T>(U), ldu, sU,        \
+                     cast<T>(V), ldv, sV, info, h_R_nrmF, batch);                                                      \
+  }
+FERRY_GESVDA(S, float, float, float)
+FERRY_GESVDA(D, double, double, double)
+FERRY_GESVDA(C, cuComplex, C32, float)
+FERRY_GESVDA(Z, cuDoubleComplex, C64, double)

@@ -1006,6 +1006,42 @@ int main() {
     check("DDgesv_singular", Got == 2, Got);
   }
 
+  {
+    // gesvdaStridedBatched: 2 batches of 6 x 4 at stride 30 (lda 7), rank 2.
+    const int M = 6, N = 4, Lda = 7, Rank = 2, Batch = 2;
+    std::vector<double> A(30 * Batch, 0);
+    for (int B = 0; B < Batch; ++B)
+      for (int J = 0; J < N; ++J)
+        for (int I = 0; I < M; ++I)
+          A[B * 30 + I + J * Lda] = rnd();
+    double *DA = up(A), *DS = up(std::vector<double>(Rank * Batch, 0)), *DU = up(std::vector<double>(M * Rank * Batch, 0)),
+           *DV = up(std::vector<double>(N * Rank * Batch, 0)), Res[2] = {-1, -1};
+    int Lw = 0, *Info = up(std::vector<int>(Batch, -5));
+    CK(cusolverDnDgesvdaStridedBatched_bufferSize(H, CUSOLVER_EIG_MODE_VECTOR, Rank, M, N, DA, Lda, 30, DS, Rank, DU, M,
+                                                  M * Rank, DV, N, N * Rank, &Lw, Batch));
+    double *Work;
+    cudaMalloc(&Work, sizeof(double) * Lw);
+    CK(cusolverDnDgesvdaStridedBatched(H, CUSOLVER_EIG_MODE_VECTOR, Rank, M, N, DA, Lda, 30, DS, Rank, DU, M, M * Rank,
+                                       DV, N, N * Rank, Work, Lw, Info, Res, Batch));
+    std::vector<double> S = down(DS, Rank * Batch), U = down(DU, M * Rank * Batch), V = down(DV, N * Rank * Batch);
+    std::vector<int> Inf = down(Info, Batch);
+    double Worst = 0;
+    for (int B = 0; B < Batch; ++B) {
+      double Fro = 0;
+      for (int I = 0; I < M; ++I)
+        for (int J = 0; J < N; ++J) {
+          double Sum = 0;
+          for (int K = 0; K < Rank; ++K)
+            Sum += U[B * M * Rank + I + K * M] * S[B * Rank + K] * V[B * N * Rank + J + K * N];
+          double D = A[B * 30 + I + J * Lda] - Sum;
+          Fro += D * D;
+        }
+      Worst = std::fmax(Worst, std::fabs(std::sqrt(Fro) - Res[B]));
+      Worst = std::fmax(Worst, Inf[B] == 0 && S[B * Rank] >= S[B * Rank + 1] ? 0.0 : 1.0);
+    }
+    check("gesvdaStridedBatched", Worst < 1e-12 && Res[0] > 0, Worst);
+  }
+
   CK(cusolverDnDestroy(H));
   std::printf("CusolverMore: %s\n", Failures ? "FAIL" : "PASS");
   return Failures ? 1 : 0;
