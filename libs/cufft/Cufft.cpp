@@ -284,10 +284,11 @@ cufftResult exec(cufftHandle H, cufftType Want, void *In, void *Out, int Sign) {
   if (!In || !Out)
     return CUFFT_INVALID_VALUE;
   if (ferry::cufft::xtGpuCount(H) > 0) {
-    logMessage("cufftExec*/cufftXtExec on multi-GPU plan %d: only cufftXtExecDescriptor* is implemented "
-               "(CUFFT_NOT_SUPPORTED)",
+    // NVIDIA's answered INVALID_TYPE (H100, a plan on GPUs {0, 0}).
+    logMessage("cufftExec*/cufftXtExec on multi-GPU plan %d: a multi-GPU plan runs through "
+               "cufftXtExecDescriptor* only (CUFFT_INVALID_TYPE)",
                H);
-    return CUFFT_NOT_SUPPORTED;
+    return CUFFT_INVALID_TYPE;
   }
   for (int K = 0; K < P->Rank; ++K)
     if (P->N[K] == 0)

@@ -20,7 +20,8 @@
 ///    factor1 points after the previous, the strings in order over the GPUs
 ///    (the documentation's permuted2Linear, with cufftXtQueryPlan's factors).
 /// The factors and the CUFFT_XT_FORMAT_1D_INPUT_SHUFFLED order are not in
-/// the documentation: libs/README.md says where ferry's choice comes from.
+/// the documentation: they were measured on the H100 (a plan on GPUs {0, 0},
+/// tests/cufft/CufftXtProbe.cu; libs/README.md).
 ///
 /// The transform itself gathers every part into one host array (device
 /// memory is host memory on the host backend), runs FFTW and scatters the
@@ -114,11 +115,10 @@ void split(long long Total, int G, int Part, long long &Start, long long &Count)
   Start = Part * Base + std::min<long long>(Part, Extra);
 }
 
-/// A 1D transform's factors. The documentation's example (1024 points on
-/// two GPUs: factor1 64, factor2 16, 8 strings) is one point of the table
-/// below, log2(factor2) for 2^6 .. 2^27 points, which a public measurement
-/// of NVIDIA's cuFFT 12 on two GPUs found (libs/README.md); factor1 =
-/// n / factor2; 8 strings (2 for 64 points), at least one a GPU.
+/// A 1D transform's factors: log2(factor2) for 2^6 .. 2^27 points, as the
+/// H100 chose them to 2^22 (two parts on GPUs {0, 0}) and a public
+/// measurement of two RTX 3060s to 2^27 (the two agree where both exist);
+/// factor1 = n / factor2; 8 strings (2 for 64 points), at least one a GPU.
 Factors factorsOf(long long N, int Gpus) {
   static const int Factor2Log[] = {2, 3, 3, 3, 4, 4, 4, 5, 5, 5, 6,
                                    6, 6, 7, 8, 9, 9, 9, 8, 9, 9, 9};
@@ -641,6 +641,12 @@ cufftResult cufftXtMemcpy(cufftHandle plan, void *dstPointer, void *srcPointer,
       SrcDesc->subFormat == CUFFT_XT_FORMAT_1D_INPUT_SHUFFLED)
     return CUFFT_INVALID_TYPE; // input-shuffled data only goes to a transform
   int DstFormat = ToDevice ? orderOf(DstDesc) : 0;
+  if (type == CUFFT_COPY_DEVICE_TO_DEVICE && X.How == Spread::Batches) {
+    // Measured on the H100: SUCCESS, and nothing copied (batches have one
+    // order only, so there is nothing to redistribute).
+    logMessage("cufftXtMemcpy device to device on batched plan %d copies nothing, as NVIDIA's cuFFT", plan);
+    return CUFFT_SUCCESS;
+  }
   if (type == CUFFT_COPY_DEVICE_TO_DEVICE) {
     // Redistributes into natural order.
     if (X.How != Spread::Batches && DstDesc->subFormat == CUFFT_XT_FORMAT_INPLACE_SHUFFLED)
