@@ -528,9 +528,12 @@ curandStatus_t run(curandGenerator_t H, Output What, void *Out, size_t N, double
 /// miss by one count now and then: libs/README.md).
 constexpr double PoissonMeasuredLambda = 1500;
 constexpr double MtgpPoissonMeasuredLambda = 30;
-/// MT19937's results are the table lookup of its 32-bit results too,
-/// measured at lambda 4 and 1000 (unlike MTGP32's at 63 and above).
-constexpr double MtPoissonMeasuredLambda = 1000;
+/// MT19937's results are the table lookup of its 32-bit results too
+/// (unlike MTGP32's at 63 and above), measured on the H100 at lambda 4 to
+/// 1700 for device generators (at 2000 they are the normal approximation)
+/// and 4 to 100 for host ones (NVIDIA's host generator took over 40 s for
+/// 8192 results at 1000: another method there, not measured).
+constexpr double MtPoissonMeasuredLambda = 1700, MtHostPoissonMeasuredLambda = 100;
 /// From this lambda on NVIDIA's Sobol32 Poisson results invert each point
 /// instead of the table lookup (measured: the same at 9.9999999999 and
 /// below, inversion at 10 and above).
@@ -546,7 +549,7 @@ curandStatus_t poisson(curandGenerator_t H, unsigned *Out, size_t N, double Lamb
     return CURAND_STATUS_NOT_INITIALIZED;
   if (!(Lambda > 0))
     return CURAND_STATUS_OUT_OF_RANGE;
-  if (Lambda > PoissonMeasuredLambda)
+  if (Lambda > PoissonMeasuredLambda && G->Type != CURAND_RNG_PSEUDO_MT19937)
     return notSupported("curandGeneratePoisson with lambda above 1500 (NVIDIA's method changes between 1500 and "
                         "2000; the other one is not reproduced)");
   // MTGP32's results are the table lookup of its 32-bit results up to
@@ -555,9 +558,12 @@ curandStatus_t poisson(curandGenerator_t H, unsigned *Out, size_t N, double Lamb
   if (G->Type == CURAND_RNG_PSEUDO_MTGP32 && Lambda > MtgpPoissonMeasuredLambda)
     return notSupported("curandGeneratePoisson from MTGP32 with lambda above 30 (NVIDIA's method changes between "
                         "30 and 63; the other one is not reproduced)");
+  if (G->Type == CURAND_RNG_PSEUDO_MT19937 && G->Host && Lambda > MtHostPoissonMeasuredLambda)
+    return notSupported("curandGeneratePoisson from an MT19937 host generator with lambda above 100 (NVIDIA's "
+                        "host generator was not measured there)");
   if (G->Type == CURAND_RNG_PSEUDO_MT19937 && Lambda > MtPoissonMeasuredLambda)
-    return notSupported("curandGeneratePoisson from MT19937 with lambda above 1000 (not measured between 1000 "
-                        "and 1500; above 1500 NVIDIA's method changes)");
+    return notSupported("curandGeneratePoisson from MT19937 with lambda above 1700 (NVIDIA's method changes between "
+                        "1700 and 2000; the other one is not reproduced)");
   bool Sobol64 = G->Type == CURAND_RNG_QUASI_SOBOL64 || G->Type == CURAND_RNG_QUASI_SCRAMBLED_SOBOL64;
   // Measured: Sobol64 inverts every point; Sobol32 looks its points up in
   // the table below lambda 10 and inverts them from 10 on.

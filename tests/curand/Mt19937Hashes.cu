@@ -3,8 +3,8 @@
 /// gives in the calls tests/curand/MtDump.cu made on the H100 (the same
 /// seeds, call sizes, reseed, distributions, orderings and host
 /// generator), one line each; goldens/Mt19937Hashes.out holds the same
-/// hashes of the H100's raw dumps; the "probe." lines likewise replay
-/// tests/curand/Mt19937Probe.cu's calls. Normals from device generators are left
+/// hashes of the H100's raw dumps; the "probe." and "probe2." lines
+/// likewise replay tests/curand/Mt19937Probe.cu's and Mt19937Probe2.cu's. Normals from device generators are left
 /// out (NVIDIA's go through the GPU's erfcinvf; ferry's are exact, as
 /// NVIDIA's host generator's are; the 32-bit calls after them are kept),
 /// and so are MtDump's calls at lambda 3000 (NVIDIA's normal
@@ -145,6 +145,17 @@ int main() {
       line(Name, 8192 * 4, curandGeneratePoisson(G, Host ? H.data() : U, 8192, Lam), Host ? H.data() : nullptr);
       curandDestroyGenerator(G);
     }
+  // Mt19937Probe2.cu's exact ones ("probe2."): Poisson up to lambda 1700
+  // (device generators), the host generator's float normals.
+  for (int Lam : {1200, 1500, 1501, 1700}) {
+    G = make(1234);
+    line("probe2.pois" + std::to_string(Lam), 8192 * 4, curandGeneratePoisson(G, U, 8192, Lam));
+    curandDestroyGenerator(G);
+  }
+  G = make(1234, true);
+  std::vector<float> Normals(8192);
+  line("probe2.hnorm0", 8192 * 4, curandGenerateNormal(G, Normals.data(), 8192, 1.0f, 2.0f), Normals.data());
+  curandDestroyGenerator(G);
   G = make(1234, true);
   H.resize(Mid);
   line("mt.host.s1234.u32", Mid * 4, curandGenerate(G, H.data(), Mid), H.data());
