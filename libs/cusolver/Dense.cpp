@@ -886,6 +886,140 @@ cusolverStatus_t cusolverDnXsyevdx(cusolverDnHandle_t h, cusolverDnParams_t para
   });
 }
 
+/// The SVD behind Xgesvdp and Xgesvdr: LAPACK's gesvd of a copy of A (m x n),
+/// the first SCols singular values, U's first UCols columns and V's (V, not
+/// V^H) first VCols columns written where asked (null: not wanted), and
+/// ||A - U S V^H||_F over min(m, n) triplets returned.
+template <typename T>
+double svdInto(int M, int N, const T *A, int Lda, Real<T> *S, int SCols, T *U, int Ldu, int UCols, T *V, int Ldv,
+               int VCols, int *Status) {
+  int K = std::min(M, N);
+  std::vector<T> Ab(static_cast<size_t>(M) * N), Ub(static_cast<size_t>(M) * M), Vt(static_cast<size_t>(N) * N);
+  std::vector<Real<T>> Sb(std::max(1, K));
+  for (int J = 0; J < N; ++J)
+    for (int I = 0; I < M; ++I)
+      Ab[I + static_cast<size_t>(J) * M] = A[I + static_cast<size_t>(J) * Lda];
+  lapack::gesvd('A', 'A', M, N, Ab.data(), M, Sb.data(), Ub.data(), M, Vt.data(), N, Status);
+  for (int J = 0; J < SCols; ++J)
+    S[J] = Sb[J];
+  for (int J = 0; U && J < UCols; ++J)
+    for (int I = 0; I < M; ++I)
+      U[I + static_cast<size_t>(J) * Ldu] = Ub[I + static_cast<size_t>(J) * M];
+  for (int J = 0; V && J < VCols; ++J)
+    for (int I = 0; I < N; ++I) {
+      T X = Vt[J + static_cast<size_t>(I) * N];
+      if constexpr (IsComplex<T>)
+        X = std::conj(X);
+      V[I + static_cast<size_t>(J) * Ldv] = X;
+    }
+  double Res = 0;
+  for (int J = 0; J < N; ++J)
+    for (int I = 0; I < M; ++I) {
+      T Sum = 0;
+      for (int L = 0; L < K; ++L)
+        Sum += Ub[I + static_cast<size_t>(L) * M] * Sb[L] * Vt[L + static_cast<size_t>(J) * N];
+      Res += std::norm(A[I + static_cast<size_t>(J) * Lda] - Sum);
+    }
+  return std::sqrt(Res);
+}
+
+cusolverStatus_t cusolverDnXgesvdp_bufferSize(cusolverDnHandle_t h, cusolverDnParams_t params, cusolverEigMode_t, int,
+                                              int64_t m, int64_t n, cudaDataType dataTypeA, const void *, int64_t,
+                                              cudaDataType, const void *, cudaDataType, const void *, int64_t,
+                                              cudaDataType, const void *, int64_t, cudaDataType computeType,
+                                              size_t *dev, size_t *host) {
+  cusolverStatus_t St;
+  Kind K = typeOf("cusolverDnXgesvdp_bufferSize", dataTypeA, computeType, {}, &St);
+  if (K == Kind::Bad && lookup(h))
+    return St;
+  return xBuffer(h, params, true, K, dev, host, std::max(m, n));
+}
+
+/// Xgesvdp (the polar-decomposition SVD): computed by LAPACK's gesvd, the
+/// same decomposition to rounding; h_err_sigma is the backward error
+/// ||A - U S V^H||_F of the result, known once the work has run (the call
+/// waits for it).
+cusolverStatus_t cusolverDnXgesvdp(cusolverDnHandle_t h, cusolverDnParams_t params, cusolverEigMode_t jobz, int econ,
+                                   int64_t m, int64_t n, cudaDataType dataTypeA, void *A, int64_t lda,
+                                   cudaDataType dataTypeS, void *S, cudaDataType dataTypeU, void *U, int64_t ldu,
+                                   cudaDataType dataTypeV, void *V, int64_t ldv, cudaDataType computeType, void *,
+                                   size_t, void *, size_t, int *info, double *h_err_sigma) {
+  return xCall("cusolverDnXgesvdp", h, params, dataTypeA, computeType, {dataTypeU, dataTypeV}, [&](auto Elem) {
+    using T = decltype(Elem);
+    DnHandle *H = lookup(h);
+    if (dataTypeS != realOf(dataTypeA))
+      return reject(H, info, 0);
+    bool Vectors = jobz == CUSOLVER_EIG_MODE_VECTOR;
+    int64_t K = std::min(m, n);
+    int Bad = firstBad({{!validMode(jobz), 2},
+                        {econ != 0 && econ != 1, 3},
+                        {m < 0, 4},
+                        {n < 0, 5},
+                        {lda < std::max<int64_t>(1, m), 8},
+                        {Vectors && ldu < std::max<int64_t>(1, m), 13},
+                        {Vectors && ldv < std::max<int64_t>(1, n), 16}});
+    int Mi = static_cast<int>(m), Ni = static_cast<int>(n), La = static_cast<int>(lda), Lu = static_cast<int>(ldu),
+        Lv = static_cast<int>(ldv), UCols = static_cast<int>(econ ? K : m), VCols = static_cast<int>(econ ? K : n);
+    T *Ap = cast<T>(A), *Up = Vectors ? cast<T>(U) : nullptr, *Vp = Vectors ? cast<T>(V) : nullptr;
+    Real<T> *Sp = cast<Real<T>>(S);
+    cusolverStatus_t St = lapackCall("cusolverDnXgesvdp", h, info, true, Bad, {m, n, lda, ldu, ldv}, [=](int *Status) {
+      double Err = Mi && Ni ? svdInto<T>(Mi, Ni, Ap, La, Sp, static_cast<int>(std::min(Mi, Ni)), Up, Lu, UCols, Vp, Lv,
+                                         VCols, Status)
+                            : 0;
+      if (h_err_sigma)
+        *h_err_sigma = Err;
+    });
+    return St == CUSOLVER_STATUS_SUCCESS && h_err_sigma && !Bad ? synchronize(H->Stream) : St;
+  });
+}
+
+cusolverStatus_t cusolverDnXgesvdr_bufferSize(cusolverDnHandle_t h, cusolverDnParams_t params, signed char, signed char,
+                                              int64_t m, int64_t n, int64_t, int64_t, int64_t,
+                                              cudaDataType dataTypeA, const void *, int64_t, cudaDataType,
+                                              const void *, cudaDataType, const void *, int64_t, cudaDataType,
+                                              const void *, int64_t, cudaDataType computeType, size_t *dev,
+                                              size_t *host) {
+  cusolverStatus_t St;
+  Kind K = typeOf("cusolverDnXgesvdr_bufferSize", dataTypeA, computeType, {}, &St);
+  if (K == Kind::Bad && lookup(h))
+    return St;
+  return xBuffer(h, params, true, K, dev, host, std::max(m, n));
+}
+
+/// Xgesvdr (randomized rank-k SVD): the exact leading k triplets from
+/// LAPACK's gesvd, which is what the randomized method approximates (p and
+/// niters checked, not needed).
+cusolverStatus_t cusolverDnXgesvdr(cusolverDnHandle_t h, cusolverDnParams_t params, signed char jobu, signed char jobv,
+                                   int64_t m, int64_t n, int64_t k, int64_t p, int64_t niters,
+                                   cudaDataType dataTypeA, void *A, int64_t lda, cudaDataType dataTypeSrand,
+                                   void *Srand, cudaDataType dataTypeUrand, void *Urand, int64_t ldUrand,
+                                   cudaDataType dataTypeVrand, void *Vrand, int64_t ldVrand, cudaDataType computeType,
+                                   void *, size_t, void *, size_t, int *info) {
+  return xCall("cusolverDnXgesvdr", h, params, dataTypeA, computeType, {dataTypeUrand, dataTypeVrand}, [&](auto Elem) {
+    using T = decltype(Elem);
+    if (dataTypeSrand != realOf(dataTypeA))
+      return reject(lookup(h), info, 0);
+    bool WantU = jobu == 'S' || jobu == 's', WantV = jobv == 'S' || jobv == 's';
+    int Bad = firstBad({{!WantU && jobu != 'N' && jobu != 'n', 2},
+                        {!WantV && jobv != 'N' && jobv != 'n', 3},
+                        {m < 0, 4},
+                        {n < 0, 5},
+                        {k < 1 || k > std::min(m, n), 6},
+                        {p < 0, 7},
+                        {niters < 0, 8},
+                        {lda < std::max<int64_t>(1, m), 11},
+                        {WantU && ldUrand < std::max<int64_t>(1, m), 16},
+                        {WantV && ldVrand < std::max<int64_t>(1, n), 19}});
+    int Mi = static_cast<int>(m), Ni = static_cast<int>(n), Ki = static_cast<int>(k), La = static_cast<int>(lda),
+        Lu = static_cast<int>(ldUrand), Lv = static_cast<int>(ldVrand);
+    T *Ap = cast<T>(A), *Up = WantU ? cast<T>(Urand) : nullptr, *Vp = WantV ? cast<T>(Vrand) : nullptr;
+    Real<T> *Sp = cast<Real<T>>(Srand);
+    return lapackCall("cusolverDnXgesvdr", h, info, true, Bad, {m, n, lda, ldUrand, ldVrand}, [=](int *Status) {
+      svdInto<T>(Mi, Ni, Ap, La, Sp, Ki, Up, Lu, Ki, Vp, Lv, Ki, Status);
+    });
+  });
+}
+
 // ---------------------------------------------------------------- more of the 64-bit API
 
 namespace {

@@ -1042,6 +1042,49 @@ int main() {
     check("gesvdaStridedBatched", Worst < 1e-12 && Res[0] > 0, Worst);
   }
 
+  {
+    // Xgesvdp (econ) and Xgesvdr (k = 2) of one random 7 x 4.
+    const int M = 7, N = 4;
+    std::vector<double> A(M * N);
+    for (double &X : A)
+      X = rnd();
+    cusolverDnParams_t Prm;
+    CK(cusolverDnCreateParams(&Prm));
+    double *DA = up(A), *DS = up(std::vector<double>(N, 0)), *DU = up(std::vector<double>(M * N, 0)),
+           *DV = up(std::vector<double>(N * N, 0)), Err = -1;
+    int *Info = up(std::vector<int>(1, -5));
+    size_t Dev = 0, Host = 0;
+    CK(cusolverDnXgesvdp_bufferSize(H, Prm, CUSOLVER_EIG_MODE_VECTOR, 1, M, N, CUDA_R_64F, DA, M, CUDA_R_64F, DS,
+                                    CUDA_R_64F, DU, M, CUDA_R_64F, DV, N, CUDA_R_64F, &Dev, &Host));
+    void *DW;
+    cudaMalloc(&DW, Dev + 8);
+    std::vector<char> HW(Host + 8);
+    CK(cusolverDnXgesvdp(H, Prm, CUSOLVER_EIG_MODE_VECTOR, 1, M, N, CUDA_R_64F, DA, M, CUDA_R_64F, DS, CUDA_R_64F, DU, M,
+                         CUDA_R_64F, DV, N, CUDA_R_64F, DW, Dev, HW.data(), Host, Info, &Err));
+    std::vector<double> S = down(DS, N), U = down(DU, M * N), V = down(DV, N * N);
+    double Worst = 0;
+    for (int I = 0; I < M; ++I)
+      for (int J = 0; J < N; ++J) {
+        double Sum = 0;
+        for (int K = 0; K < N; ++K)
+          Sum += U[I + K * M] * S[K] * V[J + K * N];
+        Worst = std::fmax(Worst, std::fabs(Sum - A[I + J * M]));
+      }
+    check("Xgesvdp", down(Info, 1)[0] == 0 && Worst < 1e-13 && Err >= 0 && Err < 1e-12, Worst);
+    double *DA2 = up(A), *DS2 = up(std::vector<double>(2, 0)), *DU2 = up(std::vector<double>(M * 2, 0)),
+           *DV2 = up(std::vector<double>(N * 2, 0));
+    CK(cusolverDnXgesvdr_bufferSize(H, Prm, 'S', 'S', M, N, 2, 2, 2, CUDA_R_64F, DA2, M, CUDA_R_64F, DS2, CUDA_R_64F, DU2,
+                                    M, CUDA_R_64F, DV2, N, CUDA_R_64F, &Dev, &Host));
+    cudaMalloc(&DW, Dev + 8);
+    HW.resize(Host + 8);
+    CK(cusolverDnXgesvdr(H, Prm, 'S', 'S', M, N, 2, 2, 2, CUDA_R_64F, DA2, M, CUDA_R_64F, DS2, CUDA_R_64F, DU2, M,
+                         CUDA_R_64F, DV2, N, CUDA_R_64F, DW, Dev, HW.data(), Host, Info));
+    std::vector<double> S2 = down(DS2, 2);
+    double D = std::fmax(std::fabs(S2[0] - S[0]), std::fabs(S2[1] - S[1]));
+    check("Xgesvdr", down(Info, 1)[0] == 0 && D < 1e-13, D);
+    CK(cusolverDnDestroyParams(Prm));
+  }
+
   CK(cusolverDnDestroy(H));
   std::printf("CusolverMore: %s\n", Failures ? "FAIL" : "PASS");
   return Failures ? 1 : 0;
