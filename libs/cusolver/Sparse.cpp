@@ -57,7 +57,18 @@ struct SpHandle {
   static constexpr uint64_t Live = 0x6665727279535053ull; // "ferrySPS"
   uint64_t Magic = Live;
   cudaStream_t Stream = nullptr;
+  libs::TaskKeeper Kept; // whether the host may read this device's memory
 };
+
+/// The device forms read device memory on the host: where the host cannot
+/// reach it (an AMD GPU without a large BAR) they answer NOT_SUPPORTED with
+/// one log line instead of faulting.
+cusolverStatus_t deviceReadable(SpHandle *H) {
+  if (H->Kept.hostReachesDeviceMemory())
+    return CUSOLVER_STATUS_SUCCESS;
+  libs::logNoHostAccess("cusolver", "CUSOLVER_STATUS_NOT_SUPPORTED");
+  return CUSOLVER_STATUS_NOT_SUPPORTED;
+}
 
 SpHandle *lookupSp(cusolverSpHandle_t H) {
   auto *P = reinterpret_cast<SpHandle *>(H);
@@ -193,9 +204,12 @@ cusolverStatus_t lsv(const char *Name, Method How, bool Device, cusolverSpHandle
   int Base = 0;
   if (cusolverStatus_t St = checkCommon(Name, M, Nnz, Descr, Val, RowPtr, ColInd, sizeof(T), &Base))
     return St;
-  if (Device)
+  if (Device) {
+    if (cusolverStatus_t St = deviceReadable(H))
+      return St;
     if (cusolverStatus_t St = synchronize(H->Stream))
       return St;
+  }
   std::vector<T> A;
   if (!densify(M, Nnz, Base, Val, RowPtr, ColInd, A))
     return CUSOLVER_STATUS_INVALID_VALUE;
@@ -217,9 +231,12 @@ cusolverStatus_t eigvsi(const char *Name, bool Device, cusolverSpHandle_t Handle
   int Base = 0;
   if (cusolverStatus_t St = checkCommon(Name, M, Nnz, Descr, Val, RowPtr, ColInd, sizeof(T), &Base))
     return St;
-  if (Device)
+  if (Device) {
+    if (cusolverStatus_t St = deviceReadable(H))
+      return St;
     if (cusolverStatus_t St = synchronize(H->Stream))
       return St;
+  }
   std::vector<T> A;
   if (!densify(M, Nnz, Base, Val, RowPtr, ColInd, A))
     return CUSOLVER_STATUS_INVALID_VALUE;
@@ -469,9 +486,12 @@ cusolverStatus_t lowLoad(cusolverSpHandle_t Handle, LowKind K, void *Info, bool 
   if (cusolverStatus_t St =
           checkCommon("cusolverSp low-level API", M, Nnz, Descr, Val, RowPtr, ColInd, sizeof(T), &Base))
     return St;
-  if (Device)
+  if (Device) {
+    if (cusolverStatus_t St = deviceReadable(H))
+      return St;
     if (cusolverStatus_t St = synchronize(H->Stream))
       return St;
+  }
   std::vector<T> A;
   if (!densifyRect(M, N, Nnz, Base, Val, RowPtr, ColInd, A))
     return CUSOLVER_STATUS_INVALID_VALUE;
@@ -580,6 +600,8 @@ template <typename T> LowInfo *factored(cusolverSpHandle_t Handle, LowKind K, vo
            : (!I || !I->Factored || I->Type != typeId<T>()) ? CUSOLVER_STATUS_INVALID_VALUE
                                                               : CUSOLVER_STATUS_SUCCESS;
   if (!*St && Device)
+    *St = deviceReadable(H);
+  if (!*St && Device)
     *St = synchronize(H->Stream);
   return *St ? nullptr : I;
 }
@@ -635,9 +657,12 @@ cusolverStatus_t qrFactorCall(cusolverSpHandle_t Handle, void *Info, bool Device
     return CUSOLVER_STATUS_NOT_INITIALIZED;
   if (!I || !I->Ready || I->Type != typeId<T>() || M != I->M || N != I->N || Nnz != I->Nnz || !Buffer)
     return CUSOLVER_STATUS_INVALID_VALUE;
-  if (Device)
+  if (Device) {
+    if (cusolverStatus_t St = deviceReadable(H))
+      return St;
     if (cusolverStatus_t St = synchronize(H->Stream))
       return St;
+  }
   qrFactor<T>(*I);
   I->Ready = false; // the next factorization needs a new setup
   if (B && X)
@@ -924,9 +949,12 @@ cusolverStatus_t cusolverSpXcsrcholAnalysisHost(cusolverSpHandle_t h, int n, int
 }
 cusolverStatus_t cusolverSpXcsrcholAnalysis(cusolverSpHandle_t h, int n, int nnzA, const cusparseMatDescr_t d,
                                             const int *rowPtr, const int *colInd, csrcholInfo_t info) {
-  if (SpHandle *H = lookupSp(h))
+  if (SpHandle *H = lookupSp(h)) {
+    if (cusolverStatus_t St = deviceReadable(H))
+      return St;
     if (cusolverStatus_t St = synchronize(H->Stream))
       return St;
+  }
   return lowAnalysis(h, LowKind::Chol, info, n, n, nnzA, d, rowPtr, colInd);
 }
 cusolverStatus_t cusolverSpXcsrqrAnalysisHost(cusolverSpHandle_t h, int m, int n, int nnzA, const cusparseMatDescr_t d,
@@ -935,9 +963,12 @@ cusolverStatus_t cusolverSpXcsrqrAnalysisHost(cusolverSpHandle_t h, int m, int n
 }
 cusolverStatus_t cusolverSpXcsrqrAnalysis(cusolverSpHandle_t h, int m, int n, int nnzA, const cusparseMatDescr_t d,
                                           const int *rowPtr, const int *colInd, csrqrInfo_t info) {
-  if (SpHandle *H = lookupSp(h))
+  if (SpHandle *H = lookupSp(h)) {
+    if (cusolverStatus_t St = deviceReadable(H))
+      return St;
     if (cusolverStatus_t St = synchronize(H->Stream))
       return St;
+  }
   return lowAnalysis(h, LowKind::Qr, info, m, n, nnzA, d, rowPtr, colInd);
 }
 cusolverStatus_t cusolverSpXcsrluAnalysisHost(cusolverSpHandle_t h, int n, int nnzA, const cusparseMatDescr_t d,
