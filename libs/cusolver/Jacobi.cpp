@@ -650,6 +650,65 @@ cusolverStatus_t gesvda(cusolverDnHandle_t Handle, cusolverEigMode_t Jobz, int R
   return St == Ok && ResNorm ? synchronize(H->Stream) : St;
 }
 
+/// sygvdx/hegvdx: the whole generalized problem as sygvd, then the selected
+/// eigenvalues (all; (vl, vu]; il..iu) and their vectors moved to the
+/// front; meig is known at once for ALL and I, after the work for V (the
+/// call then waits for it).
+template <typename T>
+cusolverStatus_t sygvdx(cusolverDnHandle_t Handle, cusolverEigType_t Itype, cusolverEigMode_t Jobz,
+                        cusolverEigRange_t Range, cublasFillMode_t Uplo, int N, T *A, int Lda, T *B, int Ldb,
+                        Real<T> Vl, Real<T> Vu, int Il, int Iu, int *Meig, Real<T> *W, int *Info) {
+  DnHandle *H = lookup(Handle);
+  if (!H)
+    return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (!Info || !Meig)
+    return Invalid;
+  int It = static_cast<int>(Itype);
+  bool ByValue = Range == CUSOLVER_EIG_RANGE_V, ByIndex = Range == CUSOLVER_EIG_RANGE_I;
+  if (int Bad = firstBad({{It < 1 || It > 3, 1},
+                          {!validMode(Jobz), 2},
+                          {!ByValue && !ByIndex && Range != CUSOLVER_EIG_RANGE_ALL, 3},
+                          {!validFill(Uplo), 4},
+                          {N < 0, 5},
+                          {Lda < std::max(1, N), 7},
+                          {Ldb < std::max(1, N), 9},
+                          {ByValue && !(Vl < Vu), 10},
+                          {ByIndex && (Il < 1 || Il > std::max(1, N)), 12},
+                          {ByIndex && (Iu < std::min(N, Il) || Iu > N), 13}}))
+    return reject(H, Info, -Bad);
+  if (!ByValue)
+    *Meig = ByIndex ? Iu - Il + 1 : N;
+  bool Vectors = Jobz == CUSOLVER_EIG_MODE_VECTOR;
+  char U = fillChar(Uplo);
+  cusolverStatus_t St = enqueue(H, [=] {
+    int Sweeps = 0;
+    double Residual = 0;
+    std::vector<Real<T>> All(std::max(1, N));
+    Info[0] = N ? generalizedEig<T>(It, Vectors, U, N, A, Lda, B, Ldb, All.data(), false, 0, 0, &Sweeps, &Residual) : 0;
+    if (Info[0] || !N) {
+      if (ByValue)
+        *Meig = 0;
+      return;
+    }
+    int First = 0, Count = N;
+    if (ByIndex) {
+      First = Il - 1;
+      Count = Iu - Il + 1;
+    } else if (ByValue) {
+      First = static_cast<int>(std::upper_bound(All.begin(), All.begin() + N, Vl) - All.begin());
+      Count = static_cast<int>(std::upper_bound(All.begin(), All.begin() + N, Vu) - All.begin()) - First;
+      *Meig = Count;
+    }
+    for (int J = 0; J < Count; ++J) {
+      W[J] = All[First + J];
+      if (Vectors && First)
+        for (int I = 0; I < N; ++I)
+          A[I + static_cast<size_t>(J) * Lda] = A[I + static_cast<size_t>(First + J) * Lda];
+    }
+  });
+  return St == Ok && ByValue ? synchronize(H->Stream) : St;
+}
+
 cusolverStatus_t bufferAnswer(cusolverDnHandle_t Handle, int *Lwork, int Value) {
   if (!lookup(Handle))
     return CUSOLVER_STATUS_NOT_INITIALIZED;
@@ -867,3 +926,20 @@ FERRY_GESVDA(S, float, float, float)
 FERRY_GESVDA(D, double, double, double)
 FERRY_GESVDA(C, cuComplex, C32, float)
 FERRY_GESVDA(Z, cuDoubleComplex, C64, double)
+
+#define FERRY_SYGVDX(P, EV, CT, T, R)                                                                                 \
+  cusolverStatus_t cusolverDn##P##EV##_bufferSize(cusolverDnHandle_t h, cusolverEigType_t, cusolverEigMode_t,         \
+                                                  cusolverEigRange_t, cublasFillMode_t, int n, const CT *, int,        \
+                                                  const CT *, int, R, R, int, int, int *, const R *, int *lwork) {     \
+    return bufferAnswer(h, lwork, n);                                                                                  \
+  }                                                                                                                    \
+  cusolverStatus_t cusolverDn##P##EV(cusolverDnHandle_t h, cusolverEigType_t itype, cusolverEigMode_t jobz,            \
+                                     cusolverEigRange_t range, cublasFillMode_t uplo, int n, CT *A, int lda, CT *B,    \
+                                     int ldb, R vl, R vu, int il, int iu, int *meig, R *W, CT *, int, int *info) {     \
+    return sygvdx<T>(h, itype, jobz, range, uplo, n, cast<T>(A), lda, cast<T>(B), ldb, vl, vu, il, iu, meig, W,      \
+                     info);                                                                                            \
+  }
+FERRY_SYGVDX(S, sygvdx, float, float, float)
+FERRY_SYGVDX(D, sygvdx, double, double, double)
+FERRY_SYGVDX(C, hegvdx, cuComplex, C32, float)
+FERRY_SYGVDX(Z, hegvdx, cuDoubleComplex, C64, double)

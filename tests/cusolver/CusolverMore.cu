@@ -1085,6 +1085,51 @@ int main() {
     CK(cusolverDnDestroyParams(Prm));
   }
 
+  {
+    // sygvdx, itype 1, 5 x 5: ranges all, (vl, vu], 2..3 against sygvd's full spectrum.
+    const int N = 5;
+    std::vector<double> A(N * N), B(N * N, 0);
+    for (int J = 0; J < N; ++J)
+      for (int I = J; I < N; ++I) {
+        A[I + J * N] = A[J + I * N] = rnd();
+        B[I + J * N] = B[J + I * N] = I == J ? 3 + std::fabs(rnd()) : 0.3 * rnd();
+      }
+    double *Work;
+    cudaMalloc(&Work, 1 << 16);
+    int *Info = up(std::vector<int>(1, -5));
+    double *DA = up(A), *DB = up(B), *DAll = up(std::vector<double>(N, 0));
+    CK(cusolverDnDsygvd(H, CUSOLVER_EIG_TYPE_1, CUSOLVER_EIG_MODE_NOVECTOR, CUBLAS_FILL_MODE_LOWER, N, DA, N, DB, N, DAll,
+                        Work, (1 << 16) / 8, Info));
+    std::vector<double> All = down(DAll, N);
+    for (int R = 0; R < 3; ++R) {
+      cusolverEigRange_t Range = R == 0 ? CUSOLVER_EIG_RANGE_ALL : R == 1 ? CUSOLVER_EIG_RANGE_V : CUSOLVER_EIG_RANGE_I;
+      double Vl = (All[1] + All[2]) / 2, Vu = (All[3] + All[4]) / 2; // picks All[2], All[3]
+      int Meig = -1, Lw = 0;
+      double *DA2 = up(A), *DB2 = up(B), *DW = up(std::vector<double>(N, 0));
+      CK(cusolverDnDsygvdx_bufferSize(H, CUSOLVER_EIG_TYPE_1, CUSOLVER_EIG_MODE_VECTOR, Range, CUBLAS_FILL_MODE_LOWER, N,
+                                      DA2, N, DB2, N, Vl, Vu, 2, 3, &Meig, DW, &Lw));
+      CK(cusolverDnDsygvdx(H, CUSOLVER_EIG_TYPE_1, CUSOLVER_EIG_MODE_VECTOR, Range, CUBLAS_FILL_MODE_LOWER, N, DA2, N, DB2,
+                           N, Vl, Vu, 2, 3, &Meig, DW, Work, (1 << 16) / 8, Info));
+      std::vector<double> W = down(DW, N), X = down(DA2, N * N);
+      int First = R == 0 ? 0 : R == 1 ? 2 : 1, Want = R == 0 ? N : 2;
+      double Worst = Meig == Want ? 0 : 1;
+      for (int J = 0; J < Meig && Worst < 1; ++J) {
+        Worst = std::fmax(Worst, std::fabs(W[J] - All[First + J]));
+        for (int I = 0; I < N; ++I) {
+          double Ax = 0, Bx = 0;
+          for (int K = 0; K < N; ++K) {
+            Ax += A[I + K * N] * X[K + J * N];
+            Bx += B[I + K * N] * X[K + J * N];
+          }
+          Worst = std::fmax(Worst, std::fabs(Ax - W[J] * Bx));
+        }
+      }
+      char Name[32];
+      std::snprintf(Name, sizeof Name, "sygvdx_range%c", "AVI"[R]);
+      check(Name, down(Info, 1)[0] == 0 && Worst < 1e-12, Worst);
+    }
+  }
+
   CK(cusolverDnDestroy(H));
   std::printf("CusolverMore: %s\n", Failures ? "FAIL" : "PASS");
   return Failures ? 1 : 0;
