@@ -16,6 +16,8 @@
 /// answer NOT_SUPPORTED with a log line (after a batched call cuSOLVER
 /// does too). The sweep count is ferry's own iteration's, which need not
 /// equal NVIDIA's (its sweep order and stopping test are not documented).
+/// The generalized problems (sygvd/hegvd, sygvj/hegvj, sygvdx/hegvdx) and
+/// gesvdaStridedBatched live here too: they reuse these eigen/SVD helpers.
 #include "libs/cusolver/Common.h"
 
 #include <algorithm>
