@@ -17,7 +17,8 @@
 /// BEST and LEGACY orderings (Mtgp32.h), MT19937 (Mt19937.h).
 /// Not implemented, with a log line and FerryNotSupported: Poisson above
 /// lambda 1500 (NVIDIA switches method there; for MTGP32 above 30, for
-/// Sobol from 1000). Poisson results and the Poisson discrete distribution
+/// Sobol from 1000, for MT19937 above 1700, or 100 from a host
+/// generator). Poisson results and the Poisson discrete distribution
 /// are bit-exact below (Poisson.h).
 #include "ferry/generated/CurandApi.h"
 #include "libs/common/Driver.h"
