@@ -51,7 +51,7 @@ cusparseStatus_t count(cusparseHandle_t Handle, int M, const cusparseMatDescr_t 
     logMessage("cusparse<t>nnz_compress: nnzPerRow is null (CUSPARSE_STATUS_EXECUTION_FAILED, as NVIDIA's)");
     return CUSPARSE_STATUS_EXECUTION_FAILED;
   }
-  if (!RowPtr || !Val)
+  if (!RowPtr) // Val may be null for a matrix with no entries (CuPy's empty matrices)
     return CUSPARSE_STATUS_INVALID_VALUE;
   bool Host = Handle->Mode == CUSPARSE_POINTER_MODE_HOST;
   auto Counted = std::make_shared<int>(0);
@@ -94,7 +94,7 @@ cusparseStatus_t compress(cusparseHandle_t Handle, int M, int N, const cusparseM
     logMessage("cusparse<t>csr2csr_compress: nnzPerRow is null (CUSPARSE_STATUS_INTERNAL_ERROR, as NVIDIA's)");
     return CUSPARSE_STATUS_INTERNAL_ERROR;
   }
-  if (!RowPtr || !RowPtrC || !Val || !ColInd)
+  if (!RowPtr || !RowPtrC || (NnzA > 0 && (!Val || !ColInd)))
     return CUSPARSE_STATUS_INVALID_VALUE;
   int Base = Descr->Base;
   return enqueue(Handle, [=] {
