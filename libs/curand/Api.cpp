@@ -17,7 +17,7 @@
 /// BEST and LEGACY orderings (Mtgp32.h), MT19937 (Mt19937.h).
 /// Not implemented, with a log line and FerryNotSupported: Poisson above
 /// lambda 1500 (NVIDIA switches method there; for MTGP32 above 30, for
-/// Sobol from 1000, for MT19937 above 1700, or 100 from a host
+/// Sobol from 1000, for MT19937 from 2000, or above 300 from a host
 /// generator). Poisson results and the Poisson discrete distribution
 /// are bit-exact below (Poisson.h).
 #include "ferry/generated/CurandApi.h"
@@ -530,11 +530,11 @@ curandStatus_t run(curandGenerator_t H, Output What, void *Out, size_t N, double
 constexpr double PoissonMeasuredLambda = 1500;
 constexpr double MtgpPoissonMeasuredLambda = 30;
 /// MT19937's results are the table lookup of its 32-bit results too
-/// (unlike MTGP32's at 63 and above), measured on the H100 at lambda 4 to
-/// 1700 for device generators (at 2000 they are the normal approximation)
-/// and 4 to 100 for host ones (NVIDIA's host generator took over 40 s for
-/// 8192 results at 1000: another method there, not measured).
-constexpr double MtPoissonMeasuredLambda = 1700, MtHostPoissonMeasuredLambda = 100;
+/// (unlike MTGP32's at 63 and above), measured on the H100 for device
+/// generators at lambda 4 to 1999.5 (at 2000 they are the normal
+/// approximation: the switch) and for host ones at 4 to 300 (NVIDIA's host
+/// generator took over 40 s for 8192 results at 1000: not measured there).
+constexpr double MtPoissonSwitchLambda = 2000, MtHostPoissonMeasuredLambda = 300;
 /// From this lambda on NVIDIA's Sobol32 Poisson results invert each point
 /// instead of the table lookup (measured: the same at 9.9999999999 and
 /// below, inversion at 10 and above).
@@ -560,11 +560,11 @@ curandStatus_t poisson(curandGenerator_t H, unsigned *Out, size_t N, double Lamb
     return notSupported("curandGeneratePoisson from MTGP32 with lambda above 30 (NVIDIA's method changes between "
                         "30 and 63; the other one is not reproduced)");
   if (G->Type == CURAND_RNG_PSEUDO_MT19937 && G->Host && Lambda > MtHostPoissonMeasuredLambda)
-    return notSupported("curandGeneratePoisson from an MT19937 host generator with lambda above 100 (NVIDIA's "
+    return notSupported("curandGeneratePoisson from an MT19937 host generator with lambda above 300 (NVIDIA's "
                         "host generator was not measured there)");
-  if (G->Type == CURAND_RNG_PSEUDO_MT19937 && Lambda > MtPoissonMeasuredLambda)
-    return notSupported("curandGeneratePoisson from MT19937 with lambda above 1700 (NVIDIA's method changes between "
-                        "1700 and 2000; the other one is not reproduced)");
+  if (G->Type == CURAND_RNG_PSEUDO_MT19937 && Lambda >= MtPoissonSwitchLambda)
+    return notSupported("curandGeneratePoisson from MT19937 with lambda 2000 or more (NVIDIA's normal "
+                        "approximation through the GPU's erfcinvf, not reproduced)");
   bool Sobol64 = G->Type == CURAND_RNG_QUASI_SOBOL64 || G->Type == CURAND_RNG_QUASI_SCRAMBLED_SOBOL64;
   // Measured: Sobol64 inverts every point; Sobol32 looks its points up in
   // the table below lambda 10 and inverts them from 10 on.

@@ -3,8 +3,8 @@
 /// gives in the calls tests/curand/MtDump.cu made on the H100 (the same
 /// seeds, call sizes, reseed, distributions, orderings and host
 /// generator), one line each; goldens/Mt19937Hashes.out holds the same
-/// hashes of the H100's raw dumps; the "probe." and "probe2." lines
-/// likewise replay tests/curand/Mt19937Probe.cu's and Mt19937Probe2.cu's. Normals from device generators are left
+/// hashes of the H100's raw dumps; the "probe.", "probe2." and "probe3."
+/// lines likewise replay tests/curand/Mt19937Probe*.cu's. Normals from device generators are left
 /// out (NVIDIA's go through the GPU's erfcinvf; ferry's are exact, as
 /// NVIDIA's host generator's are; the 32-bit calls after them are kept),
 /// and so are MtDump's calls at lambda 3000 (NVIDIA's normal
@@ -150,6 +150,18 @@ int main() {
   for (int Lam : {1200, 1500, 1501, 1700}) {
     G = make(1234);
     line("probe2.pois" + std::to_string(Lam), 8192 * 4, curandGeneratePoisson(G, U, 8192, Lam));
+    curandDestroyGenerator(G);
+  }
+  // Mt19937Probe3.cu's ("probe3."): up to the switch at 2000, and the
+  // host generator at 150 and 300.
+  for (double Lam : {1750.0, 1800.0, 1850.0, 1900.0, 1950.0, 1999.0, 1999.5}) {
+    G = make(1234);
+    line("probe3.pois" + std::to_string((int)(Lam * 10)), 8192 * 4, curandGeneratePoisson(G, U, 8192, Lam));
+    curandDestroyGenerator(G);
+  }
+  for (int Lam : {150, 300}) {
+    G = make(1234, true);
+    line("probe3.hpois" + std::to_string(Lam), 8192 * 4, curandGeneratePoisson(G, H.data(), 8192, Lam), H.data());
     curandDestroyGenerator(G);
   }
   G = make(1234, true);
