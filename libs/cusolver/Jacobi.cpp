@@ -23,9 +23,17 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <new>
 #include <numeric>
 #include <vector>
+
+namespace ferry::cusolver {
+struct JacobiResult {
+  int Sweeps = 0;
+  double Residual = 0;
+};
+} // namespace ferry::cusolver
 
 struct syevjInfo {
   static constexpr uint64_t Live = 0x6665727279534a49ull; // "ferrySJI"
@@ -36,8 +44,10 @@ struct syevjInfo {
   // What the last call with this info ran: 0 none yet, 1 the Jacobi method
   // (Sweeps, Residual valid), 2 LAPACK (order above the limit, or batched).
   int Ran = 0;
-  int Sweeps = 0;
-  double Residual = 0;
+  /// Sweeps and residual of the last Jacobi run, written by its stream-
+  /// ordered work: shared with that work, so destroying the info before
+  /// the work ran (CuPy does) frees nothing the work still writes.
+  std::shared_ptr<ferry::cusolver::JacobiResult> Result = std::make_shared<ferry::cusolver::JacobiResult>();
 };
 
 struct gesvdjInfo {
@@ -47,8 +57,7 @@ struct gesvdjInfo {
   int MaxSweeps = 100;
   int Sort = 1;
   int Ran = 0; // as syevjInfo's
-  int Sweeps = 0;
-  double Residual = 0;
+  std::shared_ptr<ferry::cusolver::JacobiResult> Result = std::make_shared<ferry::cusolver::JacobiResult>();
 };
 
 namespace ferry::cusolver {
@@ -183,13 +192,14 @@ cusolverStatus_t syevj(cusolverDnHandle_t Handle, cusolverEigMode_t Jobz, cublas
     int MaxSweeps = Params ? Params->MaxSweeps : 100;
     if (Params)
       Params->Ran = 1;
+    std::shared_ptr<JacobiResult> Result = Params ? Params->Result : nullptr;
     return enqueue(H, [=] {
       int Sweeps = 0;
       double Residual = 0;
       Info[0] = jacobiEig<T>(N, A, Lda, U, W, Jz == 'V', Tol, MaxSweeps, &Sweeps, &Residual);
-      if (Params) {
-        Params->Sweeps = Sweeps;
-        Params->Residual = Residual;
+      if (Result) {
+        Result->Sweeps = Sweeps;
+        Result->Residual = Residual;
       }
     });
   }
@@ -413,15 +423,16 @@ cusolverStatus_t gesvdj(cusolverDnHandle_t Handle, cusolverEigMode_t Jobz, int E
     int MaxSweeps = Params ? Params->MaxSweeps : 100;
     if (Params)
       Params->Ran = 1;
+    std::shared_ptr<JacobiResult> Result = Params ? Params->Result : nullptr;
     return enqueue(H, [=] {
       int Sweeps = 0;
       double Residual = 0;
       Info[0] = M && N ? jacobiSvd<T>(M, N, A, Lda, S, U, Ldu, V, Ldv, Econ != 0, Vectors, Tol, MaxSweeps, &Sweeps,
                                       &Residual)
                        : 0;
-      if (Params) {
-        Params->Sweeps = Sweeps;
-        Params->Residual = Residual;
+      if (Result) {
+        Result->Sweeps = Sweeps;
+        Result->Residual = Residual;
       }
     });
   }
@@ -582,14 +593,15 @@ cusolverStatus_t sygv(cusolverDnHandle_t Handle, cusolverEigType_t Itype, cusolv
     Params->Ran = 1;
   bool Vectors = Jobz == CUSOLVER_EIG_MODE_VECTOR;
   char U = fillChar(Uplo);
+  std::shared_ptr<JacobiResult> Result = Jacobi && Params ? Params->Result : nullptr;
   return enqueue(H, [=] {
     int Sweeps = 0;
     double Residual = 0;
     Info[0] = N ? generalizedEig<T>(It, Vectors, U, N, A, Lda, B, Ldb, W, Jacobi, Tol, MaxSweeps, &Sweeps, &Residual)
                 : 0;
-    if (Jacobi && Params) {
-      Params->Sweeps = Sweeps;
-      Params->Residual = Residual;
+    if (Result) {
+      Result->Sweeps = Sweeps;
+      Result->Residual = Residual;
     }
   });
 }
@@ -779,7 +791,7 @@ cusolverStatus_t jacobiReport(cusolverDnHandle_t Handle, I *Info, V *Out, const 
   }
   if (cusolverStatus_t St = synchronize(H->Stream))
     return St;
-  *Out = Sweeps ? static_cast<V>(Info->Sweeps) : static_cast<V>(Info->Residual);
+  *Out = Sweeps ? static_cast<V>(Info->Result->Sweeps) : static_cast<V>(Info->Result->Residual);
   return Ok;
 }
 

@@ -71,6 +71,13 @@ static double rnd() {
 }
 static int pick(int N) { return (int)((rnd() + 1.0) * 32768.0) % N; } // 0 .. N-1
 
+/// Keeps a stream busy (so library work queues behind it) until *Flag
+/// is set by the host.
+__global__ void busy(volatile int *Flag) {
+  while (!*Flag) {
+  }
+}
+
 int main() {
   cusolverDnHandle_t H;
   CK(cusolverDnCreate(&H));
@@ -1128,6 +1135,54 @@ int main() {
       std::snprintf(Name, sizeof Name, "sygvdx_range%c", "AVI"[R]);
       check(Name, down(Info, 1)[0] == 0 && Worst < 1e-12, Worst);
     }
+  }
+
+  // gesvdj whose info is destroyed before its stream-ordered work has run
+  // (CuPy's cupyx.cusolver.gesvdj does so): the work must not write into
+  // the freed info (ferry did: heap corruption, a later crash). The stream
+  // is kept busy by a kernel until the host lets it finish.
+  {
+    cudaStream_t S;
+    cudaStreamCreate(&S);
+    int *Spin;
+    cudaMallocManaged(&Spin, sizeof(int));
+    *Spin = 0;
+    CK(cusolverDnSetStream(H, S));
+    const int M = 6, Nn = 4;
+    std::vector<double> A(M * Nn);
+    for (double &X : A)
+      X = rnd();
+    double *DA = up(A), *DS = up(std::vector<double>(Nn, 0)), *DU = up(std::vector<double>(M * M, 0)),
+           *DV = up(std::vector<double>(Nn * Nn, 0));
+    gesvdjInfo_t Params;
+    CK(cusolverDnCreateGesvdjInfo(&Params));
+    int L = 0;
+    CK(cusolverDnDgesvdj_bufferSize(H, CUSOLVER_EIG_MODE_VECTOR, 0, M, Nn, DA, M, DS, DU, M, DV, Nn, &L, Params));
+    double *Wk = up(std::vector<double>(std::max(L, 1), 0));
+    // From here until the flag is set, nothing may wait for the legacy
+    // stream (S is a blocking stream): no cudaMalloc/cudaMemcpy.
+    busy<<<1, 1, 0, S>>>(Spin);
+    CK(cusolverDnDgesvdj(H, CUSOLVER_EIG_MODE_VECTOR, 0, M, Nn, DA, M, DS, DU, M, DV, Nn, Wk, L, Info, Params));
+    CK(cusolverDnDestroyGesvdjInfo(Params));
+    // A new info most likely takes the freed one's memory (same size); a
+    // late write of the old run's sweep count would show in it.
+    gesvdjInfo_t Fresh;
+    CK(cusolverDnCreateGesvdjInfo(&Fresh));
+    *(volatile int *)Spin = 1;
+    cudaStreamSynchronize(S);
+    int FreshSweeps = -1;
+    CK(cusolverDnXgesvdjGetSweeps(H, Fresh, &FreshSweeps));
+    CK(cusolverDnDestroyGesvdjInfo(Fresh));
+    std::vector<double> Sv = down(DS, Nn);
+    double Sum2 = 0, Frob2 = 0;
+    for (double X : Sv)
+      Sum2 += X * X;
+    for (double X : A)
+      Frob2 += X * X;
+    check("gesvdj_info_destroyed_early", down(Info, 1)[0] == 0 && std::fabs(Sum2 - Frob2) < 1e-10 && FreshSweeps == 0,
+          FreshSweeps);
+    CK(cusolverDnSetStream(H, nullptr));
+    cudaStreamDestroy(S);
   }
 
   CK(cusolverDnDestroy(H));
