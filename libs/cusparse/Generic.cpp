@@ -14,6 +14,7 @@
 #include <thread>
 
 #include <sched.h>
+#include <unistd.h>
 
 using namespace ferry::cusparse;
 
@@ -35,6 +36,9 @@ struct cusparseSpGEMMDescr {
   cudaDataType Type = CUDA_R_32F;
   std::vector<int64_t> Ptr, Idx;
   std::vector<unsigned char> Val; // Type's values
+  /// Bytes the product would have needed when it was refused as larger
+  /// than the memory left (0: computed).
+  uint64_t TooLarge = 0;
 };
 
 namespace {
@@ -298,8 +302,64 @@ void triSolve(const cusparseSpMatDescr &M, cusparseOperation_t Op, T Alpha, int6
 
 // SpGEMM
 
+/// Bytes spgemmProduct keeps per entry of the product: an int64 column and
+/// two values (the product's and its copy), plus the row offsets.
+template <typename T> uint64_t spgemmBytes(uint64_t Entries, int64_t Rows) {
+  return Entries * (sizeof(int64_t) + 2 * sizeof(T)) + static_cast<uint64_t>(Rows + 1) * sizeof(int64_t);
+}
+
+/// The host memory not in use now (the product is kept in host memory).
+uint64_t availableHostBytes() {
+  long Pages = sysconf(_SC_AVPHYS_PAGES), Size = sysconf(_SC_PAGESIZE);
+  return Pages > 0 && Size > 0 ? static_cast<uint64_t>(Pages) * static_cast<uint64_t>(Size) : UINT64_MAX;
+}
+
+/// Whether the product of A and B fits in the host memory left; *Need is
+/// the bytes it takes (exact, or the upper bound when counting exactly
+/// would take too long). Growing a product that does not fit would end
+/// with the process killed for memory, not an error.
+template <typename T> bool spgemmFits(const Csr<T> &A, const Csr<T> &B, uint64_t *Need) {
+  // Upper bound: each row has at most min(B's columns, the B entries its
+  // A entries reach) entries.
+  uint64_t Bound = 0, Products = 0;
+  for (int64_t I = 0; I < A.Rows; ++I) {
+    uint64_t Row = 0;
+    for (int64_t K = A.Ptr[I]; K < A.Ptr[I + 1]; ++K)
+      Row += static_cast<uint64_t>(B.Ptr[A.Idx[K] + 1] - B.Ptr[A.Idx[K]]);
+    Products += Row;
+    Bound += std::min<uint64_t>(Row, static_cast<uint64_t>(B.Cols));
+  }
+  uint64_t Free = availableHostBytes();
+  *Need = spgemmBytes<T>(Bound, A.Rows);
+  if (*Need <= Free)
+    return true;
+  constexpr uint64_t MaxCountedProducts = uint64_t(1) << 31; // a few seconds of counting
+  if (Products > MaxCountedProducts)
+    return false;
+  std::vector<int64_t> Mark(B.Cols, -1);
+  uint64_t Entries = 0;
+  for (int64_t I = 0; I < A.Rows; ++I)
+    for (int64_t K = A.Ptr[I]; K < A.Ptr[I + 1]; ++K)
+      for (int64_t L = B.Ptr[A.Idx[K]]; L < B.Ptr[A.Idx[K] + 1]; ++L)
+        if (Mark[B.Idx[L]] != I) {
+          Mark[B.Idx[L]] = I;
+          ++Entries;
+        }
+  *Need = spgemmBytes<T>(Entries, A.Rows);
+  return *Need <= Free;
+}
+
 template <typename T>
 void spgemmProduct(const Csr<T> &A, const Csr<T> &B, T Alpha, cusparseSpGEMMDescr &D) {
+  uint64_t Need = 0;
+  D.TooLarge = 0;
+  if (!spgemmFits(A, B, &Need)) {
+    D.TooLarge = Need;
+    D.Ptr.clear();
+    D.Idx.clear();
+    D.Val.clear();
+    return;
+  }
   D.Ptr.assign(A.Rows + 1, 0);
   D.Idx.clear();
   std::vector<T> Vals;
@@ -376,12 +436,20 @@ cusparseStatus_t spgemmCompute(cusparseHandle_t handle, const cusparseSpMatDescr
       using T = decltype(Zero);
       spgemmProduct(readCsr<T>(A), readCsr<T>(B), scalarValue<T>(Alpha), *D);
     });
-    D->Computed = true;
+    D->Computed = !D->TooLarge;
     C->Nnz = static_cast<int64_t>(D->Idx.size());
   });
   if (S != CUSPARSE_STATUS_SUCCESS)
     return S;
-  return syncStream(handle);
+  if ((S = syncStream(handle)))
+    return S;
+  if (D->TooLarge) {
+    logMessage("cusparseSpGEMM_compute: the product needs %llu bytes of host memory, more than is free "
+               "(CUSPARSE_STATUS_INSUFFICIENT_RESOURCES)",
+               static_cast<unsigned long long>(D->TooLarge));
+    return CUSPARSE_STATUS_INSUFFICIENT_RESOURCES;
+  }
+  return CUSPARSE_STATUS_SUCCESS;
 }
 
 /// Writes descr's product into C's arrays (structure, values or both).
