@@ -1185,6 +1185,53 @@ int main() {
     cudaStreamDestroy(S);
   }
 
+  // <in><low>gels (CuPy's cupyx.cusolver.gels): least squares of a 7 x 4
+  // system, checked by the normal equations A^T (A X - B) = 0; then a rank
+  // deficient A (devInfo > 0).
+  for (int Variant = 0; Variant < 2; ++Variant) {
+    const int M = 7, Nn = 4, R = 2;
+    std::vector<double> A(M * Nn), B(M * R);
+    for (double &X : A)
+      X = rnd();
+    for (double &X : B)
+      X = rnd();
+    double *DA = up(A), *DB = up(B), *DX = up(std::vector<double>(Nn * R, 0));
+    size_t Bytes = 0;
+    int Iter = -7;
+    void *Wk = nullptr;
+    if (Variant == 0) {
+      CK(cusolverDnDDgels_bufferSize(H, M, Nn, R, DA, M, DB, M, DX, Nn, nullptr, &Bytes));
+      cudaMalloc(&Wk, Bytes);
+      CK(cusolverDnDDgels(H, M, Nn, R, DA, M, DB, M, DX, Nn, Wk, Bytes, &Iter, Info));
+    } else {
+      CK(cusolverDnDHgels_bufferSize(H, M, Nn, R, DA, M, DB, M, DX, Nn, nullptr, &Bytes));
+      cudaMalloc(&Wk, Bytes);
+      CK(cusolverDnDHgels(H, M, Nn, R, DA, M, DB, M, DX, Nn, Wk, Bytes, &Iter, Info));
+    }
+    std::vector<double> X = down(DX, Nn * R);
+    double Worst = 0;
+    for (int C = 0; C < R; ++C)
+      for (int J = 0; J < Nn; ++J) {
+        double G = 0;
+        for (int I = 0; I < M; ++I) {
+          double Res = -B[I + C * M];
+          for (int K = 0; K < Nn; ++K)
+            Res += A[I + K * M] * X[K + C * Nn];
+          G += A[I + J * M] * Res;
+        }
+        Worst = std::fmax(Worst, std::fabs(G));
+      }
+    check(Variant ? "DHgels" : "DDgels", down(Info, 1)[0] == 0 && Iter != -7 && Iter != 0 && Worst < 1e-12, Worst);
+    if (Variant == 0) { // column 2 zero: rank deficient, R(3,3) = 0
+      for (int I = 0; I < M; ++I)
+        A[I + 2 * M] = 0;
+      double *DA2 = up(A);
+      CK(cusolverDnDDgels(H, M, Nn, R, DA2, M, DB, M, DX, Nn, Wk, Bytes, &Iter, Info));
+      int Got = down(Info, 1)[0];
+      check("DDgels_rank_deficient", Got == 3, Got);
+    }
+  }
+
   CK(cusolverDnDestroy(H));
   std::printf("CusolverMore: %s\n", Failures ? "FAIL" : "PASS");
   return Failures ? 1 : 0;
