@@ -4,7 +4,6 @@
 
 #include <cstdlib>
 #include <dlfcn.h>
-#include <mutex>
 #include <vector>
 
 namespace ferry::libs {
@@ -33,24 +32,20 @@ const char *const RocblasSonames[] = {"librocblas.so.5", "librocblas.so.4", "lib
                                       nullptr};
 
 const HipRuntime *hipRuntime(std::string &WhyNot) {
-  static HipRuntime Api;
-  static bool Ok = false;
-  static std::string Why;
-  static std::once_flag Once;
-  std::call_once(Once, [] {
+  static RocmEntries<HipRuntime> Entries;
+  return Entries.get(WhyNot, [](HipRuntime &Api, std::string &Why) {
     static const char *const Names[] = {"libamdhip64.so.7", "libamdhip64.so.6", "libamdhip64.so.5", "libamdhip64.so",
                                         nullptr};
     std::string W;
     void *Lib = openRocmLibrary(Names, W);
-    Ok = Lib && findRocmSymbol(Lib, "hipStreamCreate", Api.StreamCreate, W) &&
-         findRocmSymbol(Lib, "hipStreamSynchronize", Api.StreamSynchronize, W) &&
-         findRocmSymbol(Lib, "hipStreamDestroy", Api.StreamDestroy, W) &&
-         findRocmSymbol(Lib, "hipMemsetD32Async", Api.MemsetD32Async, W);
+    bool Ok = Lib && findRocmSymbol(Lib, "hipStreamCreate", Api.StreamCreate, W) &&
+              findRocmSymbol(Lib, "hipStreamSynchronize", Api.StreamSynchronize, W) &&
+              findRocmSymbol(Lib, "hipStreamDestroy", Api.StreamDestroy, W) &&
+              findRocmSymbol(Lib, "hipMemsetD32Async", Api.MemsetD32Async, W);
     if (!Ok)
       Why = "the HIP runtime: " + W;
+    return Ok;
   });
-  WhyNot = Why;
-  return Ok ? &Api : nullptr;
 }
 
 } // namespace ferry::libs

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <dlfcn.h>
+#include <mutex>
 #include <string>
 
 namespace ferry::libs {
@@ -26,6 +27,25 @@ template <typename T> bool findRocmSymbol(void *Lib, const char *Name, T &Out, s
     Why = std::string("it lacks ") + Name;
   return Out != nullptr;
 }
+
+/// A ROCm library's entry points, resolved once per process: the first
+/// get() runs Load(Api, Why), which fills Api and answers whether all were
+/// found (Why saying what was not); every caller, on any thread, gets that
+/// first answer (null with WhyNot when it failed).
+template <typename Api> class RocmEntries {
+public:
+  template <typename F> const Api *get(std::string &WhyNot, F &&Load) {
+    std::call_once(Once, [&] { Ok = Load(Loaded, Why); });
+    WhyNot = Why;
+    return Ok ? &Loaded : nullptr;
+  }
+
+private:
+  Api Loaded;
+  bool Ok = false;
+  std::string Why;
+  std::once_flag Once;
+};
 
 /// The HIP runtime calls a forwarder makes around a ROCm library: a stream
 /// of its own per handle (ROCm's libraries run on a hipStream_t, which a

@@ -40,32 +40,29 @@ struct RocApi {
 
 /// rocBLAS and HIP, loaded once; null with Why when either is missing.
 const RocApi *rocApi(std::string &WhyNot) {
-  static RocApi Api;
-  static bool Ok = false;
-  static std::string Why;
-  static std::once_flag Once;
-  std::call_once(Once, [] {
+  static libs::RocmEntries<RocApi> Entries;
+  return Entries.get(WhyNot, [](RocApi &Api, std::string &Why) {
     std::string W;
     Api.Hip = libs::hipRuntime(W);
     if (!Api.Hip) {
       Why = W;
-      return;
+      return false;
     }
     void *BlasLib = libs::openRocmLibrary(libs::RocblasSonames, W);
     if (!BlasLib) {
       Why = "rocBLAS: " + W;
-      return;
+      return false;
     }
-    Ok = libs::findRocmSymbol(BlasLib, "rocblas_create_handle", Api.CreateHandle, W) &&
-         libs::findRocmSymbol(BlasLib, "rocblas_destroy_handle", Api.DestroyHandle, W) &&
-         libs::findRocmSymbol(BlasLib, "rocblas_set_stream", Api.SetStream, W) &&
-         libs::findRocmSymbol(BlasLib, "rocblas_set_pointer_mode", Api.SetPointerMode, W) &&
-         libs::findRocmSymbol(BlasLib, "rocblas_gemm_strided_batched_ex", Api.GemmStridedBatchedEx, W);
+    bool Ok = libs::findRocmSymbol(BlasLib, "rocblas_create_handle", Api.CreateHandle, W) &&
+              libs::findRocmSymbol(BlasLib, "rocblas_destroy_handle", Api.DestroyHandle, W) &&
+              libs::findRocmSymbol(BlasLib, "rocblas_set_stream", Api.SetStream, W) &&
+              libs::findRocmSymbol(BlasLib, "rocblas_set_pointer_mode", Api.SetPointerMode, W) &&
+              libs::findRocmSymbol(BlasLib, "rocblas_gemm_strided_batched_ex",
+                                   Api.GemmStridedBatchedEx, W);
     if (!Ok)
       Why = "rocBLAS: " + W;
+    return Ok;
   });
-  WhyNot = Why;
-  return Ok ? &Api : nullptr;
 }
 
 int rocOp(cublasOperation_t Op) {

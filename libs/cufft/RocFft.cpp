@@ -50,36 +50,35 @@ struct RocFftApi {
 /// rocFFT, loaded and set up once; null with WhyNot when it (or a call) is
 /// missing.
 const RocFftApi *rocFft(std::string &WhyNot) {
-  static RocFftApi Api;
-  static bool Ok = false;
-  static std::string Why;
-  static std::once_flag Once;
-  std::call_once(Once, [] {
+  static libs::RocmEntries<RocFftApi> Entries;
+  return Entries.get(WhyNot, [](RocFftApi &Api, std::string &Why) {
     // Newest first: rocFFT has kept soname 0 through ROCm 5-7.
     static const char *const Names[] = {"librocfft.so.1", "librocfft.so.0", "librocfft.so", nullptr};
     std::string W;
     void *Lib = libs::openRocmLibrary(Names, W);
-    Ok = Lib && libs::findRocmSymbol(Lib, "rocfft_setup", Api.Setup, W) &&
-         libs::findRocmSymbol(Lib, "rocfft_plan_create", Api.PlanCreate, W) &&
-         libs::findRocmSymbol(Lib, "rocfft_plan_destroy", Api.PlanDestroy, W) &&
-         libs::findRocmSymbol(Lib, "rocfft_plan_get_work_buffer_size", Api.PlanWorkBufferSize, W) &&
-         libs::findRocmSymbol(Lib, "rocfft_plan_description_create", Api.DescriptionCreate, W) &&
-         libs::findRocmSymbol(Lib, "rocfft_plan_description_destroy", Api.DescriptionDestroy, W) &&
-         libs::findRocmSymbol(Lib, "rocfft_plan_description_set_data_layout", Api.SetDataLayout, W) &&
-         libs::findRocmSymbol(Lib, "rocfft_execution_info_create", Api.InfoCreate, W) &&
-         libs::findRocmSymbol(Lib, "rocfft_execution_info_destroy", Api.InfoDestroy, W) &&
-         libs::findRocmSymbol(Lib, "rocfft_execution_info_set_stream", Api.InfoSetStream, W) &&
-         libs::findRocmSymbol(Lib, "rocfft_execution_info_set_work_buffer", Api.InfoSetWorkBuffer, W) &&
-         libs::findRocmSymbol(Lib, "rocfft_execute", Api.Execute, W);
+    bool Ok =
+        Lib && libs::findRocmSymbol(Lib, "rocfft_setup", Api.Setup, W) &&
+        libs::findRocmSymbol(Lib, "rocfft_plan_create", Api.PlanCreate, W) &&
+        libs::findRocmSymbol(Lib, "rocfft_plan_destroy", Api.PlanDestroy, W) &&
+        libs::findRocmSymbol(Lib, "rocfft_plan_get_work_buffer_size", Api.PlanWorkBufferSize, W) &&
+        libs::findRocmSymbol(Lib, "rocfft_plan_description_create", Api.DescriptionCreate, W) &&
+        libs::findRocmSymbol(Lib, "rocfft_plan_description_destroy", Api.DescriptionDestroy, W) &&
+        libs::findRocmSymbol(Lib, "rocfft_plan_description_set_data_layout", Api.SetDataLayout,
+                             W) &&
+        libs::findRocmSymbol(Lib, "rocfft_execution_info_create", Api.InfoCreate, W) &&
+        libs::findRocmSymbol(Lib, "rocfft_execution_info_destroy", Api.InfoDestroy, W) &&
+        libs::findRocmSymbol(Lib, "rocfft_execution_info_set_stream", Api.InfoSetStream, W) &&
+        libs::findRocmSymbol(Lib, "rocfft_execution_info_set_work_buffer", Api.InfoSetWorkBuffer,
+                             W) &&
+        libs::findRocmSymbol(Lib, "rocfft_execute", Api.Execute, W);
     if (Ok && Api.Setup() != 0) {
       Ok = false;
       W = "rocfft_setup failed";
     }
     if (!Ok)
       Why = "rocFFT: " + W;
+    return Ok;
   });
-  WhyNot = Why;
-  return Ok ? &Api : nullptr;
 }
 
 bool isDouble(cufftType T) { return T == CUFFT_Z2Z || T == CUFFT_D2Z || T == CUFFT_Z2D; }

@@ -46,41 +46,38 @@ template <typename T> bool findBoth(void *Lib, const char *Name, T (&Out)[2], st
 
 /// rocSOLVER, rocBLAS and HIP, loaded once; null with WhyNot.
 const SolverApi *solverApi(std::string &WhyNot) {
-  static SolverApi Api;
-  static bool Ok = false;
-  static std::string Why;
-  static std::once_flag Once;
-  std::call_once(Once, [] {
+  static libs::RocmEntries<SolverApi> Entries;
+  return Entries.get(WhyNot, [](SolverApi &Api, std::string &Why) {
     std::string W;
     Api.Hip = libs::hipRuntime(W);
     if (!Api.Hip) {
       Why = W;
-      return;
+      return false;
     }
     // rocBLAS first: rocSOLVER needs it loaded.
     void *Blas = libs::openRocmLibrary(libs::RocblasSonames, W);
     if (!Blas) {
       Why = "rocBLAS: " + W;
-      return;
+      return false;
     }
     static const char *const Names[] = {"librocsolver.so.0", "librocsolver.so", nullptr};
     void *Lib = libs::openRocmLibrary(Names, W);
     if (!Lib) {
       Why = "rocSOLVER: " + W;
-      return;
+      return false;
     }
-    Ok = libs::findRocmSymbol(Blas, "rocblas_create_handle", Api.CreateHandle, W) &&
-         libs::findRocmSymbol(Blas, "rocblas_destroy_handle", Api.DestroyHandle, W) &&
-         libs::findRocmSymbol(Blas, "rocblas_set_stream", Api.SetStream, W) &&
-         findBoth(Lib, "getrf", Api.Getrf, W) && findBoth(Lib, "getrf_npvt", Api.GetrfNpvt, W) &&
-         findBoth(Lib, "getrs", Api.Getrs, W) && findBoth(Lib, "potrf", Api.Potrf, W) &&
-         findBoth(Lib, "potrs", Api.Potrs, W) && findBoth(Lib, "geqrf", Api.Geqrf, W) &&
-         findBoth(Lib, "ormqr", Api.Ormqr, W) && findBoth(Lib, "orgqr", Api.Orgqr, W);
+    bool Ok = libs::findRocmSymbol(Blas, "rocblas_create_handle", Api.CreateHandle, W) &&
+              libs::findRocmSymbol(Blas, "rocblas_destroy_handle", Api.DestroyHandle, W) &&
+              libs::findRocmSymbol(Blas, "rocblas_set_stream", Api.SetStream, W) &&
+              findBoth(Lib, "getrf", Api.Getrf, W) &&
+              findBoth(Lib, "getrf_npvt", Api.GetrfNpvt, W) &&
+              findBoth(Lib, "getrs", Api.Getrs, W) && findBoth(Lib, "potrf", Api.Potrf, W) &&
+              findBoth(Lib, "potrs", Api.Potrs, W) && findBoth(Lib, "geqrf", Api.Geqrf, W) &&
+              findBoth(Lib, "ormqr", Api.Ormqr, W) && findBoth(Lib, "orgqr", Api.Orgqr, W);
     if (!Ok)
       Why = "rocSOLVER/rocBLAS: " + W;
+    return Ok;
   });
-  WhyNot = Why;
-  return Ok ? &Api : nullptr;
 }
 
 /// rocblas_operation (none 111, transpose 112, conjugate transpose 113),

@@ -51,16 +51,13 @@ struct SparseApi {
 
 /// rocSPARSE and HIP, loaded once; null with WhyNot when either is missing.
 const SparseApi *sparseApi(std::string &WhyNot) {
-  static SparseApi Api;
-  static bool Ok = false;
-  static std::string Why;
-  static std::once_flag Once;
-  std::call_once(Once, [] {
+  static libs::RocmEntries<SparseApi> Entries;
+  return Entries.get(WhyNot, [](SparseApi &Api, std::string &Why) {
     std::string W;
     Api.Hip = libs::hipRuntime(W);
     if (!Api.Hip) {
       Why = W;
-      return;
+      return false;
     }
     static const char *const V3[] = {"librocsparse.so.1", nullptr}, *const V2[] = {"librocsparse.so.0", nullptr};
     static const char *const Both[] = {"librocsparse.so.1", "librocsparse.so.0", nullptr};
@@ -73,27 +70,27 @@ const SparseApi *sparseApi(std::string &WhyNot) {
     if (!Lib) {
       libs::openRocmLibrary(Both, W); // for the message naming both
       Why = "rocSPARSE: " + W;
-      return;
+      return false;
     }
-    Ok = libs::findRocmSymbol(Lib, "rocsparse_create_handle", Api.CreateHandle, W) &&
-         libs::findRocmSymbol(Lib, "rocsparse_destroy_handle", Api.DestroyHandle, W) &&
-         libs::findRocmSymbol(Lib, "rocsparse_set_stream", Api.SetStream, W) &&
-         libs::findRocmSymbol(Lib, "rocsparse_set_pointer_mode", Api.SetPointerMode, W) &&
-         libs::findRocmSymbol(Lib, "rocsparse_create_csr_descr", Api.CreateCsr, W) &&
-         libs::findRocmSymbol(Lib, "rocsparse_create_csc_descr", Api.CreateCsc, W) &&
-         libs::findRocmSymbol(Lib, "rocsparse_create_coo_descr", Api.CreateCoo, W) &&
-         libs::findRocmSymbol(Lib, "rocsparse_destroy_spmat_descr", Api.DestroySpMat, W) &&
-         libs::findRocmSymbol(Lib, "rocsparse_create_dnvec_descr", Api.CreateDnVec, W) &&
-         libs::findRocmSymbol(Lib, "rocsparse_destroy_dnvec_descr", Api.DestroyDnVec, W) &&
-         libs::findRocmSymbol(Lib, "rocsparse_create_dnmat_descr", Api.CreateDnMat, W) &&
-         libs::findRocmSymbol(Lib, "rocsparse_destroy_dnmat_descr", Api.DestroyDnMat, W) &&
-         libs::findRocmSymbol(Lib, Staged ? "rocsparse_spmv" : "rocsparse_spmv_ex", Api.Spmv, W) &&
-         libs::findRocmSymbol(Lib, "rocsparse_spmm", Api.Spmm, W);
+    bool Ok =
+        libs::findRocmSymbol(Lib, "rocsparse_create_handle", Api.CreateHandle, W) &&
+        libs::findRocmSymbol(Lib, "rocsparse_destroy_handle", Api.DestroyHandle, W) &&
+        libs::findRocmSymbol(Lib, "rocsparse_set_stream", Api.SetStream, W) &&
+        libs::findRocmSymbol(Lib, "rocsparse_set_pointer_mode", Api.SetPointerMode, W) &&
+        libs::findRocmSymbol(Lib, "rocsparse_create_csr_descr", Api.CreateCsr, W) &&
+        libs::findRocmSymbol(Lib, "rocsparse_create_csc_descr", Api.CreateCsc, W) &&
+        libs::findRocmSymbol(Lib, "rocsparse_create_coo_descr", Api.CreateCoo, W) &&
+        libs::findRocmSymbol(Lib, "rocsparse_destroy_spmat_descr", Api.DestroySpMat, W) &&
+        libs::findRocmSymbol(Lib, "rocsparse_create_dnvec_descr", Api.CreateDnVec, W) &&
+        libs::findRocmSymbol(Lib, "rocsparse_destroy_dnvec_descr", Api.DestroyDnVec, W) &&
+        libs::findRocmSymbol(Lib, "rocsparse_create_dnmat_descr", Api.CreateDnMat, W) &&
+        libs::findRocmSymbol(Lib, "rocsparse_destroy_dnmat_descr", Api.DestroyDnMat, W) &&
+        libs::findRocmSymbol(Lib, Staged ? "rocsparse_spmv" : "rocsparse_spmv_ex", Api.Spmv, W) &&
+        libs::findRocmSymbol(Lib, "rocsparse_spmm", Api.Spmm, W);
     if (!Ok)
       Why = "rocSPARSE: " + W;
+    return Ok;
   });
-  WhyNot = Why;
-  return Ok ? &Api : nullptr;
 }
 
 int rocOp(cusparseOperation_t Op) {
