@@ -670,6 +670,21 @@ cusolverStatus_t qrFactorCall(cusolverSpHandle_t Handle, void *Info, bool Device
   return CUSOLVER_STATUS_SUCCESS;
 }
 
+/// csrcholFactor(Host): the matrix loaded into Info (host or device
+/// arrays), then factored.
+template <typename T>
+cusolverStatus_t cholFactorCall(cusolverSpHandle_t Handle, void *Info, bool Device, int N, int Nnz,
+                                cusparseMatDescr_t Descr, const T *Val, const int *RowPtr, const int *ColInd,
+                                void *Buffer) {
+  if (!Buffer && lookupSp(Handle))
+    return CUSOLVER_STATUS_INVALID_VALUE;
+  if (cusolverStatus_t St =
+          lowLoad<T>(Handle, LowKind::Chol, Info, Device, N, N, Nnz, Descr, Val, RowPtr, ColInd, T(0)))
+    return St;
+  cholFactor<T>(*lookupLow(Info, LowKind::Chol));
+  return CUSOLVER_STATUS_SUCCESS;
+}
+
 template <typename T>
 cusolverStatus_t luFactorCall(cusolverSpHandle_t Handle, void *Info, int N, int Nnz, cusparseMatDescr_t Descr,
                               const T *Val, const int *RowPtr, const int *ColInd, double Threshold, void *Buffer) {
@@ -1009,24 +1024,12 @@ cusolverStatus_t cusolverSpXcsrluNnzHost(cusolverSpHandle_t h, int *nnzL, int *n
   cusolverStatus_t cusolverSp##P##csrcholFactorHost(cusolverSpHandle_t h, int n, int nnzA, const cusparseMatDescr_t d, \
                                                     const CT *val, const int *rowPtr, const int *colInd,              \
                                                     csrcholInfoHost_t info, void *buffer) {                           \
-    if (!buffer && lookupSp(h))                                                                                        \
-      return CUSOLVER_STATUS_INVALID_VALUE;                                                                            \
-    if (cusolverStatus_t St = lowLoad<T>(h, LowKind::Chol, info, false, n, n, nnzA, d,                                 \
-                                         reinterpret_cast<const T *>(val), rowPtr, colInd, T(0)))                      \
-      return St;                                                                                                       \
-    cholFactor<T>(*lookupLow(info, LowKind::Chol));                                                                    \
-    return CUSOLVER_STATUS_SUCCESS;                                                                                    \
+    return cholFactorCall<T>(h, info, false, n, nnzA, d, reinterpret_cast<const T *>(val), rowPtr, colInd, buffer);   \
   }                                                                                                                    \
   cusolverStatus_t cusolverSp##P##csrcholFactor(cusolverSpHandle_t h, int n, int nnzA, const cusparseMatDescr_t d,     \
                                                 const CT *val, const int *rowPtr, const int *colInd,                  \
                                                 csrcholInfo_t info, void *buffer) {                                   \
-    if (!buffer && lookupSp(h))                                                                                        \
-      return CUSOLVER_STATUS_INVALID_VALUE;                                                                            \
-    if (cusolverStatus_t St = lowLoad<T>(h, LowKind::Chol, info, true, n, n, nnzA, d,                                  \
-                                         reinterpret_cast<const T *>(val), rowPtr, colInd, T(0)))                      \
-      return St;                                                                                                       \
-    cholFactor<T>(*lookupLow(info, LowKind::Chol));                                                                    \
-    return CUSOLVER_STATUS_SUCCESS;                                                                                    \
+    return cholFactorCall<T>(h, info, true, n, nnzA, d, reinterpret_cast<const T *>(val), rowPtr, colInd, buffer);    \
   }                                                                                                                    \
   cusolverStatus_t cusolverSp##P##csrcholZeroPivotHost(cusolverSpHandle_t h, csrcholInfoHost_t info, R tol,           \
                                                        int *position) {                                                \
