@@ -18,9 +18,9 @@
 #include <complex>
 #include <cstdio>
 #include <functional>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <vector>
+
+#include "../common/ProbeUtil.h"
 
 static cusolverDnHandle_t H;
 static cusolverDnParams_t P;
@@ -63,20 +63,10 @@ static void setup();
 /// that a library crashing on one case (NVIDIA's did) costs only that case:
 /// the line `NAME crash signal N` records it.
 static void isolated(const char *Name, const std::function<void()> &Case) {
-  std::fflush(stdout);
-  pid_t Child = fork();
-  if (Child == 0) {
+  probe::isolated(Name, [&] {
     setup();
     Case();
-    std::fflush(stdout);
-    _exit(0);
-  }
-  int Status = 0;
-  waitpid(Child, &Status, 0);
-  if (WIFSIGNALED(Status))
-    std::printf("%s crash signal %d\n", Name, WTERMSIG(Status));
-  else if (WEXITSTATUS(Status))
-    std::printf("%s exit %d\n", Name, WEXITSTATUS(Status));
+  });
 }
 
 /// Prints V rounded to 4 significant digits (0 for |V| < 1e-5).

@@ -14,39 +14,15 @@
 #include <complex>
 #include <cstdio>
 #include <functional>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <vector>
 
+#include "../common/ProbeUtil.h"
+
+using probe::download;
+using probe::isolated;
+using probe::upload;
+
 static void st(const char *Name, cusparseStatus_t S) { std::printf("%s status %d\n", Name, (int)S); }
-
-template <typename T> static T *upload(const std::vector<T> &V) {
-  T *D = nullptr;
-  cudaMalloc(&D, std::max<size_t>(1, V.size()) * sizeof(T));
-  cudaMemcpy(D, V.data(), V.size() * sizeof(T), cudaMemcpyHostToDevice);
-  return D;
-}
-template <typename T> static std::vector<T> download(const T *D, size_t N) {
-  std::vector<T> V(N);
-  cudaMemcpy(V.data(), D, N * sizeof(T), cudaMemcpyDeviceToHost);
-  return V;
-}
-
-static void isolated(const char *Name, const std::function<void()> &Case) {
-  std::fflush(stdout);
-  pid_t Child = fork();
-  if (Child == 0) {
-    Case();
-    std::fflush(stdout);
-    _exit(0);
-  }
-  int Status = 0;
-  waitpid(Child, &Status, 0);
-  if (WIFSIGNALED(Status))
-    std::printf("%s crash signal %d\n", Name, WTERMSIG(Status));
-  else if (WEXITSTATUS(Status))
-    std::printf("%s exit %d\n", Name, WEXITSTATUS(Status));
-}
 
 template <typename T> static void printValue(T V) { std::printf(" %.6g", (double)V); }
 static void printValue(cuDoubleComplex V) { std::printf(" %.6g%+.6gi", V.x, V.y); }
