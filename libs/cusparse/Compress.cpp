@@ -10,7 +10,6 @@
 #include "libs/cusparse/Cusparse.h"
 
 #include <cmath>
-#include <memory>
 
 using namespace ferry::cusparse;
 
@@ -53,8 +52,6 @@ cusparseStatus_t count(cusparseHandle_t Handle, int M, const cusparseMatDescr_t 
   }
   if (!RowPtr) // Val may be null for a matrix with no entries (CuPy's empty matrices)
     return CUSPARSE_STATUS_INVALID_VALUE;
-  bool Host = Handle->Mode == CUSPARSE_POINTER_MODE_HOST;
-  auto Counted = std::make_shared<int>(0);
   cusparseStatus_t S = enqueue(Handle, [=] {
     int Start = RowPtr[0], Sum = 0;
     for (int I = 0; I < M; ++I) {
@@ -64,17 +61,13 @@ cusparseStatus_t count(cusparseHandle_t Handle, int M, const cusparseMatDescr_t 
       NnzPerRow[I] = Kept;
       Sum += Kept;
     }
-    *Counted = Sum;
-    if (!Host && NnzC)
+    if (NnzC)
       *NnzC = Sum;
   });
-  if (S != CUSPARSE_STATUS_SUCCESS || !Host)
-    return S;
-  if ((S = syncStream(Handle)))
-    return S;
-  if (NnzC)
-    *NnzC = *Counted;
-  return CUSPARSE_STATUS_SUCCESS;
+  // A host count is there when the call returns.
+  if (S == CUSPARSE_STATUS_SUCCESS && Handle->Mode == CUSPARSE_POINTER_MODE_HOST)
+    S = syncStream(Handle);
+  return S;
 }
 
 template <typename T>

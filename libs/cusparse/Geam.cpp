@@ -11,7 +11,6 @@
 
 #include <algorithm>
 #include <climits>
-#include <memory>
 
 using namespace ferry::cusparse;
 
@@ -144,10 +143,6 @@ cusparseStatus_t cusparseXcsrgeam2Nnz(cusparseHandle_t handle, int m, int n, con
   int BaseC = descrC->Base;
   const int *ColA = csrSortedColIndA, *ColB = csrSortedColIndB;
   int *RowC = csrSortedRowPtrC, *Total = nnzTotalDevHostPtr;
-  // Device pointer mode: the count lands in stream order; host pointer
-  // mode: the call returns with it (as NVIDIA's does, blocking).
-  bool Host = handle->Mode == CUSPARSE_POINTER_MODE_HOST;
-  auto Counted = std::make_shared<int>(0);
   cusparseStatus_t S = enqueue(handle, [=] {
     int Sum = 0;
     RowC[0] = BaseC;
@@ -155,17 +150,13 @@ cusparseStatus_t cusparseXcsrgeam2Nnz(cusparseHandle_t handle, int m, int n, con
       Sum += unionCount(RA, ColA, RB, ColB, I);
       RowC[I + 1] = Sum + BaseC;
     }
-    *Counted = Sum;
-    if (!Host && Total)
+    if (Total) // a null count pointer is no error (NVIDIA's: success, nothing written)
       *Total = Sum;
   });
-  if (S != CUSPARSE_STATUS_SUCCESS || !Host)
-    return S;
-  if ((S = syncStream(handle)))
-    return S;
-  if (Total) // a null count pointer is no error (NVIDIA's: success, nothing written)
-    *Total = *Counted;
-  return CUSPARSE_STATUS_SUCCESS;
+  // A host count is there when the call returns (NVIDIA's blocks too).
+  if (S == CUSPARSE_STATUS_SUCCESS && handle->Mode == CUSPARSE_POINTER_MODE_HOST)
+    S = syncStream(handle);
+  return S;
 }
 
 #define FERRY_CSRGEAM2(P, CT)                                                                                          \
