@@ -84,25 +84,33 @@ FERRY_LAPACK_PROTOS(d, double, double)
 FERRY_LAPACK_PROTOS(c, C32, float)
 FERRY_LAPACK_PROTOS(z, C64, double)
 #undef FERRY_LAPACK_PROTOS
-#define FERRY_LAPACK_REAL(P, T)                                                                                        \
-  void P##ormqr_(const char *, const char *, const int *, const int *, const int *, const T *, const int *, const T *, \
-                 T *, const int *, T *, const int *, int *, size_t, size_t);                                           \
-  void P##orgqr_(const int *, const int *, const int *, T *, const int *, const T *, T *, const int *, int *);         \
-  void P##gesvd_(const char *, const char *, const int *, const int *, T *, const int *, T *, T *, const int *, T *,   \
-                 const int *, T *, const int *, int *, size_t, size_t);                                                \
-  void P##syevd_(const char *, const char *, const int *, T *, const int *, T *, T *, const int *, int *, const int *, \
-                 int *, size_t, size_t);
+#define FERRY_LAPACK_REAL(P, T)                                                                    \
+  void P##ormqr_(const char *, const char *, const int *, const int *, const int *, const T *,     \
+                 const int *, const T *, T *, const int *, T *, const int *, int *, size_t,        \
+                 size_t);                                                                          \
+  void P##orgqr_(const int *, const int *, const int *, T *, const int *, const T *, T *,          \
+                 const int *, int *);                                                              \
+  void P##gesvd_(const char *, const char *, const int *, const int *, T *, const int *, T *, T *, \
+                 const int *, T *, const int *, T *, const int *, int *, size_t, size_t);          \
+  void P##syevd_(const char *, const char *, const int *, T *, const int *, T *, T *, const int *, \
+                 int *, const int *, int *, size_t, size_t);                                       \
+  void P##geev_(const char *, const char *, const int *, T *, const int *, T *, T *, T *,          \
+                const int *, T *, const int *, T *, const int *, int *, size_t, size_t);
 FERRY_LAPACK_REAL(s, float)
 FERRY_LAPACK_REAL(d, double)
 #undef FERRY_LAPACK_REAL
-#define FERRY_LAPACK_COMPLEX(P, T, R)                                                                                  \
-  void P##unmqr_(const char *, const char *, const int *, const int *, const int *, const T *, const int *, const T *, \
-                 T *, const int *, T *, const int *, int *, size_t, size_t);                                           \
-  void P##ungqr_(const int *, const int *, const int *, T *, const int *, const T *, T *, const int *, int *);         \
-  void P##gesvd_(const char *, const char *, const int *, const int *, T *, const int *, R *, T *, const int *, T *,   \
-                 const int *, T *, const int *, R *, int *, size_t, size_t);                                           \
-  void P##heevd_(const char *, const char *, const int *, T *, const int *, R *, T *, const int *, R *, const int *,   \
-                 int *, const int *, int *, size_t, size_t);
+#define FERRY_LAPACK_COMPLEX(P, T, R)                                                              \
+  void P##unmqr_(const char *, const char *, const int *, const int *, const int *, const T *,     \
+                 const int *, const T *, T *, const int *, T *, const int *, int *, size_t,        \
+                 size_t);                                                                          \
+  void P##ungqr_(const int *, const int *, const int *, T *, const int *, const T *, T *,          \
+                 const int *, int *);                                                              \
+  void P##gesvd_(const char *, const char *, const int *, const int *, T *, const int *, R *, T *, \
+                 const int *, T *, const int *, T *, const int *, R *, int *, size_t, size_t);     \
+  void P##heevd_(const char *, const char *, const int *, T *, const int *, R *, T *, const int *, \
+                 R *, const int *, int *, const int *, int *, size_t, size_t);                     \
+  void P##geev_(const char *, const char *, const int *, T *, const int *, T *, T *, const int *,  \
+                T *, const int *, T *, const int *, R *, int *, size_t, size_t);
 FERRY_LAPACK_COMPLEX(c, C32, float)
 FERRY_LAPACK_COMPLEX(z, C64, double)
 #undef FERRY_LAPACK_COMPLEX
@@ -115,22 +123,23 @@ namespace {
 /// Each element type's LAPACK entry points, so that each operation below
 /// is written once for the four types.
 template <typename T> struct Entry;
-#define FERRY_LAPACK_ENTRIES(P, T, Mqr, Gqr, Evd)                                                                      \
-  template <> struct Entry<T> {                                                                                        \
-    static constexpr auto getrf = P##getrf_;                                                                           \
-    static constexpr auto getrs = P##getrs_;                                                                           \
-    static constexpr auto potrf = P##potrf_;                                                                           \
-    static constexpr auto potrs = P##potrs_;                                                                           \
-    static constexpr auto potri = P##potri_;                                                                           \
-    static constexpr auto geqrf = P##geqrf_;                                                                           \
-    static constexpr auto sytrf = P##sytrf_;                                                                           \
-    static constexpr auto trtri = P##trtri_;                                                                           \
-    static constexpr auto trtrs = P##trtrs_;                                                                           \
-    static constexpr auto sytrs = P##sytrs_;                                                                           \
-    static constexpr auto ormqr = P##Mqr##_;                                                                           \
-    static constexpr auto orgqr = P##Gqr##_;                                                                           \
-    static constexpr auto gesvd = P##gesvd_;                                                                           \
-    static constexpr auto syevd = P##Evd##_;                                                                           \
+#define FERRY_LAPACK_ENTRIES(P, T, Mqr, Gqr, Evd)                                                  \
+  template <> struct Entry<T> {                                                                    \
+    static constexpr auto getrf = P##getrf_;                                                       \
+    static constexpr auto getrs = P##getrs_;                                                       \
+    static constexpr auto potrf = P##potrf_;                                                       \
+    static constexpr auto potrs = P##potrs_;                                                       \
+    static constexpr auto potri = P##potri_;                                                       \
+    static constexpr auto geqrf = P##geqrf_;                                                       \
+    static constexpr auto sytrf = P##sytrf_;                                                       \
+    static constexpr auto trtri = P##trtri_;                                                       \
+    static constexpr auto trtrs = P##trtrs_;                                                       \
+    static constexpr auto sytrs = P##sytrs_;                                                       \
+    static constexpr auto ormqr = P##Mqr##_;                                                       \
+    static constexpr auto orgqr = P##Gqr##_;                                                       \
+    static constexpr auto gesvd = P##gesvd_;                                                       \
+    static constexpr auto syevd = P##Evd##_;                                                       \
+    static constexpr auto geev = P##geev_;                                                         \
   };
 FERRY_LAPACK_ENTRIES(s, float, ormqr, orgqr, syevd)
 FERRY_LAPACK_ENTRIES(d, double, ormqr, orgqr, syevd)
@@ -244,21 +253,38 @@ template <typename T> void syevd(char Jobz, char Uplo, int N, T *A, int Lda, Rea
   Call(Work.data(), RWork.data(), IWork.data());
 }
 
-#define FERRY_LAPACK_INSTANCES(T)                                                                                      \
-  template decltype(getrf<T>) getrf<T>;                                                                                \
-  template decltype(getrs<T>) getrs<T>;                                                                                \
-  template decltype(potrf<T>) potrf<T>;                                                                                \
-  template decltype(potrs<T>) potrs<T>;                                                                                \
-  template decltype(potri<T>) potri<T>;                                                                                \
-  template decltype(geqrf<T>) geqrf<T>;                                                                                \
-  template decltype(sytrf<T>) sytrf<T>;                                                                                \
-  template decltype(trtri<T>) trtri<T>;                                                                                \
-  template decltype(trtrs<T>) trtrs<T>;                                                                                \
-  template decltype(sytrs<T>) sytrs<T>;                                                                                \
-  template decltype(ormqr<T>) ormqr<T>;                                                                                \
-  template decltype(orgqr<T>) orgqr<T>;                                                                                \
-  template decltype(gesvd<T>) gesvd<T>;                                                                                \
-  template decltype(syevd<T>) syevd<T>;
+/// geev: a real type's WR and WI are W and W + N; the complex one takes a
+/// real workspace of 2 N too.
+template <typename T>
+void geev(char Jobvl, char Jobvr, int N, T *A, int Lda, T *W, T *Vl, int Ldvl, T *Vr, int Ldvr,
+          int *Info) {
+  std::vector<Real<T>> RW(IsComplex<T> ? 2 * std::max(1, N) : 0);
+  withWorkspace<T>([&](T *Work, int *L) {
+    if constexpr (IsComplex<T>)
+      Entry<T>::geev(&Jobvl, &Jobvr, &N, A, &Lda, W, Vl, &Ldvl, Vr, &Ldvr, Work, L, RW.data(), Info,
+                     1, 1);
+    else
+      Entry<T>::geev(&Jobvl, &Jobvr, &N, A, &Lda, W, W + N, Vl, &Ldvl, Vr, &Ldvr, Work, L, Info, 1,
+                     1);
+  });
+}
+
+#define FERRY_LAPACK_INSTANCES(T)                                                                  \
+  template decltype(getrf<T>) getrf<T>;                                                            \
+  template decltype(getrs<T>) getrs<T>;                                                            \
+  template decltype(potrf<T>) potrf<T>;                                                            \
+  template decltype(potrs<T>) potrs<T>;                                                            \
+  template decltype(potri<T>) potri<T>;                                                            \
+  template decltype(geqrf<T>) geqrf<T>;                                                            \
+  template decltype(sytrf<T>) sytrf<T>;                                                            \
+  template decltype(trtri<T>) trtri<T>;                                                            \
+  template decltype(trtrs<T>) trtrs<T>;                                                            \
+  template decltype(sytrs<T>) sytrs<T>;                                                            \
+  template decltype(ormqr<T>) ormqr<T>;                                                            \
+  template decltype(orgqr<T>) orgqr<T>;                                                            \
+  template decltype(gesvd<T>) gesvd<T>;                                                            \
+  template decltype(syevd<T>) syevd<T>;                                                            \
+  template decltype(geev<T>) geev<T>;
 FERRY_LAPACK_INSTANCES(float)
 FERRY_LAPACK_INSTANCES(double)
 FERRY_LAPACK_INSTANCES(C32)

@@ -91,6 +91,23 @@ inline cusolverStatus_t reject(DnHandle *H, int *Info, int Value,
 inline bool validFill(cublasFillMode_t U) { return U == CUBLAS_FILL_MODE_LOWER || U == CUBLAS_FILL_MODE_UPPER; }
 inline char fillChar(cublasFillMode_t U) { return U == CUBLAS_FILL_MODE_LOWER ? 'L' : 'U'; }
 
+/// The element types of the 64-bit API's cudaDataType arguments.
+enum class Kind { Bad, S, D, C, Z };
+inline Kind kindOf(cudaDataType T) {
+  switch (T) {
+  case CUDA_R_32F:
+    return Kind::S;
+  case CUDA_R_64F:
+    return Kind::D;
+  case CUDA_C_32F:
+    return Kind::C;
+  case CUDA_C_64F:
+    return Kind::Z;
+  default:
+    return Kind::Bad;
+  }
+}
+
 template <typename T> struct RealOf { using Type = T; };
 template <> struct RealOf<C32> { using Type = float; };
 template <> struct RealOf<C64> { using Type = double; };
@@ -116,6 +133,10 @@ template <typename T> void orgqr(int M, int N, int K, T *A, int Lda, const T *Ta
 template <typename T>
 void gesvd(char Jobu, char Jobvt, int M, int N, T *A, int Lda, Real<T> *S, T *U, int Ldu, T *Vt, int Ldvt, int *Info);
 template <typename T> void syevd(char Jobz, char Uplo, int N, T *A, int Lda, Real<T> *W, int *Info);
+/// W: n eigenvalues (complex T), or WR then WI (2 n, real T).
+template <typename T>
+void geev(char Jobvl, char Jobvr, int N, T *A, int Lda, T *W, T *Vl, int Ldvl, T *Vr, int Ldvr,
+          int *Info);
 template <typename T> void sytrf(char Uplo, int N, T *A, int Lda, int *Piv, int *Info);
 template <typename T> void trtri(char Uplo, char Diag, int N, T *A, int Lda, int *Info);
 template <typename T>

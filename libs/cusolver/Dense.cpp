@@ -603,21 +603,6 @@ namespace {
 /// Params may be null (cuSOLVER's default options).
 bool validParams(cusolverDnParams_t P) { return !P || P->Magic == cusolverDnParams::Live; }
 
-enum class Kind { Bad, S, D, C, Z };
-Kind kindOf(cudaDataType T) {
-  switch (T) {
-  case CUDA_R_32F:
-    return Kind::S;
-  case CUDA_R_64F:
-    return Kind::D;
-  case CUDA_C_32F:
-    return Kind::C;
-  case CUDA_C_64F:
-    return Kind::Z;
-  default:
-    return Kind::Bad;
-  }
-}
 /// The real type of a complex one (S, W of the SVD and eigensolvers).
 cudaDataType realOf(cudaDataType T) {
   return T == CUDA_C_32F ? CUDA_R_32F : T == CUDA_C_64F ? CUDA_R_64F : T;

@@ -18,70 +18,16 @@
 #include <climits>
 #include <vector>
 
-using ferry::cusolver::C32;
-using ferry::cusolver::C64;
-
-extern "C" {
-void sgeev_(const char *, const char *, const int *, float *, const int *, float *, float *, float *, const int *,
-            float *, const int *, float *, const int *, int *, size_t, size_t);
-void dgeev_(const char *, const char *, const int *, double *, const int *, double *, double *, double *,
-            const int *, double *, const int *, double *, const int *, int *, size_t, size_t);
-void cgeev_(const char *, const char *, const int *, C32 *, const int *, C32 *, C32 *, const int *, C32 *,
-            const int *, C32 *, const int *, float *, int *, size_t, size_t);
-void zgeev_(const char *, const char *, const int *, C64 *, const int *, C64 *, C64 *, const int *, C64 *,
-            const int *, C64 *, const int *, double *, int *, size_t, size_t);
-}
-
 namespace ferry::cusolver {
 namespace {
 
 constexpr cusolverStatus_t Ok = CUSOLVER_STATUS_SUCCESS;
 constexpr cusolverStatus_t Invalid = CUSOLVER_STATUS_INVALID_VALUE;
 
-/// ?geev for one element type, querying its workspace first. A real
-/// type's WR and WI are W and W + N.
-template <typename T> void geev(char Jl, char Jr, int N, T *A, int Lda, T *W, T *Vl, int Ldvl, T *Vr, int Ldvr,
-                                int *Info) {
-  T Query{};
-  int L = -1;
-  std::vector<Real<T>> RWork(IsComplex<T> ? 2 * std::max(1, N) : 0);
-  auto Call = [&](T *Work) {
-    if constexpr (std::is_same_v<T, float>)
-      sgeev_(&Jl, &Jr, &N, A, &Lda, W, W + N, Vl, &Ldvl, Vr, &Ldvr, Work, &L, Info, 1, 1);
-    else if constexpr (std::is_same_v<T, double>)
-      dgeev_(&Jl, &Jr, &N, A, &Lda, W, W + N, Vl, &Ldvl, Vr, &Ldvr, Work, &L, Info, 1, 1);
-    else if constexpr (std::is_same_v<T, C32>)
-      cgeev_(&Jl, &Jr, &N, A, &Lda, W, Vl, &Ldvl, Vr, &Ldvr, Work, &L, RWork.data(), Info, 1, 1);
-    else
-      zgeev_(&Jl, &Jr, &N, A, &Lda, W, Vl, &Ldvl, Vr, &Ldvr, Work, &L, RWork.data(), Info, 1, 1);
-  };
-  Call(&Query);
-  L = std::max(1, (int)std::real(Query));
-  std::vector<T> Work(L);
-  Call(Work.data());
-}
-
-enum class Type { Bad, S, D, C, Z };
-
-Type typeOf(cudaDataType T) {
-  switch (T) {
-  case CUDA_R_32F:
-    return Type::S;
-  case CUDA_R_64F:
-    return Type::D;
-  case CUDA_C_32F:
-    return Type::C;
-  case CUDA_C_64F:
-    return Type::Z;
-  default:
-    return Type::Bad;
-  }
-}
-
-bool isComplex(Type T) { return T == Type::C || T == Type::Z; }
+bool isComplex(Kind T) { return T == Kind::C || T == Kind::Z; }
 
 /// The complex type of a real one's precision.
-Type complexOf(Type T) { return T == Type::S ? Type::C : T == Type::D ? Type::Z : T; }
+Kind complexOf(Kind T) { return T == Kind::S ? Kind::C : T == Kind::D ? Kind::Z : T; }
 
 /// What both calls check, in NVIDIA's way (measured on the H100,
 /// tests/cusolver/CusolverGeev.cu): left eigenvectors are
@@ -92,10 +38,10 @@ Type complexOf(Type T) { return T == Type::S ? Type::C : T == Type::D ? Type::Z 
 /// INTERNAL_ERROR for the computation, which also refuses n = 0. The
 /// status, or Ok with the element type in *K and whether W is complex for
 /// a real A in *ComplexW.
-cusolverStatus_t check(const char *Name, bool Compute, cusolverDnHandle_t Handle, cusolverDnParams_t Params,
-                       cusolverEigMode_t Jobvl, cusolverEigMode_t Jobvr, int64_t N, cudaDataType TA, int64_t Lda,
-                       cudaDataType TW, cudaDataType TVL, cudaDataType TVR, int64_t Ldvr, cudaDataType TC, Type *K,
-                       bool *ComplexW) {
+cusolverStatus_t check(const char *Name, bool Compute, cusolverDnHandle_t Handle,
+                       cusolverDnParams_t Params, cusolverEigMode_t Jobvl, cusolverEigMode_t Jobvr,
+                       int64_t N, cudaDataType TA, int64_t Lda, cudaDataType TW, cudaDataType TVL,
+                       cudaDataType TVR, int64_t Ldvr, cudaDataType TC, Kind *K, bool *ComplexW) {
   if (!lookup(Handle))
     return CUSOLVER_STATUS_NOT_INITIALIZED;
   if (Params && Params->Magic != cusolverDnParams::Live)
@@ -105,8 +51,8 @@ cusolverStatus_t check(const char *Name, bool Compute, cusolverDnHandle_t Handle
                   "CUSOLVER_STATUS_INTERNAL_ERROR, as ferry does");
     return CUSOLVER_STATUS_INTERNAL_ERROR;
   }
-  Type A = typeOf(TA), W = typeOf(TW);
-  if (A == Type::Bad || typeOf(TC) != A || typeOf(TVL) != A || typeOf(TVR) != A ||
+  Kind A = kindOf(TA), W = kindOf(TW);
+  if (A == Kind::Bad || kindOf(TC) != A || kindOf(TVL) != A || kindOf(TVR) != A ||
       (W != A && W != complexOf(A))) {
     logOnce(Name, "this combination of data types is not supported (CUSOLVER_STATUS_INVALID_VALUE)");
     return Invalid;
@@ -139,15 +85,18 @@ cusolverStatus_t run(DnHandle *H, char Jl, char Jr, int N, void *A, int Lda, voi
       T *L = Jl == 'V' ? static_cast<T *>(Vl) : &DummyL;
       T *R = Jr == 'V' ? static_cast<T *>(Vr) : &DummyR;
       if constexpr (IsComplex<T>) {
-        geev<T>(Jl, Jr, N, static_cast<T *>(A), Lda, static_cast<T *>(W), L, Ldvl, R, Ldvr, &Status);
+        lapack::geev<T>(Jl, Jr, N, static_cast<T *>(A), Lda, static_cast<T *>(W), L, Ldvl, R, Ldvr,
+                        &Status);
       } else if (ComplexW) {
         std::vector<T> Parts(2 * N);
-        geev<T>(Jl, Jr, N, static_cast<T *>(A), Lda, Parts.data(), L, Ldvl, R, Ldvr, &Status);
+        lapack::geev<T>(Jl, Jr, N, static_cast<T *>(A), Lda, Parts.data(), L, Ldvl, R, Ldvr,
+                        &Status);
         auto *Out = static_cast<std::complex<T> *>(W);
         for (int I = 0; I < N; ++I)
           Out[I] = {Parts[I], Parts[N + I]};
       } else {
-        geev<T>(Jl, Jr, N, static_cast<T *>(A), Lda, static_cast<T *>(W), L, Ldvl, R, Ldvr, &Status);
+        lapack::geev<T>(Jl, Jr, N, static_cast<T *>(A), Lda, static_cast<T *>(W), L, Ldvl, R, Ldvr,
+                        &Status);
       }
     }
     *Info = Status;
@@ -166,7 +115,7 @@ cusolverStatus_t cusolverDnXgeev_bufferSize(cusolverDnHandle_t handle, cusolverD
                                             const void *, int64_t ldvl, cudaDataType dataTypeVR, const void *,
                                             int64_t ldvr, cudaDataType computeType,
                                             size_t *workspaceInBytesOnDevice, size_t *workspaceInBytesOnHost) {
-  Type K;
+  Kind K;
   bool ComplexW;
   cusolverStatus_t St = check("cusolverDnXgeev_bufferSize", false, handle, params, jobvl, jobvr, n, dataTypeA, lda,
                               dataTypeW, dataTypeVL, dataTypeVR, ldvr, computeType, &K, &ComplexW);
@@ -186,7 +135,7 @@ cusolverStatus_t cusolverDnXgeev(cusolverDnHandle_t handle, cusolverDnParams_t p
                                  cudaDataType dataTypeW, void *W, cudaDataType dataTypeVL, void *VL, int64_t ldvl,
                                  cudaDataType dataTypeVR, void *VR, int64_t ldvr, cudaDataType computeType, void *,
                                  size_t, void *, size_t, int *info) {
-  Type K;
+  Kind K;
   bool ComplexW;
   cusolverStatus_t St = check("cusolverDnXgeev", true, handle, params, jobvl, jobvr, n, dataTypeA, lda, dataTypeW,
                               dataTypeVL, dataTypeVR, ldvr, computeType, &K, &ComplexW);
@@ -198,13 +147,13 @@ cusolverStatus_t cusolverDnXgeev(cusolverDnHandle_t handle, cusolverDnParams_t p
   char Jl = 'N', Jr = jobvr == CUSOLVER_EIG_MODE_VECTOR ? 'V' : 'N';
   int N = n, La = lda, Ll = std::max<int64_t>(1, std::min<int64_t>(ldvl, INT_MAX)), Lr = Jr == 'V' ? ldvr : 1;
   switch (K) {
-  case Type::S:
+  case Kind::S:
     return run<float>(H, Jl, Jr, N, A, La, W, ComplexW, VL, Ll, VR, Lr, info);
-  case Type::D:
+  case Kind::D:
     return run<double>(H, Jl, Jr, N, A, La, W, ComplexW, VL, Ll, VR, Lr, info);
-  case Type::C:
+  case Kind::C:
     return run<C32>(H, Jl, Jr, N, A, La, W, false, VL, Ll, VR, Lr, info);
-  case Type::Z:
+  case Kind::Z:
     return run<C64>(H, Jl, Jr, N, A, La, W, false, VL, Ll, VR, Lr, info);
   default:
     return Invalid;
